@@ -1,0 +1,38 @@
+import type { Address, Hex } from '../core/types.js';
+import type { SolcInput, SolcOutput } from './solcTypes.js';
+
+/**
+ * Compiles a standard JSON input with one exact compiler version.
+ * `version` is the long form without the leading `v`: `0.8.26+commit.8a97fa7a`.
+ * Throws SolproofError with compiler_version_not_found, compiler_download_failed,
+ * compile_timeout, compile_out_of_memory or compiler_crashed. Solidity errors come back
+ * in `output.errors`, not as a throw.
+ */
+export interface Compiler {
+  compile(version: string, input: SolcInput): Promise<SolcOutput>;
+}
+
+/** Where and how a contract was created. */
+export interface ContractCreation {
+  /** The init code that ran: creation bytecode followed by the constructor arguments. */
+  creationCode: Hex;
+  transactionHash: Hex;
+  blockNumber: bigint;
+  /** The account or factory that created the contract. */
+  creator: Address;
+  /** True when the creation happened inside a call (CREATE/CREATE2 from a factory). */
+  byFactory: boolean;
+}
+
+/** Read access to the chain the service serves. */
+export interface ChainReader {
+  chainId(): Promise<number>;
+  /** Runtime code at an address ('0x' when none), optionally at a block. */
+  getCode(address: Address, blockNumber?: bigint): Promise<Hex>;
+  /** The creation of a contract, or null when it cannot be found. */
+  findCreation(address: Address): Promise<ContractCreation | null>;
+  getStorageAt(address: Address, slot: Hex, blockNumber?: bigint): Promise<Hex>;
+  /** eth_call; returns null when the call reverts. */
+  call(to: Address, data: Hex, blockNumber?: bigint): Promise<Hex | null>;
+  getBlockNumber(): Promise<bigint>;
+}

@@ -1,0 +1,61 @@
+/** The subset of solc's standard JSON input and output the service reads and writes. */
+
+export interface SolcSource {
+  content?: string;
+  urls?: string[];
+  keccak256?: string;
+}
+
+export interface SolcSettings {
+  optimizer?: { enabled?: boolean; runs?: number; details?: unknown };
+  evmVersion?: string;
+  viaIR?: boolean;
+  libraries?: Record<string, Record<string, string>>;
+  metadata?: { bytecodeHash?: 'ipfs' | 'bzzr1' | 'none'; appendCBOR?: boolean; useLiteralContent?: boolean };
+  outputSelection?: Record<string, Record<string, string[]>>;
+  remappings?: string[];
+  [key: string]: unknown;
+}
+
+export interface SolcInput {
+  language: string;
+  sources: Record<string, SolcSource>;
+  settings: SolcSettings;
+}
+
+export interface LinkReferences {
+  [file: string]: { [library: string]: { start: number; length: number }[] };
+}
+
+export interface ImmutableReferences {
+  [astId: string]: { start: number; length: number }[];
+}
+
+export interface SolcContractOutput {
+  abi?: unknown[];
+  metadata?: string;
+  evm?: {
+    bytecode?: { object: string; linkReferences?: LinkReferences; sourceMap?: string };
+    deployedBytecode?: {
+      object: string;
+      linkReferences?: LinkReferences;
+      immutableReferences?: ImmutableReferences;
+      sourceMap?: string;
+    };
+    legacyAssembly?: unknown;
+  };
+}
+
+export interface SolcError {
+  severity: 'error' | 'warning' | 'info';
+  type?: string;
+  message: string;
+  formattedMessage?: string;
+  sourceLocation?: { file: string; start: number; end: number };
+}
+
+export interface SolcOutput {
+  errors?: SolcError[];
+  sources?: Record<string, { id: number; ast?: unknown }>;
+  contracts?: Record<string, Record<string, SolcContractOutput>>;
+}
