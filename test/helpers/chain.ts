@@ -1,0 +1,46 @@
+import { createPublicClient, createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { inject } from 'vitest';
+import { devnetAccounts } from '../../src/chain/devnet.js';
+import type { Address, Hex } from '../../src/core/types.js';
+
+/** Clients for the suite's shared anvil. Account index picks a deployer (tests use their own to avoid nonce races). */
+export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient: PublicClient; walletClient: WalletClient; account: Address } {
+  const rpcUrl = inject('rpcUrl');
+  const chain = { ...foundry, id: inject('chainId'), rpcUrls: { default: { http: [rpcUrl] } } };
+  const key = devnetAccounts(10)[accountIndex]!.privateKey;
+  const account = privateKeyToAccount(key);
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
+  const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl) });
+  return { rpcUrl, publicClient, walletClient, account: account.address.toLowerCase() as Address };
+}
+
+/** Sends a contract-creation transaction with raw init code; returns the created address and tx hash. */
+export async function deployRaw(
+  initCode: Hex,
+  accountIndex = 0,
+): Promise<{ address: Address; transactionHash: Hex }> {
+  const { publicClient, walletClient } = devnetClients(accountIndex);
+  const hash = await walletClient.sendTransaction({
+    account: walletClient.account!,
+    chain: walletClient.chain,
+    data: initCode,
+    gas: 29_000_000n,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment failed: ${hash}`);
+  return { address: receipt.contractAddress.toLowerCase() as Address, transactionHash: hash };
+}
+
+/** Deploys compiled bytecode with ABI-encoded constructor arguments. */
+export async function deployContract(
+  abi: Abi,
+  bytecode: Hex,
+  args: readonly unknown[] = [],
+  accountIndex = 0,
+): Promise<{ address: Address; transactionHash: Hex }> {
+  const { encodeDeployData } = await import('viem');
+  const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0]);
+  return deployRaw(data, accountIndex);
+}
