@@ -73,7 +73,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     '--mnemonic', DEVNET_MNEMONIC,
     '--silent',
   ];
-  if (options.stateFile) args.push('--state', options.stateFile);
+  // The state is also written every few seconds, so a killed service keeps its devnet's chain.
+  if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', '5');
   const child: ChildProcess = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {

@@ -1,0 +1,15 @@
+import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import type { ApiContext } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
+import { TEXT } from '../texts.js';
+
+/** `getabi`: the ABI of a verified contract as a JSON string. */
+export async function getAbi(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {
+  const address = params.text('address');
+  if (!address) return fail(TEXT.missingParameter('address'));
+  if (!isAddress(address)) return fail(TEXT.invalidAddress);
+  const contract = await getVerifiedContract(ctx.store.db, address);
+  if (!contract) return fail(TEXT.notVerified);
+  return ok(contract.abi, okMessage);
+}

@@ -1,0 +1,15 @@
+import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import type { ApiContext } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
+import { unverifiedRecord, verifiedRecord } from '../sourceRecord.js';
+import { TEXT } from '../texts.js';
+
+/** `getsourcecode`: always a one-element array, verified or not. */
+export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {
+  const address = params.text('address');
+  if (!address) return fail(TEXT.missingParameter('address'));
+  if (!isAddress(address)) return fail(TEXT.invalidAddress);
+  const contract = await getVerifiedContract(ctx.store.db, address);
+  return ok([contract ? verifiedRecord(contract) : unverifiedRecord()], okMessage);
+}

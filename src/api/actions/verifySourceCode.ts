@@ -1,0 +1,54 @@
+import { isSolproofError } from '../../core/errors.js';
+import { insertJob } from '../../store/verificationJobs.js';
+import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import type { ApiContext, Caller } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import type { Params } from '../params.js';
+import { parseSourceSubmission } from '../parseSubmission.js';
+import { TEXT } from '../texts.js';
+
+/** Strips Etherscan's `{{...}}` wrapping so a record copied from getsourcecode can be resubmitted. */
+export function unwrapStandardJson(text: string): string {
+  const t = text.trim();
+  return t.startsWith('{{') && t.endsWith('}}') ? t.slice(1, -1) : text;
+}
+
+/**
+ * `verifysourcecode`: validates the fields, checks that the address holds code and is not
+ * verified yet, writes the job to the store and only then hands out the receipt.
+ */
+export async function verifySourceCode(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
+  if (!caller.key) return fail(TEXT.invalidApiKey);
+  const parsed = parseSourceSubmission(params);
+  if (!parsed.ok) return fail(parsed.error);
+  const submission = parsed.value;
+  if (submission.codeFormat === 'solidity-standard-json-input') {
+    submission.sourceCode = unwrapStandardJson(submission.sourceCode);
+    try {
+      const json: unknown = JSON.parse(submission.sourceCode);
+      if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('not an object');
+    } catch {
+      return fail(TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object'));
+    }
+  }
+
+  if (await getVerifiedContract(ctx.store.db, submission.address)) return fail(TEXT.alreadyVerified);
+
+  let code: string;
+  try {
+    code = await ctx.chain.getCode(submission.address);
+  } catch (e) {
+    if (isSolproofError(e, 'chain_unavailable')) return fail(TEXT.nodeUnavailable);
+    throw e;
+  }
+  if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
+
+  const job = await insertJob(ctx.store.db, {
+    kind: 'source',
+    address: submission.address,
+    request: submission,
+    apiKeyId: caller.key.id,
+  });
+  ctx.wakeJobs();
+  return ok(job.receipt);
+}

@@ -1,0 +1,25 @@
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/openStore.js';
+import type { ApiKeyRecord } from '../store/apiKeys.js';
+import type { ChainReader } from '../verify/ports.js';
+
+/** What the API needs from the rest of the service (wired by cli/). */
+export interface ApiContext {
+  config: Config;
+  /** The chain id the service serves (read from the node at start). */
+  chainId: number;
+  store: Store;
+  chain: ChainReader;
+  /** Tells the job runner that a job was queued. */
+  wakeJobs(): void;
+  logger: Logger;
+}
+
+/** Who is asking: the validated key (if any) and the client address. */
+export interface Caller {
+  key: ApiKeyRecord | null;
+  client: string;
+  /** The request carried `chainid` (Hardhat v3 and other Etherscan-v2-style clients). */
+  sentChainId: boolean;
+}

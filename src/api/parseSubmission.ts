@@ -1,0 +1,150 @@
+import { canonicalEvmVersion, compareVersions, compilerKnowsEvmVersion } from '../core/evmVersions.js';
+import { LICENSES } from '../core/licenses.js';
+import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
+import { isAddress, type Params } from './params.js';
+import { TEXT } from './texts.js';
+
+export const MAX_LIBRARIES = 10;
+const VERSION_RE = /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.([0-9a-f]{8})$/;
+const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const err = (error: string): { ok: false; error: string } => ({ ok: false, error });
+
+/** Parses a compiler version in Etherscan's long form; returns `v0.8.26+commit.8a97fa7a` or null. */
+export function normalizeCompilerVersion(text: string): { long: string; short: string } | null {
+  const m = VERSION_RE.exec(text.trim());
+  if (!m) return null;
+  const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
+  return { long: `v${short}${m[4] ?? ''}+commit.${m[5]}`, short };
+}
+
+function parseFlag(params: Params, name: string, fallback: boolean): ParseResult<boolean> {
+  const raw = params.text(name).toLowerCase();
+  if (raw === '') return { ok: true, value: fallback };
+  if (raw === '1' || raw === 'true') return { ok: true, value: true };
+  if (raw === '0' || raw === 'false') return { ok: true, value: false };
+  return err(TEXT.invalidParameter(name, 'expected 0 or 1'));
+}
+
+/** Hex text with or without 0x, even length; returns it without 0x in lower case. */
+export function parseHexArgument(raw: string): string | null {
+  const text = raw.trim().replace(/^0x/i, '');
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null;
+  return text.toLowerCase();
+}
+
+function parseLibraries(params: Params): ParseResult<LibraryLink[]> {
+  const libraries: LibraryLink[] = [];
+  for (let i = 1; i <= 20; i++) {
+    const name = params.text(`libraryname${i}`);
+    const address = params.text(`libraryaddress${i}`);
+    if (!name && !address) continue;
+    if (i > MAX_LIBRARIES) return err(TEXT.invalidParameter(`libraryname${i}`, `at most ${MAX_LIBRARIES} libraries are accepted`));
+    if (!name) return err(TEXT.invalidParameter(`libraryaddress${i}`, `it has no libraryname${i} to go with it`));
+    if (!address) return err(TEXT.invalidParameter(`libraryname${i}`, `it has no libraryaddress${i} to go with it`));
+    if (!isAddress(address)) return err(TEXT.invalidParameter(`libraryaddress${i}`, 'not a 20-byte hex address'));
+    if (name.length > 256 || !/^[A-Za-z0-9_$./:@-]+$/.test(name)) {
+      return err(TEXT.invalidParameter(`libraryname${i}`, 'not a library name'));
+    }
+    libraries.push({ name, address: address.toLowerCase() as Address });
+  }
+  return { ok: true, value: libraries };
+}
+
+/** Reads verifysourcecode's fields into a submission, or names the first problem found. */
+export function parseSourceSubmission(params: Params): ParseResult<SourceSubmission> {
+  const address = params.text('contractaddress');
+  if (!address) return err(TEXT.missingParameter('contractaddress'));
+  if (!isAddress(address)) return err(TEXT.invalidAddress);
+
+  const sourceCode = params.get('sourcecode') ?? '';
+  if (!sourceCode.trim()) return err(TEXT.missingParameter('sourceCode'));
+
+  const formatText = params.text('codeformat') || 'solidity-single-file';
+  const codeFormat = CODE_FORMATS.find((f) => f === formatText.toLowerCase());
+  if (!codeFormat) {
+    return err(TEXT.invalidParameter('codeformat', `"${formatText.slice(0, 64)}" is not one of ${CODE_FORMATS.join(', ')}`));
+  }
+
+  const contractName = params.text('contractname');
+  if (!contractName) return err(TEXT.missingParameter('contractname'));
+  if (contractName.length > 1024) return err(TEXT.invalidParameter('contractname', 'too long'));
+  if (codeFormat === 'solidity-standard-json-input') {
+    const colon = contractName.lastIndexOf(':');
+    if (colon <= 0 || colon === contractName.length - 1) {
+      return err(TEXT.invalidParameter('contractname', 'for standard JSON input it must be path:Name, e.g. contracts/Token.sol:Token'));
+    }
+  } else if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(contractName.split(':').pop() ?? '')) {
+    return err(TEXT.invalidParameter('contractname', 'not a contract name'));
+  }
+
+  const versionText = params.text('compilerversion');
+  if (!versionText) return err(TEXT.missingParameter('compilerversion'));
+  const version = normalizeCompilerVersion(versionText);
+  if (!version) {
+    return err(TEXT.invalidParameter('compilerversion', `"${versionText.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`));
+  }
+  if (compareVersions(version.short, '0.4.11') < 0) {
+    return err(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
+  }
+
+  const optimization = parseFlag(params, 'optimizationused', false);
+  if (!optimization.ok) return optimization;
+  const runsText = params.text('runs');
+  let runs = 200;
+  if (runsText !== '') {
+    if (!/^\d{1,10}$/.test(runsText) || Number(runsText) > 4294967295) {
+      return err(TEXT.invalidParameter('runs', 'expected a whole number from 0 to 4294967295'));
+    }
+    runs = Number(runsText);
+  }
+
+  const argsName = params.has('constructorarguements') ? 'constructorArguements' : 'constructorArguments';
+  const constructorArguments = parseHexArgument(params.get(argsName) ?? '');
+  if (constructorArguments === null) return err(TEXT.invalidParameter(argsName, 'expected hex bytes'));
+
+  let evmVersion = '';
+  const evmText = params.text('evmversion');
+  if (evmText !== '' && evmText.toLowerCase() !== 'default') {
+    const canonical = canonicalEvmVersion(evmText);
+    if (!canonical) return err(TEXT.invalidParameter('evmversion', `unknown EVM version "${evmText.slice(0, 32)}"`));
+    if (!compilerKnowsEvmVersion(version.short, canonical)) {
+      return err(TEXT.invalidParameter('evmversion', `compiler ${version.long} does not know the EVM version ${canonical}`));
+    }
+    evmVersion = canonical;
+  }
+
+  const licenseText = params.text('licensetype');
+  let licenseType = 0;
+  if (licenseText !== '') {
+    if (!/^\d{1,2}$/.test(licenseText) || !LICENSES[Number(licenseText)]) {
+      return err(TEXT.invalidParameter('licenseType', 'expected a licence code from 1 to 14'));
+    }
+    licenseType = Number(licenseText);
+  }
+
+  const libraries = parseLibraries(params);
+  if (!libraries.ok) return libraries;
+  const viaIR = parseFlag(params, 'viair', false);
+  if (!viaIR.ok) return viaIR;
+
+  return {
+    ok: true,
+    value: {
+      address: address.toLowerCase() as Address,
+      codeFormat,
+      sourceCode,
+      contractName,
+      compilerVersion: version.long,
+      optimizationUsed: optimization.value,
+      runs,
+      constructorArguments,
+      evmVersion,
+      licenseType,
+      libraries: libraries.value,
+      viaIR: viaIR.value,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AccessControl, type ActionClass } from './access.js';
+import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
+import { getAbi } from './actions/getAbi.js';
+import { getSourceCode } from './actions/getSourceCode.js';
+import { verifySourceCode } from './actions/verifySourceCode.js';
+import type { ApiContext, Caller } from './context.js';
+import { fail, type Envelope } from './envelope.js';
+import { Params } from './params.js';
+import { TEXT } from './texts.js';
+
+type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
+
+interface ActionSpec {
+  class: ActionClass;
+  postOnly: boolean;
+  run: ActionHandler;
+}
+
+/** The contract module's actions, by lower-case name. Other folders add theirs with `registerAction`. */
+const ACTIONS = new Map<string, ActionSpec>([
+  ['getabi', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getAbi(ctx, p, m) }],
+  ['getsourcecode', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getSourceCode(ctx, p, m) }],
+  ['verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
+  ['checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
+]);
+
+export function registerAction(name: string, spec: ActionSpec): void {
+  ACTIONS.set(name.toLowerCase(), spec);
+}
+
+/** Reads a body of any content type other than multipart: a JSON object when it is one, else a form. */
+function parseLooseBody(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const json: unknown = JSON.parse(trimmed);
+      if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>;
+    } catch {
+      // not JSON: read it as a form below
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** Builds the HTTP server: `/api` (and `/api/`), `/health`. */
+export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: ctx.config.trustedProxies.length ? ctx.config.trustedProxies : false,
+    // Bodies of several MB arrive slowly from far away; still, never wait forever.
+    requestTimeout: 120_000,
+    connectionTimeout: 0,
+  });
+  const access = new AccessControl(ctx.store, ctx.config, {
+    okKeyless: TEXT.okKeyless,
+    maxRateKeyless: TEXT.maxRateKeyless,
+    maxRateKeyed: TEXT.maxRateKeyed,
+    tooManyInvalid: TEXT.tooManyInvalidKeys,
+    invalidKey: TEXT.invalidApiKey,
+  });
+
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST'] });
+  // Every body is read leniently: clients send forms with no or wrong content types.
+  app.removeAllContentTypeParsers();
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fieldSize: ctx.config.bodyLimit, fileSize: ctx.config.bodyLimit, fields: 200, files: 20, parts: 220 },
+  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseLooseBody(body as string));
+  });
+
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    let text: string = TEXT.internalError;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT' || error.code === 'FST_FIELDS_LIMIT') {
+      text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
+    } else if (error.statusCode !== undefined && error.statusCode < 500) {
+      text = TEXT.malformedBody;
+    } else {
+      ctx.logger.error({ err: error, url: request.url }, 'request failed');
+    }
+    void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
+  });
+
+  app.get('/health', async (_req, reply) => reply.send({ status: 'ok', chainId: ctx.chainId }));
+
+  const handle = async (request: FastifyRequest): Promise<Envelope> => {
+    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : undefined;
+    const params = new Params(request.query as Record<string, unknown>, body);
+    const module = params.text('module');
+    if (module.toLowerCase() !== 'contract') return fail(TEXT.unknownModule(module));
+    const actionName = params.text('action');
+    const action = ACTIONS.get(actionName.toLowerCase());
+    if (!action) return fail(TEXT.unknownAction(actionName));
+    const chainIdText = params.text('chainid');
+    if (chainIdText && chainIdText !== String(ctx.chainId)) return fail(TEXT.wrongChain(chainIdText, ctx.chainId));
+    if (action.postOnly && request.method !== 'POST') return fail(TEXT.postRequired(actionName.toLowerCase()));
+    const decision = await access.decide(params.text('apikey'), request.ip, action.class);
+    if (!decision.allowed) return fail(decision.text);
+    const caller: Caller = { key: decision.key, client: request.ip, sentChainId: chainIdText !== '' };
+    return action.run(ctx, params, caller, decision.okMessage);
+  };
+  app.route({ method: ['GET', 'POST'], url: '/api', handler: handle });
+  return app;
+}

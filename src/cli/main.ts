@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { CONFIG_OPTIONS, ConfigError, loadConfig } from '../core/config.js';
+import { parseArgs } from './args.js';
+import { keys } from './keys.js';
+import { start } from './start.js';
+
+const USAGE = `usage: solproof <command> [options]
+
+commands:
+  start                         run the API and the verification workers
+  keys create [--owner NAME] [--tier free|pro]
+  keys list
+  keys revoke KEY_ID
+
+options (each also an environment variable):
+${CONFIG_OPTIONS.map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(30)} ${o.help}`).join('\n')}
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positional, flags } = parseArgs(argv);
+  const [command, ...rest] = positional;
+  if (!command || command === 'help' || flags.help) {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const configFlags = { ...flags };
+  delete configFlags.owner;
+  delete configFlags.tier;
+  const config = loadConfig(configFlags);
+  switch (command) {
+    case 'start':
+      await start(config);
+      return -1; // keeps running
+    case 'keys':
+      return keys(config, rest, flags);
+    default:
+      process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`solproof: ${message}\n`);
+    process.exit(1);
+  },
+);

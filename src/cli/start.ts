@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildServer } from '../api/server.js';
+import { checkChainId } from '../chain/checkChainId.js';
+import { startDevnet, type Devnet } from '../chain/devnet.js';
+import { createRpcChainReader } from '../chain/rpcChainReader.js';
+import { createSolcCompiler } from '../compilers/index.js';
+import type { Config } from '../core/config.js';
+import { createLogger } from '../core/log.js';
+import { startJobRunner } from '../jobs/queue.js';
+import { createVerificationHandler } from '../jobs/runVerification.js';
+import { openStore } from '../store/openStore.js';
+import { requeueRunningJobs } from '../store/verificationJobs.js';
+
+/** Writes a line for the person who started the service (stdout; logs go to stderr). */
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** `solproof start`: API and verification workers in one process. */
+export async function start(config: Config): Promise<void> {
+  const logger = createLogger();
+  mkdirSync(config.dataDir, { recursive: true });
+
+  let devnet: Devnet | undefined;
+  let rpcUrl = config.rpcUrl;
+  if (!rpcUrl) {
+    devnet = await startDevnet({ chainId: config.chainId ?? 31337, stateFile: join(config.dataDir, 'devnet-state.json') });
+    rpcUrl = devnet.rpcUrl;
+    say(`No --rpc-url given: started a local devnet (anvil) at ${devnet.rpcUrl}, chain id ${devnet.chainId}.`);
+    say('Funded development accounts (10000 ETH each; these keys are public, use them on this devnet only):');
+    for (const account of devnet.accounts.slice(0, 3)) say(`  ${account.address}  private key ${account.privateKey}`);
+  }
+
+  const chain = createRpcChainReader({ rpcUrl, logger });
+  let chainId: number;
+  try {
+    chainId = await chain.chainId();
+    if (config.chainId !== undefined) await checkChainId(chain, config.chainId);
+  } catch (e) {
+    await devnet?.stop();
+    throw e;
+  }
+
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, logger });
+  const compiler = createSolcCompiler({
+    cacheDir: join(config.dataDir, 'compilers'),
+    mirrorUrl: config.solcMirrorUrl || null,
+    npmRegistryUrl: config.npmRegistryUrl || null,
+    maxThreads: config.compilerThreads,
+    timeoutMs: config.compileTimeoutMs,
+    maxMemoryMb: config.compileMemoryMb,
+    logger,
+  });
+
+  // SQLite means one service process: whatever it left running when it died is ours to redo.
+  // With PostgreSQL several processes may share the queue, so expired leases do that instead.
+  if (store.dialect === 'sqlite') {
+    const requeued = await requeueRunningJobs(store.db);
+    if (requeued > 0) logger.info({ requeued }, 'requeued jobs left running by an earlier process');
+  }
+
+  const runner = startJobRunner({
+    db: store.db,
+    handler: createVerificationHandler({ store, chain, compiler, logger }),
+    concurrency: config.jobConcurrency,
+    leaseMs: Math.max(60_000, config.compileTimeoutMs * 3),
+    pollMs: 1000,
+    owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
+    logger,
+  });
+
+  const app = await buildServer({ config, chainId, store, chain, wakeJobs: () => runner.wake(), logger });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  say(`solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, data dir ${config.dataDir})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close().catch(() => undefined);
+    await runner.stop().catch(() => undefined);
+    await compiler.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    await devnet?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,124 @@
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+
+/** Everything the service can be told, from CLI flags and environment variables. */
+export interface Config {
+  /** JSON-RPC URL of the chain; undefined means: start a local devnet. */
+  rpcUrl?: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** A postgres:// URL selects PostgreSQL; otherwise SQLite in dataDir. */
+  databaseUrl?: string;
+  /** When given, checked against the node's chain id at start. */
+  chainId?: number;
+  /** Public base URL used in texts and pages ('' = derived from the request). */
+  publicUrl: string;
+  /** Maximum request body in bytes. */
+  bodyLimit: number;
+  /** solc-bin mirror base URL; '' disables the mirror. */
+  solcMirrorUrl: string;
+  npmRegistryUrl: string;
+  compilerThreads: number;
+  compileTimeoutMs: number;
+  compileMemoryMb: number;
+  /** Verification jobs run at once by this process. */
+  jobConcurrency: number;
+  /** Keyless read actions: one request per this many ms per client address. */
+  keylessIntervalMs: number;
+  /** Requests per second per key by tier. */
+  rateFree: number;
+  ratePro: number;
+  /** Daily verification submissions per key. */
+  dailyVerifyQuota: number;
+  dailyProxyQuota: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+}
+
+/** A configuration option: its flag, its environment variable and how to read it. */
+interface OptionSpec {
+  key: keyof Config;
+  flag: string;
+  env: string;
+  kind: 'string' | 'int' | 'list';
+  help: string;
+}
+
+export const CONFIG_OPTIONS: readonly OptionSpec[] = [
+  { key: 'rpcUrl', flag: 'rpc-url', env: 'SOLPROOF_RPC_URL', kind: 'string', help: 'JSON-RPC URL of the chain (default: start a local devnet)' },
+  { key: 'port', flag: 'port', env: 'PORT', kind: 'int', help: 'HTTP port (default 8080)' },
+  { key: 'host', flag: 'host', env: 'SOLPROOF_HOST', kind: 'string', help: 'address to listen on (default 127.0.0.1)' },
+  { key: 'dataDir', flag: 'data-dir', env: 'SOLPROOF_DATA_DIR', kind: 'string', help: 'SQLite file and compiler cache (default ./.data)' },
+  { key: 'databaseUrl', flag: 'database-url', env: 'DATABASE_URL', kind: 'string', help: 'postgres:// URL to use PostgreSQL instead of SQLite' },
+  { key: 'chainId', flag: 'chain-id', env: 'SOLPROOF_CHAIN_ID', kind: 'int', help: 'expected chain id, checked against the node' },
+  { key: 'publicUrl', flag: 'public-url', env: 'SOLPROOF_PUBLIC_URL', kind: 'string', help: 'public base URL of the service' },
+  { key: 'bodyLimit', flag: 'body-limit', env: 'SOLPROOF_BODY_LIMIT', kind: 'int', help: 'maximum request body in bytes (default 16 MiB)' },
+  { key: 'solcMirrorUrl', flag: 'solc-mirror', env: 'SOLPROOF_SOLC_MIRROR', kind: 'string', help: "solc-bin mirror base URL ('' to disable)" },
+  { key: 'npmRegistryUrl', flag: 'npm-registry', env: 'SOLPROOF_NPM_REGISTRY', kind: 'string', help: 'npm registry for solc packages' },
+  { key: 'compilerThreads', flag: 'compiler-threads', env: 'SOLPROOF_COMPILER_THREADS', kind: 'int', help: 'compiler worker threads (default: cores)' },
+  { key: 'compileTimeoutMs', flag: 'compile-timeout-ms', env: 'SOLPROOF_COMPILE_TIMEOUT_MS', kind: 'int', help: 'time limit of one compilation (default 120000)' },
+  { key: 'compileMemoryMb', flag: 'compile-memory-mb', env: 'SOLPROOF_COMPILE_MEMORY_MB', kind: 'int', help: 'heap cap of a compiler worker (default 2048)' },
+  { key: 'jobConcurrency', flag: 'job-concurrency', env: 'SOLPROOF_JOB_CONCURRENCY', kind: 'int', help: 'verification jobs run at once (default: cores)' },
+  { key: 'keylessIntervalMs', flag: 'keyless-interval-ms', env: 'SOLPROOF_KEYLESS_INTERVAL_MS', kind: 'int', help: 'keyless reads: one per this many ms per client (default 5000)' },
+  { key: 'rateFree', flag: 'rate-free', env: 'SOLPROOF_RATE_FREE', kind: 'int', help: 'requests per second for free keys (default 5)' },
+  { key: 'ratePro', flag: 'rate-pro', env: 'SOLPROOF_RATE_PRO', kind: 'int', help: 'requests per second for pro keys (default 30)' },
+  { key: 'dailyVerifyQuota', flag: 'daily-verify-quota', env: 'SOLPROOF_DAILY_VERIFY_QUOTA', kind: 'int', help: 'verifysourcecode submissions per key per UTC day (default 100)' },
+  { key: 'dailyProxyQuota', flag: 'daily-proxy-quota', env: 'SOLPROOF_DAILY_PROXY_QUOTA', kind: 'int', help: 'verifyproxycontract submissions per key per UTC day (default 100)' },
+  { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
+];
+
+export function defaultConfig(): Config {
+  const cores = Math.max(1, cpus().length);
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    dataDir: resolve('.data'),
+    publicUrl: '',
+    bodyLimit: 16 * 1024 * 1024,
+    solcMirrorUrl: 'https://binaries.soliditylang.org',
+    npmRegistryUrl: 'https://registry.npmjs.org',
+    compilerThreads: cores,
+    compileTimeoutMs: 120_000,
+    compileMemoryMb: 2048,
+    jobConcurrency: cores,
+    keylessIntervalMs: 5000,
+    rateFree: 5,
+    ratePro: 30,
+    dailyVerifyQuota: 100,
+    dailyProxyQuota: 100,
+    trustedProxies: [],
+  };
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Builds the configuration: defaults, then environment variables, then flags
+ * (`--name value` or `--name=value`). Unknown flags and malformed numbers are errors.
+ */
+export function loadConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): Config {
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  const known = new Set(CONFIG_OPTIONS.map((o) => o.flag));
+  for (const name of Object.keys(flags)) {
+    if (!known.has(name)) throw new ConfigError(`unknown option --${name}`);
+  }
+  for (const opt of CONFIG_OPTIONS) {
+    const raw = flags[opt.flag] ?? env[opt.env];
+    if (raw === undefined) continue;
+    if (opt.kind === 'string') {
+      config[opt.key] = raw;
+    } else if (opt.kind === 'list') {
+      config[opt.key] = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    } else {
+      if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`--${opt.flag} (${opt.env}) must be a whole number, got "${raw}"`);
+      config[opt.key] = Number(raw.trim());
+    }
+  }
+  const result = config as unknown as Config;
+  if (result.rpcUrl === '') delete result.rpcUrl;
+  if (result.databaseUrl === '') delete result.databaseUrl;
+  result.dataDir = resolve(result.dataDir);
+  if (result.port > 65535) throw new ConfigError(`--port must be at most 65535`);
+  return result;
+}

@@ -1,0 +1,34 @@
+/** SPDX identifiers to Etherscan licence codes (used when the submission names no licence). */
+const SPDX_TO_CODE: Record<string, number> = {
+  UNLICENSED: 1,
+  Unlicense: 2,
+  MIT: 3,
+  'GPL-2.0': 4,
+  'GPL-2.0-only': 4,
+  'GPL-2.0-or-later': 4,
+  'GPL-3.0': 5,
+  'GPL-3.0-only': 5,
+  'GPL-3.0-or-later': 5,
+  'LGPL-2.1': 6,
+  'LGPL-2.1-only': 6,
+  'LGPL-2.1-or-later': 6,
+  'LGPL-3.0': 7,
+  'LGPL-3.0-only': 7,
+  'LGPL-3.0-or-later': 7,
+  'BSD-2-Clause': 8,
+  'BSD-3-Clause': 9,
+  'MPL-2.0': 10,
+  'OSL-3.0': 11,
+  'Apache-2.0': 12,
+  'AGPL-3.0': 13,
+  'AGPL-3.0-only': 13,
+  'AGPL-3.0-or-later': 13,
+  'BUSL-1.1': 14,
+};
+
+/** The licence code named by the first `SPDX-License-Identifier` of a source, 1 (None) when absent or unknown. */
+export function licenseFromSource(source: string): number {
+  const m = /SPDX-License-Identifier:\s*([A-Za-z0-9.+-]+)/.exec(source.slice(0, 10_000));
+  if (!m) return 1;
+  return SPDX_TO_CODE[m[1]!] ?? 1;
+}

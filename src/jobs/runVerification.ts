@@ -1,0 +1,126 @@
+import { isSolproofError, type SolproofError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Address, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { Store } from '../store/openStore.js';
+import type { VerificationJob } from '../store/verificationJobs.js';
+import { getVerifiedContract, insertVerifiedContract } from '../store/verifiedContracts.js';
+import type { ChainReader, Compiler } from '../verify/ports.js';
+import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
+import { licenseFromSource } from './licenseFromSource.js';
+import type { JobOutcome } from './queue.js';
+
+/** Texts stored as a failed job's reason; the API prefixes `Fail - Unable to verify. `. */
+export const FAILURE_REASONS = {
+  bytecodeMismatch: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.',
+  constructorArgs: 'Please check if the correct constructor argument was entered.',
+  contractName: 'Unable to locate ContractName , did you specify the correct Contract Name ?',
+  library: 'Library was required but suitable match not found',
+  abstract: 'The named contract compiles to no bytecode (an abstract contract or an interface cannot match deployed code).',
+} as const;
+
+export interface VerificationDeps {
+  store: Store;
+  chain: ChainReader;
+  compiler: Compiler;
+  logger: Logger;
+  /** How long to wait before trying again when the node is down (default 5 s). */
+  retryDelayMs?: number;
+}
+
+/** The reason a client is shown for a failed verification. */
+export function failureReason(error: SolproofError): string {
+  switch (error.code) {
+    case 'no_match':
+      return FAILURE_REASONS.bytecodeMismatch;
+    case 'constructor_arguments_mismatch':
+      return FAILURE_REASONS.constructorArgs;
+    case 'contract_not_found_in_output':
+      return FAILURE_REASONS.contractName;
+    case 'library_mismatch':
+      return FAILURE_REASONS.library;
+    case 'abstract_contract':
+      return FAILURE_REASONS.abstract;
+    case 'compiler_error':
+      return error.message.startsWith('Solidity Compilation Error:') ? error.message : `Solidity Compilation Error: ${error.message}`;
+    default:
+      return error.message;
+  }
+}
+
+function librariesOf(result: VerificationResult, submission: SourceSubmission): LibraryLink[] {
+  const links: LibraryLink[] = Object.entries(result.libraries).map(([name, address]) => ({
+    // Etherscan shows the bare library name.
+    name: name.includes(':') ? name.slice(name.lastIndexOf(':') + 1) : name,
+    address: address.toLowerCase() as Address,
+  }));
+  if (links.length === 0) return submission.libraries;
+  return links;
+}
+
+/**
+ * The verification job: reads the chain, compiles, matches, and stores the verdict.
+ * A node that cannot be reached puts the job back in the queue; it never becomes a verdict.
+ */
+export function createVerificationHandler(deps: VerificationDeps) {
+  const retryDelayMs = deps.retryDelayMs ?? 5000;
+  return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
+    const submission = job.request as SourceSubmission;
+    const address = submission.address;
+    if (await getVerifiedContract(deps.store.db, address)) {
+      return { state: 'already_verified', resultText: 'Already Verified' };
+    }
+    let result: VerificationResult;
+    try {
+      const runtimeCode = await deps.chain.getCode(address);
+      if (runtimeCode === '0x') {
+        return { state: 'fail', resultText: `Unable to locate ContractCode at ${address}` };
+      }
+      const creation = await deps.chain.findCreation(address);
+      result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation });
+    } catch (error) {
+      if (isSolproofError(error) && error.retryable) {
+        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message }, 'verification will be retried');
+        return { retry: true, delayMs: retryDelayMs, error: error.message };
+      }
+      if (isSolproofError(error)) {
+        return { state: 'fail', resultText: failureReason(error), result: { code: error.code, details: error.details } };
+      }
+      throw error;
+    }
+
+    const sourceText =
+      submission.codeFormat === 'solidity-single-file'
+        ? submission.sourceCode
+        : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
+    const outcome = await insertVerifiedContract(deps.store.db, {
+      address,
+      contractName: result.contractName,
+      sourcePath: result.sourcePath,
+      compilerVersion: submission.compilerVersion,
+      codeFormat: submission.codeFormat,
+      sourceCode: submission.sourceCode,
+      compilerInput: JSON.stringify(result.compilerInput),
+      abi: JSON.stringify(result.abi),
+      metadata: result.metadata,
+      optimizationUsed: result.optimizationUsed,
+      runs: result.runs,
+      evmVersion: result.evmVersion,
+      viaIR: result.viaIR,
+      constructorArguments: result.constructorArguments,
+      libraries: librariesOf(result, submission),
+      licenseType: submission.licenseType || licenseFromSource(sourceText),
+      matchKind: result.matchKind,
+      creationMatch: result.creationMatch,
+      runtimeMatch: result.runtimeMatch,
+      transformations: { applied: result.transformations, values: result.transformationValues },
+      swarmSource: result.swarmSource,
+      receipt: job.receipt,
+    });
+    if (outcome === 'exists') return { state: 'already_verified', resultText: 'Already Verified' };
+    return {
+      state: 'pass',
+      resultText: 'Pass - Verified',
+      result: { matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch },
+    };
+  };
+}
