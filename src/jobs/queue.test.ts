@@ -1,0 +1,245 @@
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SolproofError } from '../core/errors.js';
+import type { Address } from '../core/types.js';
+import type { Store } from '../store/openStore.js';
+import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from '../store/testDatabase.js';
+import {
+  claimNextJob,
+  countJobs,
+  getJob,
+  insertJob,
+  type VerificationJob,
+} from '../store/verificationJobs.js';
+import { startJobRunner, type JobRunner, type JobRunnerOptions } from './queue.js';
+
+const pgProblem = await probePostgres();
+if (pgProblem !== null) {
+  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
+}
+
+const logger = pino({ level: 'silent' });
+const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+}
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`job runner on ${dialect}`, () => {
+    let tdb: TestDatabase;
+    let store: Store;
+    let runner: JobRunner | undefined;
+    beforeAll(async () => {
+      tdb = await createTestDatabase(dialect);
+      store = await tdb.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await tdb?.dispose();
+    });
+    beforeEach(async () => {
+      await store.db.deleteFrom('verificationJobs').execute();
+    });
+    afterEach(async () => {
+      await runner?.stop();
+      runner = undefined;
+    });
+
+    function run(options: Partial<JobRunnerOptions> & Pick<JobRunnerOptions, 'handler'>): JobRunner {
+      runner = startJobRunner({ db: store.db, concurrency: 2, leaseMs: 5_000, pollMs: 50, owner: 'test-runner', logger, ...options });
+      return runner;
+    }
+    const finished = (receipt: string) =>
+      waitFor(async () => {
+        const job = await getJob(store.db, receipt);
+        return job && job.state !== 'queued' && job.state !== 'running' ? job : null;
+      });
+
+    it('runs every job once, never more at a time than its concurrency', async () => {
+      const receipts: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        receipts.push((await insertJob(store.db, { kind: 'source', address: addr(i), request: { n: i } })).receipt);
+      }
+      let now = 0;
+      let peak = 0;
+      const seen: number[] = [];
+      run({
+        concurrency: 3,
+        handler: async (job) => {
+          peak = Math.max(peak, ++now);
+          seen.push((job.request as { n: number }).n);
+          await sleep(30);
+          now--;
+          return { state: 'pass', resultText: 'Pass - Verified', result: { n: (job.request as { n: number }).n } };
+        },
+      });
+
+      for (const r of receipts) await finished(r);
+      expect(peak).toBe(3);
+      expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+      expect(await countJobs(store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
+      expect(await getJob(store.db, receipts[4]!)).toMatchObject({
+        state: 'pass',
+        resultText: 'Pass - Verified',
+        result: { n: 4 },
+        attempts: 1,
+        leaseOwner: null,
+      });
+    });
+
+    it('starts a job right away on wake(), without waiting for the poll', async () => {
+      run({ pollMs: 60_000, handler: async () => ({ state: 'pass', resultText: 'Pass - Verified' }) });
+      await sleep(50); // the first, empty poll is over
+      const job = await insertJob(store.db, { kind: 'source', address: addr(1), request: {} });
+      const t = Date.now();
+      runner!.wake();
+      await finished(job.receipt);
+      expect(Date.now() - t).toBeLessThan(1_000);
+    });
+
+    it('retries a job after the delay its handler asked for', async () => {
+      const starts: number[] = [];
+      run({
+        handler: async (job) => {
+          starts.push(Date.now());
+          return job.attempts === 1
+            ? { retry: true, delayMs: 300, error: 'RPC node unreachable' }
+            : { state: 'pass', resultText: 'Pass - Verified' };
+        },
+      });
+      const job = await insertJob(store.db, { kind: 'source', address: addr(2), request: {} });
+      runner!.wake();
+      const waiting = await waitFor(async () => {
+        const j = await getJob(store.db, job.receipt);
+        return j?.lastError ? j : null;
+      });
+      expect(waiting).toMatchObject({ state: 'queued', lastError: 'RPC node unreachable', attempts: 1 });
+      const done = await finished(job.receipt);
+      expect(done).toMatchObject({ state: 'pass', attempts: 2 });
+      expect(starts).toHaveLength(2);
+      expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
+    });
+
+    it('fails a job whose handler throws, with the generic text for its kind', async () => {
+      run({
+        handler: async () => {
+          throw new TypeError('cannot read properties of undefined');
+        },
+      });
+      const source = await insertJob(store.db, { kind: 'source', address: addr(3), request: {} });
+      const proxy = await insertJob(store.db, { kind: 'proxy', address: addr(4), request: {} });
+      runner!.wake();
+      expect(await finished(source.receipt)).toMatchObject({
+        state: 'fail',
+        resultText: 'Fail - Unable to verify',
+        result: { error: { code: 'internal', message: 'cannot read properties of undefined' } },
+        attempts: 1,
+      });
+      expect(await finished(proxy.receipt)).toMatchObject({
+        state: 'fail',
+        resultText: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
+      });
+    });
+
+    it('retries a thrown retryable error and gives up after maxAttempts', async () => {
+      const calls = new Map<string, number>();
+      run({
+        maxAttempts: 3,
+        retryDelayMs: 20,
+        handler: async (job) => {
+          calls.set(job.receipt, (calls.get(job.receipt) ?? 0) + 1);
+          if ((job.request as { recovers: boolean }).recovers && job.attempts === 2) {
+            return { state: 'pass', resultText: 'Pass - Verified' };
+          }
+          throw new SolproofError('chain_unavailable', 'RPC node unreachable', { retryable: true });
+        },
+      });
+      const recovers = await insertJob(store.db, { kind: 'source', address: addr(5), request: { recovers: true } });
+      const never = await insertJob(store.db, { kind: 'source', address: addr(6), request: { recovers: false } });
+      runner!.wake();
+      expect(await finished(recovers.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+      expect(await finished(never.receipt)).toMatchObject({
+        state: 'fail',
+        resultText: 'Fail - Unable to verify',
+        attempts: 3,
+        result: { error: { code: 'attempts_exhausted', message: 'RPC node unreachable' } },
+      });
+      expect(calls.get(never.receipt)).toBe(3);
+    });
+
+    it('keeps the lease alive while a slow handler runs', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      run({
+        leaseMs: 150,
+        handler: async () => {
+          await gate;
+          return { state: 'pass', resultText: 'Pass - Verified' };
+        },
+      });
+      const job = await insertJob(store.db, { kind: 'source', address: addr(7), request: {} });
+      runner!.wake();
+      await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
+      await sleep(500); // more than three lease lengths
+      expect(await claimNextJob(store.db, { owner: 'intruder', leaseMs: 1_000 })).toBeNull();
+      release();
+      expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 1 });
+    });
+
+    it('picks up a job left running by a dead worker once its lease expires', async () => {
+      const job = await insertJob(store.db, { kind: 'source', address: addr(8), request: {} });
+      await claimNextJob(store.db, { owner: 'dead-worker', leaseMs: 200 });
+      const seen: VerificationJob[] = [];
+      run({
+        handler: async (j) => {
+          seen.push(j);
+          return { state: 'pass', resultText: 'Pass - Verified' };
+        },
+      });
+      expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+      expect(seen.map((j) => j.leaseOwner)).toEqual(['test-runner']);
+    });
+
+    it('stop() waits for running handlers to finish', async () => {
+      run({
+        handler: async () => {
+          await sleep(200);
+          return { state: 'pass', resultText: 'Pass - Verified' };
+        },
+      });
+      const job = await insertJob(store.db, { kind: 'source', address: addr(9), request: {} });
+      runner!.wake();
+      await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
+      await runner!.stop();
+      expect(await getJob(store.db, job.receipt)).toMatchObject({ state: 'pass' });
+    });
+
+    it('stop() gives up on a stuck handler after its bound and aborts it', async () => {
+      let signal: AbortSignal | undefined;
+      run({
+        stopTimeoutMs: 100,
+        handler: (_job, ctx) => {
+          signal = ctx.signal;
+          return new Promise(() => {});
+        },
+      });
+      const job = await insertJob(store.db, { kind: 'source', address: addr(10), request: {} });
+      runner!.wake();
+      await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
+      const t = Date.now();
+      await runner!.stop();
+      expect(Date.now() - t).toBeLessThan(1_000);
+      expect(signal?.aborted).toBe(true);
+      // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
+      expect(await getJob(store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
+    });
+  });
+}

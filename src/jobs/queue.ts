@@ -1,0 +1,247 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '../core/log.js';
+import type { Database } from '../store/database.js';
+import {
+  claimNextJob,
+  finishJob,
+  renewLease,
+  retryJob,
+  type FinalJobState,
+  type VerificationJob,
+} from '../store/verificationJobs.js';
+
+/** What a handler decided: a final state, or "try again later" for passing trouble. */
+export type JobOutcome =
+  | { state: FinalJobState; resultText: string; result?: unknown }
+  | { retry: true; delayMs: number; error: string };
+
+export interface JobHandlerContext {
+  /** Aborted when the runner lost the job's lease or gave up waiting for it at stop(). */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one job. Throwing is allowed: an error with `retryable: true` (SolproofError's
+ * flag) puts the job back in the queue with backoff, anything else fails it.
+ */
+export type JobHandler = (job: VerificationJob, context: JobHandlerContext) => Promise<JobOutcome>;
+
+export interface JobRunnerOptions {
+  db: Kysely<Database>;
+  handler: JobHandler;
+  /** Jobs run at the same time by this runner. */
+  concurrency: number;
+  /** How long a claim holds a job; renewed every leaseMs/3 while the handler runs. */
+  leaseMs: number;
+  /** How often to look for due jobs when nobody calls wake(). */
+  pollMs: number;
+  /** This runner's name in the lease column; unique per process. */
+  owner: string;
+  logger: Logger;
+  /** Claims per job before it fails for good (default 5). */
+  maxAttempts?: number;
+  /** First delay after a thrown retryable error, doubled per attempt up to 5 min (default 5000). */
+  retryDelayMs?: number;
+  /** How long stop() waits for running handlers (default 30000). */
+  stopTimeoutMs?: number;
+  /** The result text of a job that failed unexpectedly (default: per kind, see below). */
+  failureText?: (job: VerificationJob) => string;
+}
+
+export interface JobRunner {
+  /** Stops claiming, waits (bounded) for running handlers, then returns. */
+  stop(): Promise<void>;
+  /** Looks for due jobs now instead of at the next poll (call after inserting one). */
+  wake(): void;
+}
+
+const MAX_RETRY_DELAY_MS = 5 * 60_000;
+
+/** Texts a client sees when a job failed for reasons other than its verdict. */
+function defaultFailureText(job: VerificationJob): string {
+  return job.kind === 'proxy'
+    ? 'A corresponding implementation contract was unfortunately not detected for the proxy address.'
+    : 'Fail - Unable to verify';
+}
+
+/**
+ * Starts taking jobs from the durable queue and running them with `handler`, at most
+ * `concurrency` at once. Every claimed job ends up recorded: the handler's outcome, a
+ * retry for retryable errors, or 'fail' for anything unexpected, so no job stays
+ * 'running' after its handler returns.
+ */
+export function startJobRunner(options: JobRunnerOptions): JobRunner {
+  const { db, handler, owner, logger } = options;
+  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const leaseMs = Math.max(1, options.leaseMs);
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  const retryDelayMs = Math.max(0, options.retryDelayMs ?? 5_000);
+  const stopTimeoutMs = Math.max(0, options.stopTimeoutMs ?? 30_000);
+  const failureText = options.failureText ?? defaultFailureText;
+
+  const running = new Map<number, { promise: Promise<void>; controller: AbortController }>();
+  let nextRunId = 0;
+  let stopped = false;
+  /** True while a claim loop runs; its promise lets stop() wait for it. */
+  let filling = false;
+  let fillDone: Promise<void> = Promise.resolve();
+  let fillAgain = false;
+
+  /** Claims due jobs until the runner is full or the queue is empty. */
+  function fill(): void {
+    if (stopped) return;
+    if (filling) {
+      // A job inserted while a claim was in flight may have been invisible to it.
+      fillAgain = true;
+      return;
+    }
+    filling = true;
+    fillDone = claimUntilFull().finally(() => {
+      filling = false;
+    });
+  }
+
+  async function claimUntilFull(): Promise<void> {
+    try {
+      do {
+        fillAgain = false;
+        while (!stopped && running.size < concurrency) {
+          const job = await claimNextJob(db, { owner, leaseMs });
+          if (!job) break;
+          if (stopped) {
+            await retryJob(db, job.receipt, { delayMs: 0, error: 'runner stopped before starting', owner });
+            break;
+          }
+          start(job);
+        }
+      } while (fillAgain && !stopped);
+    } catch (err) {
+      // The database is unreachable or failing: wait for the next poll.
+      logger.error({ err, owner }, 'claiming a verification job failed');
+    }
+  }
+
+  function start(job: VerificationJob): void {
+    const id = nextRunId++;
+    const controller = new AbortController();
+    const promise = runJob(job, controller)
+      .catch((err) => logger.error({ err, receipt: job.receipt }, 'recording a job outcome failed'))
+      .finally(() => {
+        running.delete(id);
+        fill();
+      });
+    running.set(id, { promise, controller });
+  }
+
+  async function runJob(job: VerificationJob, controller: AbortController): Promise<void> {
+    const log = logger.child({ receipt: job.receipt, kind: job.kind, address: job.address, attempt: job.attempts });
+    if (job.attempts > maxAttempts) {
+      // Claimed again after its lease lapsed too often: its handler keeps killing workers.
+      log.warn('verification job abandoned after too many attempts');
+      await record(job, {
+        state: 'fail',
+        resultText: failureText(job),
+        result: { error: { code: 'attempts_exhausted', message: job.lastError ?? 'lease expired repeatedly' } },
+      });
+      return;
+    }
+
+    let leaseLost = false;
+    const renewEvery = Math.max(10, Math.floor(leaseMs / 3));
+    const renewTimer = setInterval(() => {
+      renewLease(db, job.receipt, { owner, leaseMs }).then(
+        (held) => {
+          if (held || leaseLost) return;
+          leaseLost = true;
+          log.warn('lease on a running verification job was lost');
+          controller.abort(new Error('lease lost'));
+        },
+        (err) => log.warn({ err }, 'renewing a job lease failed'),
+      );
+    }, renewEvery);
+
+    let outcome: JobOutcome;
+    const startedAt = Date.now();
+    try {
+      outcome = await handler(job, { signal: controller.signal });
+    } catch (err) {
+      outcome = outcomeOfError(job, err);
+      if (!('retry' in outcome)) log.error({ err }, 'verification job failed unexpectedly');
+    } finally {
+      clearInterval(renewTimer);
+    }
+    if (leaseLost) return; // Another runner owns the job now; its attempt decides.
+
+    if ('retry' in outcome && job.attempts >= maxAttempts) {
+      log.warn({ error: outcome.error }, 'verification job failed after its last attempt');
+      outcome = {
+        state: 'fail',
+        resultText: failureText(job),
+        result: { error: { code: 'attempts_exhausted', message: outcome.error } },
+      };
+    }
+    await record(job, outcome);
+    log.info(
+      { ms: Date.now() - startedAt, outcome: 'retry' in outcome ? 'retry' : outcome.state },
+      'verification job done',
+    );
+  }
+
+  function outcomeOfError(job: VerificationJob, err: unknown): JobOutcome {
+    const message = err instanceof Error ? err.message : String(err);
+    if (typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true) {
+      const delayMs = Math.min(retryDelayMs * 2 ** Math.max(0, job.attempts - 1), MAX_RETRY_DELAY_MS);
+      return { retry: true, delayMs, error: message };
+    }
+    const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal';
+    return { state: 'fail', resultText: failureText(job), result: { error: { code, message: message.slice(0, 2000) } } };
+  }
+
+  async function record(job: VerificationJob, outcome: JobOutcome): Promise<void> {
+    // A short database hiccup should not leave the job to wait out its lease.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const changed =
+          'retry' in outcome
+            ? await retryJob(db, job.receipt, { delayMs: outcome.delayMs, error: outcome.error, owner })
+            : await finishJob(db, job.receipt, {
+                state: outcome.state,
+                resultText: outcome.resultText,
+                result: outcome.result,
+                owner,
+              });
+        if (!changed) logger.warn({ receipt: job.receipt }, 'job outcome not recorded: lease held by another runner');
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  const pollTimer = setInterval(fill, Math.max(1, options.pollMs));
+  fill();
+
+  return {
+    wake: fill,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(pollTimer);
+      let timeout: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timeout = setTimeout(() => resolve('timeout'), stopTimeoutMs);
+      });
+      try {
+        await Promise.race([fillDone, timedOut]);
+        const done = Promise.all([...running.values()].map((r) => r.promise));
+        if ((await Promise.race([done, timedOut])) === 'timeout') {
+          logger.warn({ owner, running: running.size }, 'stopping with verification jobs still running');
+          for (const r of running.values()) r.controller.abort(new Error('runner stopped'));
+        }
+      } finally {
+        clearTimeout(timeout);
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
+import { SQLITE_FILE_NAME, type Store } from './openStore.js';
+import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from './testDatabase.js';
+
+const pgProblem = await probePostgres();
+if (pgProblem !== null) {
+  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
+}
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`api keys on ${dialect}`, () => {
+    let tdb: TestDatabase;
+    let store: Store;
+    beforeAll(async () => {
+      tdb = await createTestDatabase(dialect);
+      store = await tdb.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await tdb?.dispose();
+    });
+
+    it('hands out an Etherscan-shaped key once and finds it again by the key', async () => {
+      const { id, key } = await createApiKey(store.db, { owner: 'alice', tier: 'pro', now: 1_700_000_000_000 });
+      expect(key).toMatch(/^[A-Z0-9]{34}$/);
+      expect(id).toMatch(/^key_[a-z0-9]{16}$/);
+      expect(await findApiKey(store.db, key)).toEqual({
+        id,
+        keyPrefix: key.slice(0, 6),
+        owner: 'alice',
+        tier: 'pro',
+        createdAt: 1_700_000_000_000,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      expect(await findApiKey(store.db, key.toLowerCase())).toBeNull();
+      expect(await findApiKey(store.db, key.slice(0, -1))).toBeNull();
+      expect(await findApiKey(store.db, '')).toBeNull();
+      expect(await findApiKey(store.db, 'x'.repeat(100_000))).toBeNull();
+    });
+
+    it('defaults to the free tier and two keys never collide', async () => {
+      const a = await createApiKey(store.db);
+      const b = await createApiKey(store.db);
+      expect(a.key).not.toBe(b.key);
+      expect(a.id).not.toBe(b.id);
+      expect(await findApiKey(store.db, a.key)).toMatchObject({ tier: 'free', owner: null });
+    });
+
+    it('stores only the sha256 of the key, nowhere the key itself', async () => {
+      const { id, key } = await createApiKey(store.db, { owner: 'bob' });
+      const rows = await sql<Record<string, unknown>>`select * from api_keys`.execute(store.db.withoutPlugins());
+      for (const row of rows.rows) expect(JSON.stringify(row)).not.toContain(key);
+      const mine = rows.rows.find((r) => r.id === id)!;
+      expect(mine.key_hash).toBe(createHash('sha256').update(key).digest('hex'));
+      expect(mine.key_prefix).toBe(key.slice(0, 6));
+    });
+
+    it('records use, lists keys and refuses revoked ones', async () => {
+      const { id, key } = await createApiKey(store.db, { owner: 'carol' });
+      await touchApiKey(store.db, id, 1_800_000_000_000);
+      expect((await findApiKey(store.db, key))?.lastUsedAt).toBe(1_800_000_000_000);
+
+      expect(await revokeApiKey(store.db, id, 1_800_000_000_500)).toBe(true);
+      expect(await findApiKey(store.db, key)).toBeNull();
+      expect(await revokeApiKey(store.db, id)).toBe(false);
+      expect(await revokeApiKey(store.db, 'key_nosuchkey')).toBe(false);
+
+      const listed = await listApiKeys(store.db);
+      expect(listed.find((k) => k.id === id)).toMatchObject({ owner: 'carol', revokedAt: 1_800_000_000_500 });
+      expect(listed.length).toBeGreaterThanOrEqual(5);
+      expect(JSON.stringify(listed)).not.toMatch(/keyHash/);
+    });
+  });
+}
+
+describe('api keys in the SQLite file', () => {
+  it('leave no plaintext key in the database or its WAL', async () => {
+    const tdb = await createTestDatabase('sqlite');
+    try {
+      const store = await tdb.open();
+      const keys: string[] = [];
+      for (let i = 0; i < 5; i++) keys.push((await createApiKey(store.db, { owner: 'dave' })).key);
+      await store.close();
+      const files = ['', '-wal', '-shm']
+        .map((suffix) => path.join(tdb.dataDir, SQLITE_FILE_NAME + suffix))
+        .filter((f) => existsSync(f));
+      const bytes = files.map((f) => readFileSync(f).toString('latin1')).join('\n');
+      expect(bytes).toContain(createHash('sha256').update(keys[0]!).digest('hex'));
+      for (const key of keys) expect(bytes).not.toContain(key);
+    } finally {
+      await tdb.dispose();
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ApiKeyTier, Database } from './database.js';
+import { randomString } from './random.js';
+
+/** An API key as the service knows it: never the key itself, only how to show it. */
+export interface ApiKeyRecord {
+  id: string;
+  /** The key's first characters, for telling keys apart in listings. */
+  keyPrefix: string;
+  owner: string | null;
+  tier: ApiKeyTier;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** Etherscan's keys are 34 upper-case letters and digits; clients expect that shape. */
+const KEY_LENGTH = 34;
+const KEY_PREFIX_LENGTH = 6;
+/** Longer inputs cannot be keys; refusing them keeps the hashing bounded. */
+const MAX_KEY_INPUT = 256;
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/**
+ * Creates a key and returns it once: only its sha256 is stored, so it cannot be shown again.
+ */
+export async function createApiKey(
+  db: Kysely<Database>,
+  options: { owner?: string; tier?: ApiKeyTier; now?: number } = {},
+): Promise<{ id: string; key: string }> {
+  const key = randomString(KEY_ALPHABET, KEY_LENGTH);
+  const id = 'key_' + randomString('abcdefghijklmnopqrstuvwxyz0123456789', 16);
+  await db
+    .insertInto('apiKeys')
+    .values({
+      id,
+      keyHash: hashKey(key),
+      keyPrefix: key.slice(0, KEY_PREFIX_LENGTH),
+      owner: options.owner ?? null,
+      tier: options.tier ?? 'free',
+      createdAt: options.now ?? Date.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    })
+    .execute();
+  return { id, key };
+}
+
+/** The active key matching `key`, or null when unknown or revoked. */
+export async function findApiKey(db: Kysely<Database>, key: string): Promise<ApiKeyRecord | null> {
+  if (key.length === 0 || key.length > MAX_KEY_INPUT) return null;
+  const hash = hashKey(key);
+  const row = await db.selectFrom('apiKeys').selectAll().where('keyHash', '=', hash).executeTakeFirst();
+  if (!row) return null;
+  // The index lookup already matched; comparing again in constant time keeps the final
+  // decision free of early-exit string comparison.
+  if (!timingSafeEqual(Buffer.from(row.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  if (row.revokedAt !== null) return null;
+  return toRecord(row);
+}
+
+/** Records that a key was just used. */
+export async function touchApiKey(db: Kysely<Database>, id: string, now = Date.now()): Promise<void> {
+  await db.updateTable('apiKeys').set({ lastUsedAt: now }).where('id', '=', id).execute();
+}
+
+/** Every key, revoked ones included, oldest first. */
+export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRecord[]> {
+  const rows = await db.selectFrom('apiKeys').selectAll().orderBy('createdAt').orderBy('id').execute();
+  return rows.map(toRecord);
+}
+
+/** Revokes a key; false when there is no such active key. */
+export async function revokeApiKey(db: Kysely<Database>, id: string, now = Date.now()): Promise<boolean> {
+  const res = await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: now })
+    .where('id', '=', id)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+function toRecord(row: {
+  id: string;
+  keyPrefix: string;
+  owner: string | null;
+  tier: ApiKeyTier;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}): ApiKeyRecord {
+  return {
+    id: row.id,
+    keyPrefix: row.keyPrefix,
+    owner: row.owner,
+    tier: row.tier,
+    createdAt: Number(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : Number(row.lastUsedAt),
+    revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Table types as Kysely sees them. Columns are snake_case in the database and camelCase
+ * here (the store runs with Kysely's CamelCasePlugin). Timestamps are epoch milliseconds
+ * in `bigint` columns, which behave the same on SQLite and PostgreSQL; JSON travels as text.
+ */
+import type { Generated } from 'kysely';
+
+export type ApiKeyTier = 'free' | 'pro';
+
+export interface ApiKeysTable {
+  id: string;
+  /** sha256 hex of the key; the key itself is never stored. */
+  keyHash: string;
+  keyPrefix: string;
+  owner: string | null;
+  tier: ApiKeyTier;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export type JobKind = 'source' | 'proxy';
+export type JobState = 'queued' | 'running' | 'pass' | 'fail' | 'already_verified';
+
+export interface VerificationJobsTable {
+  receipt: string;
+  kind: JobKind;
+  address: string;
+  state: JobState;
+  /** JSON text. */
+  request: string;
+  resultText: string | null;
+  /** JSON text. */
+  result: string | null;
+  lastError: string | null;
+  apiKeyId: string | null;
+  attempts: Generated<number>;
+  notBefore: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface VerifiedContractsTable {
+  address: string;
+  contractName: string;
+  sourcePath: string;
+  compilerVersion: string;
+  codeFormat: string;
+  sourceCode: string;
+  /** JSON text. */
+  compilerInput: string;
+  /** JSON text. */
+  abi: string;
+  metadata: string;
+  /** 0 or 1. */
+  optimizationUsed: number;
+  runs: number;
+  evmVersion: string;
+  /** 0 or 1. */
+  viaIr: number;
+  constructorArguments: string;
+  /** JSON text. */
+  libraries: string;
+  licenseType: number;
+  matchKind: string;
+  creationMatch: string | null;
+  runtimeMatch: string | null;
+  /** JSON text. */
+  transformations: string;
+  swarmSource: string;
+  receipt: string | null;
+  verifiedAt: number;
+  proxyImplementation: string | null;
+  /** JSON text. */
+  proxyInfo: string | null;
+  proxyCheckedAt: number | null;
+  proxyBlock: number | null;
+}
+
+export interface Database {
+  apiKeys: ApiKeysTable;
+  verificationJobs: VerificationJobsTable;
+  verifiedContracts: VerifiedContractsTable;
+}

@@ -1,0 +1,192 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CamelCasePlugin,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type MigrationResult,
+} from 'kysely';
+import { SolproofError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Database } from './database.js';
+import { migrationProvider } from './migrations.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: StoreDialect;
+  /** Closes the connection (SQLite) or the pool (PostgreSQL). */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** Where the SQLite file lives (`<dataDir>/solproof.sqlite`); created when missing. */
+  dataDir: string;
+  /**
+   * A `postgres://` or `postgresql://` URL selects PostgreSQL. libpq-style query options
+   * pass through, e.g. `?options=-c%20search_path%3Dmyschema`.
+   */
+  databaseUrl?: string;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+  /** Migrate to the latest schema while opening (default true). */
+  migrate?: boolean;
+  /** SQLite: how long a writer waits for another process's lock (default 5000 ms). */
+  busyTimeoutMs?: number;
+  /** Receives PostgreSQL pool errors (an idle connection dropped by the server). */
+  logger?: Logger;
+}
+
+export const SQLITE_FILE_NAME = 'solproof.sqlite';
+
+/**
+ * Opens the service's database and, unless told otherwise, migrates it to the latest
+ * schema. Safe when several processes open the same database at once: PostgreSQL
+ * migrations run under Kysely's advisory lock, SQLite ones inside `BEGIN IMMEDIATE`.
+ * Throws SolproofError `store_error` when the database cannot be opened or migrated.
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const url = options.databaseUrl?.trim();
+  const store = url ? openPostgres(url, options) : openSqlite(options);
+  if (options.migrate ?? true) {
+    try {
+      await migrateToLatest(store);
+    } catch (error) {
+      await store.close().catch(() => {});
+      throw error;
+    }
+  }
+  return store;
+}
+
+function openSqlite(options: OpenStoreOptions): Store {
+  let handle: SqliteDatabase.Database;
+  try {
+    mkdirSync(options.dataDir, { recursive: true });
+    handle = new SqliteDatabase(path.join(options.dataDir, SQLITE_FILE_NAME));
+    handle.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    handle.pragma('journal_mode = WAL');
+    // FULL: a job is durable once insertJob returns, even across a power cut.
+    handle.pragma('synchronous = FULL');
+  } catch (cause) {
+    throw new SolproofError('store_error', 'Cannot open the SQLite database', {
+      cause,
+      details: { dataDir: options.dataDir },
+    });
+  }
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: handle }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+// int8 (counts, epoch ms, block numbers) as JS numbers, the same as better-sqlite3 gives;
+// every value the service keeps there is far below 2^53.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+function openPostgres(url: string, options: OpenStoreOptions): Store {
+  const scheme = url.slice(0, url.indexOf(':') + 1).toLowerCase();
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
+    // The URL may carry a password: name only its scheme.
+    throw new SolproofError('store_error', `Unsupported database URL scheme "${scheme}"`, {
+      details: { scheme },
+    });
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+  });
+  // An idle client losing its server emits on the pool; unhandled, that would end the process.
+  pool.on('error', (err) => options.logger?.warn({ err }, 'PostgreSQL idle connection error'));
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Applies every pending migration and returns the names applied. Used by openStore and by
+ * the `migrate` command. Throws SolproofError `store_error` on failure.
+ */
+export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Promise<string[]> {
+  // Migrations use literal snake_case names; the camelCase plugin must not touch them.
+  const db = store.db.withoutPlugins() as unknown as Kysely<any>;
+  try {
+    if (store.dialect === 'postgres') {
+      // Kysely looks for its bookkeeping tables in every schema; pin them to ours so two
+      // schemas in one database never see each other's migration history.
+      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+      const schema = rows[0]?.schema;
+      if (!schema) throw new Error('No current schema: check search_path');
+      const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+      return appliedNames(await migrator.migrateToLatest());
+    }
+    // Kysely runs SQLite migrations outside a transaction and without a lock; one
+    // IMMEDIATE transaction makes them atomic and serialises processes on the write lock.
+    // The SQLite dialect has a single connection, so every statement below joins it.
+    await beginImmediate(db);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      const applied = appliedNames(await migrator.migrateToLatest());
+      await sql`commit`.execute(db);
+      return applied;
+    } catch (error) {
+      await sql`rollback`.execute(db).catch(() => {});
+      throw error;
+    }
+  } catch (cause) {
+    if (cause instanceof SolproofError) throw cause;
+    throw new SolproofError('store_error', 'Database migration failed', { cause });
+  }
+}
+
+/**
+ * BEGIN IMMEDIATE, waiting for the write lock without blocking the event loop:
+ * better-sqlite3's busy handler sleeps synchronously, which would also stall whoever
+ * holds the lock when that is another connection in this process.
+ */
+async function beginImmediate(db: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
+  const busyTimeoutMs = Number(rows[0]?.timeout ?? 0);
+  await sql`pragma busy_timeout = 0`.execute(db);
+  try {
+    const deadline = Date.now() + Math.max(busyTimeoutMs, 1000);
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(db);
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${busyTimeoutMs}`).execute(db);
+  }
+}
+
+function appliedNames(outcome: { error?: unknown; results?: MigrationResult[] }): string[] {
+  if (outcome.error !== undefined) {
+    const failed = outcome.results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new SolproofError('store_error', 'Database migration failed', {
+      cause: outcome.error,
+      details: failed ? { migration: failed } : {},
+    });
+  }
+  return (outcome.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

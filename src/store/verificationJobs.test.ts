@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Address } from '../core/types.js';
+import type { Store } from './openStore.js';
+import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from './testDatabase.js';
+import {
+  claimNextJob,
+  countJobs,
+  finishJob,
+  getJob,
+  insertJob,
+  listJobsForAddress,
+  newReceipt,
+  renewLease,
+  requeueRunningJobs,
+  retryJob,
+} from './verificationJobs.js';
+
+const pgProblem = await probePostgres();
+if (pgProblem !== null) {
+  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
+}
+
+const T0 = 1_700_000_000_000;
+const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
+
+describe('newReceipt', () => {
+  it('is 50 lower-case letters and digits, different every time', () => {
+    const receipts = new Set(Array.from({ length: 1000 }, newReceipt));
+    expect(receipts.size).toBe(1000);
+    for (const r of receipts) expect(r).toMatch(/^[a-z0-9]{50}$/);
+  });
+});
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`verification jobs on ${dialect}`, () => {
+    let tdb: TestDatabase;
+    let store: Store;
+    /** A second store on the same database: another process's connections. */
+    let other: Store;
+    beforeAll(async () => {
+      tdb = await createTestDatabase(dialect);
+      store = await tdb.open();
+      other = await tdb.open();
+    });
+    afterAll(async () => {
+      await other?.close();
+      await store?.close();
+      await tdb?.dispose();
+    });
+    beforeEach(async () => {
+      await store.db.deleteFrom('verificationJobs').execute();
+    });
+
+    it('queues a job that reads back as submitted', async () => {
+      const job = await insertJob(store.db, {
+        kind: 'source',
+        address: '0x00000000000000000000000000000000000000AB',
+        request: { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] },
+        apiKeyId: 'key_abc',
+        now: T0,
+      });
+      expect(job.receipt).toMatch(/^[a-z0-9]{50}$/);
+      const expected = {
+        receipt: job.receipt,
+        kind: 'source',
+        address: '0x00000000000000000000000000000000000000ab',
+        state: 'queued',
+        request: { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] },
+        resultText: null,
+        result: null,
+        lastError: null,
+        apiKeyId: 'key_abc',
+        attempts: 0,
+        notBefore: T0,
+        leaseOwner: null,
+        leaseUntil: null,
+        createdAt: T0,
+        updatedAt: T0,
+        finishedAt: null,
+      };
+      expect(job).toEqual(expected);
+      expect(await getJob(other.db, job.receipt)).toEqual(expected);
+      expect(await getJob(store.db, newReceipt())).toBeNull();
+      expect((await listJobsForAddress(store.db, '0x00000000000000000000000000000000000000Ab')).map((j) => j.receipt)).toEqual(
+        [job.receipt],
+      );
+    });
+
+    it('claims the oldest due job and leaves future ones alone', async () => {
+      const later = await insertJob(store.db, { kind: 'source', address: addr(1), request: 1, now: T0 + 10 });
+      const older = await insertJob(store.db, { kind: 'proxy', address: addr(2), request: 2, now: T0 });
+      await insertJob(store.db, { kind: 'source', address: addr(3), request: 3, now: T0, notBefore: T0 + 60_000 });
+
+      const first = await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 });
+      expect(first).toMatchObject({
+        receipt: older.receipt,
+        kind: 'proxy',
+        state: 'running',
+        leaseOwner: 'w1',
+        leaseUntil: T0 + 30_100,
+        attempts: 1,
+      });
+      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
+      expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 })).toBeNull();
+      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.request).toBe(3);
+    });
+
+    it('gives 20 parallel claimers over 10 jobs 10 distinct jobs', async () => {
+      const inserted = new Set<string>();
+      for (let i = 0; i < 10; i++) {
+        inserted.add((await insertJob(store.db, { kind: 'source', address: addr(100 + i), request: i })).receipt);
+      }
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          claimNextJob(i % 2 === 0 ? store.db : other.db, { owner: `w${i}`, leaseMs: 60_000 }),
+        ),
+      );
+      const got = claims.filter((c) => c !== null).map((c) => c!.receipt);
+      expect(got).toHaveLength(10);
+      expect(new Set(got)).toEqual(inserted);
+      expect(claims.filter((c) => c === null)).toHaveLength(10);
+      const counts = await countJobs(store.db);
+      expect(counts).toEqual({ queued: 0, running: 10, pass: 0, fail: 0, already_verified: 0 });
+      // Each job is held by the one claimer that got it.
+      for (const c of claims.filter((c) => c !== null)) {
+        expect((await getJob(store.db, c!.receipt))?.leaseOwner).toBe(c!.leaseOwner);
+      }
+    });
+
+    it('reclaims a job whose lease expired, and the old owner loses it', async () => {
+      const job = await insertJob(store.db, { kind: 'source', address: addr(5), request: null, now: T0 });
+      await claimNextJob(store.db, { owner: 'dead', leaseMs: 1_000, now: T0 });
+      expect(await renewLease(store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 500 })).toBe(true);
+      expect(await claimNextJob(other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_400 })).toBeNull();
+
+      const again = await claimNextJob(other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_500 });
+      expect(again).toMatchObject({ receipt: job.receipt, leaseOwner: 'alive', attempts: 2, leaseUntil: T0 + 2_500 });
+      expect(await renewLease(store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 1_600 })).toBe(false);
+      expect(await finishJob(store.db, job.receipt, { state: 'fail', resultText: 'late', owner: 'dead' })).toBe(false);
+      expect(await retryJob(store.db, job.receipt, { delayMs: 0, error: 'late', owner: 'dead' })).toBe(false);
+      expect(
+        await finishJob(other.db, job.receipt, { state: 'pass', resultText: 'Pass - Verified', owner: 'alive', now: T0 + 1_700 }),
+      ).toBe(true);
+      expect(await getJob(store.db, job.receipt)).toMatchObject({
+        state: 'pass',
+        resultText: 'Pass - Verified',
+        leaseOwner: null,
+        leaseUntil: null,
+        finishedAt: T0 + 1_700,
+      });
+    });
+
+    it('records the final state once and never overwrites it', async () => {
+      const job = await insertJob(store.db, { kind: 'source', address: addr(6), request: {}, now: T0 });
+      await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
+      const verdict = { matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial' };
+      expect(
+        await finishJob(store.db, job.receipt, {
+          state: 'already_verified',
+          resultText: 'Already Verified',
+          result: verdict,
+          now: T0 + 5,
+        }),
+      ).toBe(true);
+      expect(await finishJob(store.db, job.receipt, { state: 'fail', resultText: 'Fail - Unable to verify' })).toBe(false);
+      expect(await getJob(store.db, job.receipt)).toMatchObject({
+        state: 'already_verified',
+        resultText: 'Already Verified',
+        result: verdict,
+        finishedAt: T0 + 5,
+      });
+      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 10_000 })).toBeNull();
+    });
+
+    it('puts a retried job back in the queue until its delay has passed', async () => {
+      const job = await insertJob(store.db, { kind: 'source', address: addr(8), request: {}, now: T0 });
+      await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
+      expect(await retryJob(store.db, job.receipt, { delayMs: 5_000, error: 'node down', owner: 'w', now: T0 + 10 })).toBe(
+        true,
+      );
+      expect(await getJob(store.db, job.receipt)).toMatchObject({
+        state: 'queued',
+        notBefore: T0 + 5_010,
+        lastError: 'node down',
+        leaseOwner: null,
+        attempts: 1,
+      });
+      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_000 })).toBeNull();
+      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_010 })).toMatchObject({
+        receipt: job.receipt,
+        attempts: 2,
+      });
+    });
+
+    it('requeues running jobs at start-up, one owner or all', async () => {
+      for (let i = 0; i < 4; i++) await insertJob(store.db, { kind: 'source', address: addr(20 + i), request: i, now: T0 + i });
+      await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
+      await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
+      await claimNextJob(store.db, { owner: 'b', leaseMs: 60_000, now: T0 + 10 });
+      expect(await requeueRunningJobs(store.db, 'a', T0 + 20)).toBe(2);
+      expect(await countJobs(store.db)).toMatchObject({ queued: 3, running: 1 });
+      expect(await requeueRunningJobs(store.db)).toBe(1);
+      expect(await countJobs(store.db)).toMatchObject({ queued: 4, running: 0 });
+      // Requeued jobs are due at once, oldest first.
+      expect((await claimNextJob(store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.request).toBe(0);
+    });
+  });
+}

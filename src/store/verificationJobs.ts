@@ -1,0 +1,276 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Address } from '../core/types.js';
+import type { Database, JobKind, JobState, VerificationJobsTable } from './database.js';
+import { isPostgres } from './dialect.js';
+import { randomString } from './random.js';
+
+export type { JobKind, JobState };
+
+/** A verification request waiting, running or finished. Times are epoch ms. */
+export interface VerificationJob {
+  /** Etherscan's GUID: 50 lower-case letters and digits. */
+  receipt: string;
+  kind: JobKind;
+  address: Address;
+  state: JobState;
+  /** The submission as given to insertJob (parsed back from JSON). */
+  request: unknown;
+  /** The final Etherscan text or failure reason; null until finished. */
+  resultText: string | null;
+  /** Verdict details, parsed from JSON; null when none were recorded. */
+  result: unknown;
+  /** Why the last attempt was put back in the queue. */
+  lastError: string | null;
+  apiKeyId: string | null;
+  /** How many times the job was claimed. */
+  attempts: number;
+  notBefore: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export type FinalJobState = Extract<JobState, 'pass' | 'fail' | 'already_verified'>;
+
+export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'pass', 'fail', 'already_verified'];
+
+const RECEIPT_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const RECEIPT_LENGTH = 50;
+
+/** A fresh receipt: 50 crypto-random lower-case letters and digits. */
+export function newReceipt(): string {
+  return randomString(RECEIPT_ALPHABET, RECEIPT_LENGTH);
+}
+
+/**
+ * Queues a job. The submission is durable when this returns (committed; on SQLite with
+ * synchronous=FULL). `request` must be JSON-serialisable.
+ */
+export async function insertJob(
+  db: Kysely<Database>,
+  job: {
+    kind: JobKind;
+    address: Address;
+    request: unknown;
+    apiKeyId?: string | null;
+    receipt?: string;
+    /** Earliest start (default now). */
+    notBefore?: number;
+    now?: number;
+  },
+): Promise<VerificationJob> {
+  const now = job.now ?? Date.now();
+  const row = await db
+    .insertInto('verificationJobs')
+    .values({
+      receipt: job.receipt ?? newReceipt(),
+      kind: job.kind,
+      address: job.address.toLowerCase(),
+      state: 'queued',
+      request: JSON.stringify(job.request ?? null),
+      resultText: null,
+      result: null,
+      lastError: null,
+      apiKeyId: job.apiKeyId ?? null,
+      attempts: 0,
+      notBefore: job.notBefore ?? now,
+      leaseOwner: null,
+      leaseUntil: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toJob(row);
+}
+
+/** The job with this receipt, or null. */
+export async function getJob(db: Kysely<Database>, receipt: string): Promise<VerificationJob | null> {
+  const row = await db.selectFrom('verificationJobs').selectAll().where('receipt', '=', receipt).executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/** The most recent jobs for an address, newest first. */
+export async function listJobsForAddress(
+  db: Kysely<Database>,
+  address: Address,
+  limit = 20,
+): Promise<VerificationJob[]> {
+  const rows = await db
+    .selectFrom('verificationJobs')
+    .selectAll()
+    .where('address', '=', address.toLowerCase())
+    .orderBy('createdAt', 'desc')
+    .orderBy('receipt', 'desc')
+    .limit(Math.max(1, Math.min(limit, 1000)))
+    .execute();
+  return rows.map(toJob);
+}
+
+/**
+ * Atomically takes the oldest job that is due — queued with `notBefore` passed, or
+ * running with an expired lease (its worker died) — marks it running under `owner` until
+ * `now + leaseMs`, counts the attempt and returns it. Null when nothing is due.
+ * Exclusive across connections and processes: a row lock skipped by others on
+ * PostgreSQL, the single-writer UPDATE on SQLite.
+ */
+export async function claimNextJob(
+  db: Kysely<Database>,
+  options: { owner: string; leaseMs: number; now?: number },
+): Promise<VerificationJob | null> {
+  const now = options.now ?? Date.now();
+  const due = db
+    .selectFrom('verificationJobs')
+    .select('receipt')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'queued'), eb('notBefore', '<=', now)]),
+        eb.and([eb('state', '=', 'running'), eb('leaseUntil', '<=', now)]),
+      ]),
+    )
+    .orderBy('createdAt')
+    .orderBy('receipt')
+    .limit(1)
+    .$if(isPostgres(db), (qb) => qb.forUpdate().skipLocked());
+  const row = await db
+    .updateTable('verificationJobs')
+    .set((eb) => ({
+      state: 'running',
+      leaseOwner: options.owner,
+      leaseUntil: now + options.leaseMs,
+      attempts: eb('attempts', '+', 1),
+      updatedAt: now,
+    }))
+    .where('receipt', '=', due)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/** Extends a running job's lease; false when `owner` no longer holds it. */
+export async function renewLease(
+  db: Kysely<Database>,
+  receipt: string,
+  options: { owner: string; leaseMs: number; now?: number },
+): Promise<boolean> {
+  const now = options.now ?? Date.now();
+  const res = await db
+    .updateTable('verificationJobs')
+    .set({ leaseUntil: now + options.leaseMs, updatedAt: now })
+    .where('receipt', '=', receipt)
+    .where('state', '=', 'running')
+    .where('leaseOwner', '=', options.owner)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/**
+ * Records a job's final state. Only an unfinished job changes; with `owner`, only while
+ * that owner holds the lease (a worker whose lease was taken over must not overwrite the
+ * new attempt). Returns whether the job changed.
+ */
+export async function finishJob(
+  db: Kysely<Database>,
+  receipt: string,
+  outcome: { state: FinalJobState; resultText: string; result?: unknown; owner?: string; now?: number },
+): Promise<boolean> {
+  const now = outcome.now ?? Date.now();
+  const res = await db
+    .updateTable('verificationJobs')
+    .set({
+      state: outcome.state,
+      resultText: outcome.resultText,
+      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: now,
+      finishedAt: now,
+    })
+    .where('receipt', '=', receipt)
+    .where('state', 'in', ['queued', 'running'])
+    .$if(outcome.owner !== undefined, (qb) => qb.where('leaseOwner', '=', outcome.owner!))
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/**
+ * Puts a running job back in the queue to start again after `delayMs`, noting why.
+ * With `owner`, only while that owner holds the lease. Returns whether the job changed.
+ */
+export async function retryJob(
+  db: Kysely<Database>,
+  receipt: string,
+  options: { delayMs: number; error: string; owner?: string; now?: number },
+): Promise<boolean> {
+  const now = options.now ?? Date.now();
+  const res = await db
+    .updateTable('verificationJobs')
+    .set({
+      state: 'queued',
+      notBefore: now + Math.max(0, options.delayMs),
+      lastError: options.error.slice(0, 2000),
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: now,
+    })
+    .where('receipt', '=', receipt)
+    .where('state', '=', 'running')
+    .$if(options.owner !== undefined, (qb) => qb.where('leaseOwner', '=', options.owner!))
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/**
+ * Returns running jobs to the queue, for a single-process deployment starting up (nobody
+ * else can be running them). With `owner`, only that owner's jobs. Returns how many.
+ */
+export async function requeueRunningJobs(db: Kysely<Database>, owner?: string, now = Date.now()): Promise<number> {
+  const res = await db
+    .updateTable('verificationJobs')
+    .set({ state: 'queued', leaseOwner: null, leaseUntil: null, updatedAt: now })
+    .where('state', '=', 'running')
+    .$if(owner !== undefined, (qb) => qb.where('leaseOwner', '=', owner!))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** How many jobs are in each state (every state present, zero when none). */
+export async function countJobs(db: Kysely<Database>): Promise<Record<JobState, number>> {
+  const rows = await db
+    .selectFrom('verificationJobs')
+    .select((eb) => ['state', eb.fn.countAll<number | string>().as('count')])
+    .groupBy('state')
+    .execute();
+  const counts = Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
+}
+
+function parseJson(text: string | null): unknown {
+  return text === null ? null : JSON.parse(text);
+}
+
+function toJob(row: Selectable<VerificationJobsTable>): VerificationJob {
+  const ms = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    receipt: row.receipt,
+    kind: row.kind,
+    address: row.address as Address,
+    state: row.state,
+    request: parseJson(row.request),
+    resultText: row.resultText,
+    result: parseJson(row.result),
+    lastError: row.lastError,
+    apiKeyId: row.apiKeyId,
+    attempts: Number(row.attempts),
+    notBefore: Number(row.notBefore),
+    leaseOwner: row.leaseOwner,
+    leaseUntil: ms(row.leaseUntil),
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+    finishedAt: ms(row.finishedAt),
+  };
+}

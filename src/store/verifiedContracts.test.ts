@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address } from '../core/types.js';
+import type { Store } from './openStore.js';
+import {
+  createTestDatabase,
+  PG_TEST_URL,
+  probePostgres,
+  sampleVerifiedContract,
+  type TestDatabase,
+} from './testDatabase.js';
+import {
+  countVerifiedContracts,
+  getVerifiedContract,
+  insertVerifiedContract,
+  listVerifiedContracts,
+  updateProxyInfo,
+} from './verifiedContracts.js';
+
+const pgProblem = await probePostgres();
+if (pgProblem !== null) {
+  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
+}
+
+const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`verified contracts on ${dialect}`, () => {
+    let tdb: TestDatabase;
+    let store: Store;
+    let other: Store;
+    beforeAll(async () => {
+      tdb = await createTestDatabase(dialect);
+      store = await tdb.open();
+      other = await tdb.open();
+    });
+    afterAll(async () => {
+      await other?.close();
+      await store?.close();
+      await tdb?.dispose();
+    });
+
+    it('stores a contract and reads it back field for field', async () => {
+      const record = sampleVerifiedContract('0x00000000000000000000000000000000000000aA', {
+        codeFormat: 'solidity-standard-json-input',
+        optimizationUsed: false,
+        viaIR: true,
+        runs: 0,
+        libraries: [{ name: 'contracts/Lib.sol:Lib', address: addr(9) }],
+        creationMatch: null,
+        runtimeMatch: 'partial',
+        matchKind: 'partial',
+        constructorArguments: '00000000000000000000000000000000000000000000000000000000000000ff',
+        transformations: { runtime: [{ type: 'immutable', offset: 120, id: '3' }] },
+        receipt: 'r'.repeat(50),
+        verifiedAt: 1_700_000_000_000,
+      });
+      expect(await insertVerifiedContract(store.db, record)).toBe('inserted');
+      expect(await getVerifiedContract(other.db, '0x00000000000000000000000000000000000000AA')).toEqual({
+        ...record,
+        address: '0x00000000000000000000000000000000000000aa',
+        proxyImplementation: null,
+        proxyInfo: null,
+        proxyCheckedAt: null,
+        proxyBlock: null,
+      });
+      expect(await getVerifiedContract(store.db, addr(0xdead))).toBeNull();
+    });
+
+    it('keeps the first of two concurrent inserts for one address and says so', async () => {
+      for (let i = 0; i < 10; i++) {
+        const address = addr(1000 + i);
+        const outcomes = await Promise.all([
+          insertVerifiedContract(store.db, sampleVerifiedContract(address, { contractName: 'First' })),
+          insertVerifiedContract(other.db, sampleVerifiedContract(address, { contractName: 'Second' })),
+        ]);
+        expect([...outcomes].sort()).toEqual(['exists', 'inserted']);
+        const winner = outcomes[0] === 'inserted' ? 'First' : 'Second';
+        expect((await getVerifiedContract(store.db, address))?.contractName).toBe(winner);
+      }
+      const mixedCase = addr(1000).replace(/[a-f]/g, (c) => c.toUpperCase()) as Address;
+      expect(await insertVerifiedContract(store.db, sampleVerifiedContract(mixedCase))).toBe('exists');
+    });
+
+    it('records proxy details on a verified address only', async () => {
+      const proxy = addr(2000);
+      await insertVerifiedContract(store.db, sampleVerifiedContract(proxy, { contractName: 'ERC1967Proxy' }));
+      const info = { pattern: 'eip1967', chain: [addr(2001)], conflicts: [] };
+      expect(
+        await updateProxyInfo(store.db, proxy, {
+          implementation: '0x00000000000000000000000000000000000007D1',
+          info,
+          block: 12_345n,
+          checkedAt: 1_700_000_000_123,
+        }),
+      ).toBe(true);
+      expect(await getVerifiedContract(store.db, proxy)).toMatchObject({
+        proxyImplementation: addr(2001),
+        proxyInfo: info,
+        proxyBlock: 12_345,
+        proxyCheckedAt: 1_700_000_000_123,
+      });
+      expect(await updateProxyInfo(store.db, addr(2999), { implementation: null, info: null, block: 1 })).toBe(false);
+    });
+
+    it('lists newest first, a page at a time', async () => {
+      await store.db.deleteFrom('verifiedContracts').execute();
+      for (let i = 0; i < 5; i++) {
+        await insertVerifiedContract(store.db, sampleVerifiedContract(addr(3000 + i), { verifiedAt: 1_000 + i }));
+      }
+      expect(await countVerifiedContracts(store.db)).toBe(5);
+      const page1 = await listVerifiedContracts(store.db, { limit: 2, offset: 0 });
+      const page2 = await listVerifiedContracts(store.db, { limit: 2, offset: 2 });
+      const page3 = await listVerifiedContracts(store.db, { limit: 2, offset: 4 });
+      expect([...page1, ...page2, ...page3].map((c) => c.address)).toEqual(
+        [4, 3, 2, 1, 0].map((i) => addr(3000 + i)),
+      );
+    });
+  });
+}
