@@ -1,0 +1,64 @@
+import { SolproofError } from '../core/errors.js';
+import type { Address, Hex } from '../core/types.js';
+import { RpcFailure } from './jsonRpc.js';
+
+// What a node sends is outside input: every value is checked before the service uses it.
+
+const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
+const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** Validates an address handed in by the service and returns it in lower case. */
+export function normalizeAddress(address: string): Address {
+  if (typeof address !== 'string' || !ADDRESS.test(address)) {
+    throw new SolproofError('invalid_input', `Invalid address: ${String(address).slice(0, 60)}`);
+  }
+  return address.toLowerCase() as Address;
+}
+
+/** A block number as a JSON-RPC block parameter. */
+export function blockTag(blockNumber: bigint | undefined): string {
+  if (blockNumber === undefined) return 'latest';
+  if (blockNumber < 0n) throw new SolproofError('invalid_input', 'A block number cannot be negative.');
+  return `0x${blockNumber.toString(16)}`;
+}
+
+export function malformed(method: string, what: string): RpcFailure {
+  return new RpcFailure(method, 'malformed', `unexpected ${what} in the answer`);
+}
+
+export function hexData(method: string, value: unknown, what = 'data'): Hex {
+  if (typeof value !== 'string' || !HEX_DATA.test(value)) throw malformed(method, what);
+  return value.toLowerCase() as Hex;
+}
+
+export function quantity(method: string, value: unknown, what = 'number'): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value !== 'string' || !QUANTITY.test(value)) throw malformed(method, what);
+  return BigInt(value);
+}
+
+export function address(method: string, value: unknown, what = 'address'): Address {
+  if (typeof value !== 'string' || !ADDRESS.test(value)) throw malformed(method, what);
+  return value.toLowerCase() as Address;
+}
+
+/** An address field that is null or absent for contract creations. */
+export function optionalAddress(method: string, value: unknown, what = 'address'): Address | null {
+  return value === null || value === undefined ? null : address(method, value, what);
+}
+
+export function hash(method: string, value: unknown, what = 'hash'): Hex {
+  if (typeof value !== 'string' || !HASH.test(value)) throw malformed(method, what);
+  return value.toLowerCase() as Hex;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function record(method: string, value: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(value)) throw malformed(method, what);
+  return value;
+}

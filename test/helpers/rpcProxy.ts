@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RpcProxyRule {
+  /** Answer with this JSON-RPC error instead of forwarding. */
+  error: { code: number; message: string };
+}
+
+export interface RpcProxy {
+  url: string;
+  /** Requests seen per method (forwarded or answered by a rule). */
+  calls: Map<string, number>;
+  /** Method name → rule; a function sees the params and returns a rule or undefined to forward. */
+  rules: Map<string, RpcProxyRule | ((params: unknown[]) => RpcProxyRule | undefined)>;
+  /** When true, requests are read but never answered. */
+  hang: boolean;
+  close(): Promise<void>;
+}
+
+/** "Method not found", as a node without a namespace answers. */
+export const METHOD_NOT_FOUND: RpcProxyRule = { error: { code: -32601, message: 'Method not found' } };
+
+/**
+ * A JSON-RPC relay in front of a real node, to play a node with fewer methods, errors or
+ * silence: the answers that are relayed come from the real node unchanged.
+ */
+export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
+  const proxy: RpcProxy = {
+    url: '',
+    calls: new Map(),
+    rules: new Map(),
+    hang: false,
+    close: async () => undefined,
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        if (proxy.hang) return;
+        const body = Buffer.concat(chunks).toString();
+        const message = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+        proxy.calls.set(message.method, (proxy.calls.get(message.method) ?? 0) + 1);
+        const rule = proxy.rules.get(message.method);
+        const applied = typeof rule === 'function' ? rule(message.params ?? []) : rule;
+        res.setHeader('content-type', 'application/json');
+        if (applied) {
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: applied.error }));
+          return;
+        }
+        const upstream = await fetch(upstreamUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        res.statusCode = upstream.status;
+        res.end(await upstream.text());
+      })().catch(() => {
+        res.statusCode = 502;
+        res.end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
