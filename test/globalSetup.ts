@@ -1,22 +1,42 @@
 import type { TestProject } from 'vitest/node';
 import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import { createKey, startService, type RunningService } from './helpers/service.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     rpcUrl: string;
     chainId: number;
+    apiUrl: string;
+    baseUrl: string;
+    apiKey: string;
+    serviceDataDir: string;
   }
 }
 
 let devnet: Devnet | undefined;
+let service: RunningService | undefined;
 
-/** One anvil for the whole suite; every test file deploys its own contracts on it. */
+/**
+ * One anvil and one running service for the whole suite (warm compilers are shared that
+ * way); test files deploy their own contracts and verify them through the service.
+ */
 export async function setup(project: TestProject): Promise<void> {
+  for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
   devnet = await startDevnet();
   project.provide('rpcUrl', devnet.rpcUrl);
   project.provide('chainId', devnet.chainId);
+  // Reads without a key are tested against services of their own; this one does not throttle.
+  service = await startService({
+    rpcUrl: devnet.rpcUrl,
+    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000'],
+  });
+  project.provide('apiUrl', service.apiUrl);
+  project.provide('baseUrl', service.baseUrl);
+  project.provide('serviceDataDir', service.dataDir);
+  project.provide('apiKey', await createKey(service.dataDir, ['--owner', 'test-suite']));
 }
 
 export async function teardown(): Promise<void> {
+  await service?.stop();
   await devnet?.stop();
 }

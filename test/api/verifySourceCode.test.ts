@@ -1,0 +1,330 @@
+import { encodeAbiParameters, parseEventLogs, type Abi } from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Hex } from '../../src/core/types.js';
+import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
+import { deployContract, devnetClients } from '../helpers/chain.js';
+import { build, standardInput, type Built } from '../helpers/contracts.js';
+
+const ACCOUNT = 1;
+const { apiUrl, apiKey } = sharedService();
+
+const COUNTER = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+/// A counter with a label.
+contract Counter {
+    uint256 public count;
+    address public immutable owner;
+    string public label;
+
+    constructor(string memory _label, uint256 start) {
+        owner = msg.sender;
+        label = _label;
+        count = start;
+    }
+
+    function inc() external {
+        count += 1;
+    }
+}
+`;
+
+const singleFileFields = (address: string, built: Built, name: string, source: string, extra: Record<string, string> = {}) => ({
+  contractaddress: address,
+  sourceCode: source,
+  codeformat: 'solidity-single-file',
+  contractname: name,
+  compilerversion: built.compilerVersion,
+  optimizationUsed: built.input.settings.optimizer?.enabled ? '1' : '0',
+  runs: String(built.input.settings.optimizer?.runs ?? 200),
+  ...extra,
+});
+
+const standardJsonFields = (address: string, built: Built, contract: string, extra: Record<string, string> = {}) => ({
+  contractaddress: address,
+  sourceCode: JSON.stringify(built.input),
+  codeformat: 'solidity-standard-json-input',
+  contractname: contract,
+  compilerversion: built.compilerVersion,
+  ...extra,
+});
+
+async function sourceRecord(address: string) {
+  const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
+  expect(env.status).toBe('1');
+  expect(env.message).toBe('OK');
+  return env.result[0] as Record<string, string>;
+}
+
+describe('verifysourcecode: passes', () => {
+  let counter: Built;
+  const counterArgs = ['hello', 41n] as const;
+  const encodedArgs = encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], counterArgs).slice(2);
+
+  beforeAll(async () => {
+    counter = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }, { optimizer: true, runs: 200 }), 'Counter.sol', 'Counter');
+  });
+
+  it('a single file with constructor arguments and an immutable: full match, record served', async () => {
+    const { address } = await deployContract(counter.abi, counter.bytecode, counterArgs, ACCOUNT);
+    const { submit, status } = await verifyAndWait(
+      apiUrl,
+      apiKey,
+      singleFileFields(address, counter, 'Counter', COUNTER, { constructorArguements: encodedArgs }),
+    );
+    expect(submit.status).toBe('1');
+    expect(submit.result).toMatch(/^[a-z0-9]{50}$/);
+    expect(status).toEqual({ status: '1', message: 'OK', result: 'Pass - Verified' });
+
+    const record = await sourceRecord(address);
+    expect(record.SourceCode).toBe(COUNTER);
+    expect(record.ContractName).toBe('Counter');
+    expect(record.CompilerVersion).toBe(counter.compilerVersion);
+    expect(record.OptimizationUsed).toBe('1');
+    expect(record.Runs).toBe('200');
+    expect(record.ConstructorArguments).toBe(encodedArgs);
+    expect(record.EVMVersion).toBe('Default');
+    expect(record.LicenseType).toBe('MIT');
+    expect(record.Proxy).toBe('0');
+    expect(record.Implementation).toBe('');
+    expect(record.SwarmSource).toMatch(/^ipfs:\/\//);
+    expect(record.MatchKind).toBe('full');
+    expect(JSON.parse(record.ABI)).toEqual(counter.abi);
+
+    const abi = await apiGet(apiUrl, { module: 'contract', action: 'getabi', address, apikey: apiKey });
+    expect(abi.status).toBe('1');
+    expect(JSON.parse(abi.result)).toEqual(counter.abi);
+
+    // A second submission for the address is refused at once.
+    const again = await apiPost(apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: apiKey,
+      ...singleFileFields(address, counter, 'Counter', COUNTER),
+    });
+    expect(again).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code already verified' });
+  });
+
+  it('standard JSON: full match, SourceCode wrapped in {{...}}', async () => {
+    const { address } = await deployContract(counter.abi, counter.bytecode, counterArgs, ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, standardJsonFields(address, counter, 'Counter.sol:Counter', { constructorArguments: `0x${encodedArgs}` }));
+    expect(status?.result).toBe('Pass - Verified');
+    const record = await sourceRecord(address);
+    expect(record.SourceCode.startsWith('{{')).toBe(true);
+    expect(record.SourceCode.endsWith('}}')).toBe(true);
+    expect(JSON.parse(record.SourceCode.slice(1, -1))).toEqual(counter.input);
+    expect(record.ContractFileName).toBe('Counter.sol');
+    expect(record.MatchKind).toBe('full');
+  });
+
+  it('an edited comment is a partial match; the exact source is full', async () => {
+    const edited = COUNTER.replace('A counter with a label.', 'A counter, edited comment.');
+    const a = await deployContract(counter.abi, counter.bytecode, counterArgs, ACCOUNT);
+    const b = await deployContract(counter.abi, counter.bytecode, counterArgs, ACCOUNT);
+    const [partial, full] = await Promise.all([
+      verifyAndWait(apiUrl, apiKey, singleFileFields(a.address, counter, 'Counter', edited)),
+      verifyAndWait(apiUrl, apiKey, singleFileFields(b.address, counter, 'Counter', COUNTER)),
+    ]);
+    expect(partial.status?.result).toBe('Pass - Verified');
+    expect(full.status?.result).toBe('Pass - Verified');
+    expect((await sourceRecord(a.address)).MatchKind).toBe('partial');
+    expect((await sourceRecord(b.address)).MatchKind).toBe('full');
+  });
+
+  it('bytecodeHash none: a partial match', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }, { metadata: { bytecodeHash: 'none' } }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, counterArgs, ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, standardJsonFields(address, built, 'Counter.sol:Counter'));
+    expect(status?.result).toBe('Pass - Verified');
+    const record = await sourceRecord(address);
+    expect(record.MatchKind).toBe('partial');
+    expect(record.SwarmSource).toBe('');
+  });
+
+  it('viaIR', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }, { optimizer: true, viaIR: true }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, counterArgs, ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Counter', COUNTER, { viaIR: '1' }));
+    expect(status?.result).toBe('Pass - Verified');
+    expect((await sourceRecord(address)).MatchKind).toBe('full');
+  });
+
+  it('a linked external library, and the library itself (call protection)', async () => {
+    const source = `// SPDX-License-Identifier: GPL-3.0
+pragma solidity ^0.8.0;
+library MathLib {
+    function addOne(uint256 a) external pure returns (uint256) { return a + 1; }
+}
+contract UsesLib {
+    function go(uint256 a) external pure returns (uint256) { return MathLib.addOne(a); }
+}
+`;
+    const lib = await build('0.8.28', standardInput({ 'Lib.sol': source }), 'Lib.sol', 'MathLib');
+    const { address: libAddress } = await deployContract(lib.abi, lib.bytecode, [], ACCOUNT);
+    const user = await build('0.8.28', standardInput({ 'Lib.sol': source }), 'Lib.sol', 'UsesLib');
+    const linked = user.bytecode.replace(/__\$[0-9a-f]{34}\$__/g, libAddress.slice(2)) as Hex;
+    expect(linked).not.toBe(user.bytecode);
+    const { address } = await deployContract(user.abi, linked, [], ACCOUNT);
+
+    const [libVerdict, userVerdict] = await Promise.all([
+      verifyAndWait(apiUrl, apiKey, singleFileFields(libAddress, lib, 'MathLib', source)),
+      verifyAndWait(apiUrl, apiKey, singleFileFields(address, user, 'UsesLib', source, { libraryname1: 'MathLib', libraryaddress1: libAddress })),
+    ]);
+    expect(libVerdict.status?.result).toBe('Pass - Verified');
+    expect(userVerdict.status?.result).toBe('Pass - Verified');
+    expect((await sourceRecord(address)).Library).toBe(`MathLib:${libAddress}`);
+    expect((await sourceRecord(libAddress)).LicenseType).toBe('GNU GPLv3');
+  });
+
+  it('a contract deployed by a factory', async () => {
+    const source = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Child {
+    uint256 public x;
+    constructor(uint256 _x) { x = _x; }
+}
+contract Factory {
+    event Created(address child);
+    function make(uint256 x) external returns (address) {
+        Child c = new Child(x);
+        emit Created(address(c));
+        return address(c);
+    }
+}
+`;
+    const factory = await build('0.8.28', standardInput({ 'Factory.sol': source }), 'Factory.sol', 'Factory');
+    const child = await build('0.8.28', standardInput({ 'Factory.sol': source }), 'Factory.sol', 'Child');
+    const { address: factoryAddress } = await deployContract(factory.abi, factory.bytecode, [], ACCOUNT);
+    const { publicClient, walletClient } = devnetClients(ACCOUNT);
+    const hash = await walletClient.writeContract({
+      address: factoryAddress, abi: factory.abi, functionName: 'make', args: [7n],
+      account: walletClient.account!, chain: walletClient.chain,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const [log] = parseEventLogs({ abi: factory.abi as Abi, logs: receipt.logs, eventName: 'Created' }) as unknown as [{ args: { child: string } }];
+    const childAddress = log.args.child.toLowerCase();
+
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(childAddress, child, 'Child', source));
+    expect(status?.result).toBe('Pass - Verified');
+    const record = await sourceRecord(childAddress);
+    expect(record.ConstructorArguments).toBe(encodeAbiParameters([{ type: 'uint256' }], [7n]).slice(2));
+    expect(record.CreationMatch).not.toBe('');
+  });
+});
+
+describe('verifysourcecode: the compiler matrix', () => {
+  const STORE = `pragma solidity >=0.4.11;
+contract Store {
+    uint public value;
+    function set(uint v) public { value = v; }
+}
+`;
+  const versions = ['0.4.11', '0.4.26', '0.5.17', '0.6.12', '0.7.6', '0.8.28'];
+  const cases = versions.flatMap((v) => [true, false].map((optimizer) => ({ version: v, optimizer })));
+
+  it.each(cases)('solc $version, optimizer $optimizer', async ({ version, optimizer }) => {
+    const built = await build(version, standardInput({ 'Store.sol': STORE }, { optimizer }), 'Store.sol', 'Store');
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Store', STORE));
+    expect(status?.result).toBe('Pass - Verified');
+    const record = await sourceRecord(address);
+    expect(record.OptimizationUsed).toBe(optimizer ? '1' : '0');
+    expect(record.CompilerVersion).toBe(built.compilerVersion);
+  });
+});
+
+describe('verifysourcecode: failures name the problem', () => {
+  const RUNS = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Constants {
+    uint256 constant A = 0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00;
+    uint256 constant B = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00000;
+    function a() external pure returns (uint256) { return A; }
+    function b() external pure returns (uint256) { return B; }
+    function c(uint256 x) external pure returns (uint256) { return x ^ A ^ B; }
+}
+`;
+  const ABSTRACT = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+abstract contract Base {
+    function value() public view virtual returns (uint256);
+}
+contract Impl is Base {
+    function value() public pure override returns (uint256) { return 3; }
+}
+`;
+
+  it('wrong optimizer runs', async () => {
+    const built = await build('0.8.28', standardInput({ 'C.sol': RUNS }, { optimizer: true, runs: 1 }), 'C.sol', 'Constants');
+    const other = await build('0.8.28', standardInput({ 'C.sol': RUNS }, { optimizer: true, runs: 100000 }), 'C.sol', 'Constants');
+    expect(other.bytecode.length).not.toBe(built.bytecode.length); // the precondition: runs change the code
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }));
+    expect(status).toEqual({
+      status: '0', message: 'NOTOK',
+      result: 'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.',
+    });
+    // Hardhat v2 (no chainid) sees the bare text; a failed attempt does not block the right one.
+    const bare = await apiGet(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: (await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }), {})).submit.result, apikey: apiKey });
+    expect(bare.result).toBe('Fail - Unable to verify');
+    const right = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS));
+    expect(right.status?.result).toBe('Pass - Verified');
+  });
+
+  it('wrong compiler version', async () => {
+    const built = await build('0.8.28', standardInput({ 'C.sol': RUNS }), 'C.sol', 'Constants');
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const older = await build('0.8.18', standardInput({ 'C.sol': RUNS }), 'C.sol', 'Constants');
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { compilerversion: older.compilerVersion }));
+    expect(status?.result).toBe('Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.');
+  });
+
+  it('wrong constructor arguments', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, ['right', 1n], ACCOUNT);
+    const wrong = encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], ['wrong', 2n]);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Counter', COUNTER, { constructorArguements: wrong }));
+    expect(status?.result).toBe('Fail - Unable to verify. Please check if the correct constructor argument was entered.');
+  });
+
+  it('wrong contract name', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Countr', COUNTER));
+    expect(status?.result).toBe('Fail - Unable to verify. Unable to locate ContractName , did you specify the correct Contract Name ?');
+  });
+
+  it('an abstract contract', async () => {
+    const built = await build('0.8.28', standardInput({ 'A.sol': ABSTRACT }), 'A.sol', 'Impl');
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Base', ABSTRACT));
+    expect(status?.status).toBe('0');
+    expect(status?.result).toMatch(/^Fail - Unable to verify\. .*abstract/);
+  });
+
+  it('an address with no code', async () => {
+    const submit = await apiPost(apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: apiKey,
+      contractaddress: '0x000000000000000000000000000000000000dEaD', sourceCode: COUNTER,
+      contractname: 'Counter', compilerversion: 'v0.8.28+commit.7893614a',
+    });
+    expect(submit).toEqual({ status: '0', message: 'NOTOK', result: 'Unable to locate ContractCode at 0x000000000000000000000000000000000000dead' });
+  });
+
+  it('a source that does not compile', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
+    const broken = COUNTER.replace('count += 1;', 'count += ;');
+    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Counter', broken));
+    expect(status?.result).toMatch(/^Fail - Unable to verify\. Solidity Compilation Error: .*ParserError/s);
+  });
+
+  it('two concurrent submissions for one address: one Pass, one Already Verified', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
+    const fields = { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...singleFileFields(address, built, 'Counter', COUNTER) };
+    const [a, b] = await Promise.all([apiPost(apiUrl, fields), apiPost(apiUrl, fields)]);
+    expect(a.status).toBe('1');
+    expect(b.status).toBe('1');
+    const results = await Promise.all([waitForVerdict(apiUrl, a.result, apiKey), waitForVerdict(apiUrl, b.result, apiKey)]);
+    expect(results.map((r) => r.result).sort()).toEqual(['Already Verified', 'Pass - Verified']);
+  });
+});

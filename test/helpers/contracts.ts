@@ -1,0 +1,61 @@
+import type { Abi } from 'viem';
+import type { Hex } from '../../src/core/types.js';
+import type { SolcInput, SolcOutput } from '../../src/verify/solcTypes.js';
+import { installedLongVersion } from './compilerCache.js';
+import { compileForTest, solcPackageFor } from './solc.js';
+
+export interface Built {
+  abi: Abi;
+  bytecode: Hex;
+  input: SolcInput;
+  output: SolcOutput;
+  /** `v0.8.28+commit.7893614a` */
+  compilerVersion: string;
+}
+
+export interface BuildOptions {
+  optimizer?: boolean;
+  runs?: number;
+  evmVersion?: string;
+  viaIR?: boolean;
+  metadata?: SolcInput['settings']['metadata'];
+  libraries?: Record<string, Record<string, string>>;
+}
+
+/** A standard JSON input the way a developer's toolchain writes one. */
+export function standardInput(sources: Record<string, string>, options: BuildOptions = {}): SolcInput {
+  const settings: SolcInput['settings'] = {
+    optimizer: { enabled: options.optimizer ?? false, runs: options.runs ?? 200 },
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'metadata'] } },
+  };
+  if (options.evmVersion) settings.evmVersion = options.evmVersion;
+  if (options.viaIR) settings.viaIR = true;
+  if (options.metadata) settings.metadata = options.metadata;
+  if (options.libraries) settings.libraries = options.libraries;
+  return {
+    language: 'Solidity',
+    sources: Object.fromEntries(Object.entries(sources).map(([k, content]) => [k, { content }])),
+    settings,
+  };
+}
+
+/** Compiles with the installed solc of `version` and returns one contract's ABI and creation code. */
+export async function build(version: string, input: SolcInput, file: string, name: string): Promise<Built> {
+  const output = compileForTest(solcPackageFor(version), input);
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
+  const contract = output.contracts?.[file]?.[name] ?? output.contracts?.['']?.[name];
+  if (!contract?.evm?.bytecode?.object) throw new Error(`no bytecode for ${file}:${name}`);
+  return {
+    abi: (contract.abi ?? []) as Abi,
+    bytecode: `0x${contract.evm.bytecode.object}` as Hex,
+    input,
+    output,
+    compilerVersion: `v${await installedLongVersion(version)}`,
+  };
+}
+
+/** Links a library placeholder (any style) in creation code with an address. */
+export function linkBytecode(bytecode: Hex, placeholderPattern: RegExp, address: string): Hex {
+  return bytecode.replace(placeholderPattern, address.replace(/^0x/, '').toLowerCase()) as Hex;
+}
