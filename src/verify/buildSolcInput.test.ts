@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { isSolproofError } from '../core/errors.js';
+import type { SourceSubmission } from '../core/types.js';
+import { OUTPUT_SELECTION, buildSolcInput, parseStandardJsonInput } from './buildSolcInput.js';
+
+const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
+
+function submission(overrides: Partial<SourceSubmission>): SourceSubmission {
+  return {
+    address: '0x0000000000000000000000000000000000000001',
+    codeFormat: 'solidity-single-file',
+    sourceCode: 'contract C {}',
+    contractName: 'C',
+    compilerVersion: 'v0.8.28+commit.7893614a',
+    optimizationUsed: false,
+    runs: 200,
+    constructorArguments: '',
+    evmVersion: '',
+    licenseType: 3,
+    libraries: [],
+    viaIR: false,
+    ...overrides,
+  };
+}
+
+function errorOf(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (e) {
+    if (isSolproofError(e)) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected a SolproofError');
+}
+
+const JSON_INPUT = {
+  language: 'Solidity',
+  sources: {
+    'contracts/A.sol': { content: 'import "./L.sol"; contract A {}' },
+    'contracts/L.sol': { content: 'library Lib { function f() external {} }\nlibrary Other {}' },
+  },
+  settings: {
+    optimizer: { enabled: true, runs: 999 },
+    evmVersion: 'paris',
+    metadata: { bytecodeHash: 'ipfs' },
+    outputSelection: { '*': { '*': ['abi'] } },
+    remappings: [],
+  },
+};
+
+describe('buildSolcInput for a single file', () => {
+  it('writes the optimizer explicitly and leaves out defaults', () => {
+    const { input, sourcePath, contractName } = buildSolcInput(submission({}));
+    expect(sourcePath).toBe('C.sol');
+    expect(contractName).toBe('C');
+    expect(input).toEqual({
+      language: 'Solidity',
+      sources: { 'C.sol': { content: 'contract C {}' } },
+      settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: OUTPUT_SELECTION },
+    });
+  });
+
+  it('adds evmVersion, viaIR and libraries only when given', () => {
+    const { input } = buildSolcInput(
+      submission({
+        optimizationUsed: true,
+        runs: 1,
+        evmVersion: 'london',
+        viaIR: true,
+        libraries: [
+          { name: 'Lib', address: '0x7D53F102F4D4AA014DB4E10D6DEEC2009B3CDA6B' },
+          { name: 'some/path.sol:Other', address: LIB_ADDRESS },
+        ],
+      }),
+    );
+    expect(input.settings).toEqual({
+      optimizer: { enabled: true, runs: 1 },
+      evmVersion: 'london',
+      viaIR: true,
+      libraries: { 'C.sol': { Lib: LIB_ADDRESS, Other: LIB_ADDRESS } },
+      outputSelection: OUTPUT_SELECTION,
+    });
+    expect(buildSolcInput(submission({ evmVersion: 'default' })).input.settings.evmVersion).toBeUndefined();
+  });
+
+  it('refuses names that are not identifiers, bad addresses and empty sources', () => {
+    expect(errorOf(() => buildSolcInput(submission({ contractName: '../x' }))).code).toBe('invalid_input');
+    expect(errorOf(() => buildSolcInput(submission({ libraries: [{ name: 'L', address: '0x12' as `0x${string}` }] }))).code).toBe(
+      'invalid_input',
+    );
+    expect(errorOf(() => buildSolcInput(submission({ sourceCode: '  ' }))).code).toBe('invalid_input');
+  });
+});
+
+describe('buildSolcInput for standard JSON', () => {
+  const std = (overrides: Partial<SourceSubmission> = {}) =>
+    submission({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(JSON_INPUT), contractName: 'contracts/A.sol:A', ...overrides });
+
+  it('keeps the settings, ignores the form optimizer and overrides outputSelection', () => {
+    const { input, sourcePath, contractName } = buildSolcInput(std({ optimizationUsed: false, runs: 1 }));
+    expect(sourcePath).toBe('contracts/A.sol');
+    expect(contractName).toBe('A');
+    expect(input.settings).toEqual({ ...JSON_INPUT.settings, outputSelection: OUTPUT_SELECTION });
+    expect(input.sources).toEqual(JSON_INPUT.sources);
+    expect('libraries' in input.settings).toBe(false);
+  });
+
+  it("accepts Etherscan's {{...}} wrapping", () => {
+    const { input } = buildSolcInput(std({ sourceCode: `{${JSON.stringify(JSON_INPUT)}}` }));
+    expect(Object.keys(input.sources)).toEqual(['contracts/A.sol', 'contracts/L.sol']);
+  });
+
+  it('matches the contract path with or without a leading slash', () => {
+    expect(buildSolcInput(std({ contractName: '/contracts/A.sol:A' })).sourcePath).toBe('contracts/A.sol');
+    const slashed = { ...JSON_INPUT, sources: { '/contracts/A.sol': JSON_INPUT.sources['contracts/A.sol'] } };
+    expect(buildSolcInput(std({ sourceCode: JSON.stringify(slashed) })).sourcePath).toBe('/contracts/A.sol');
+  });
+
+  it('accepts a bare contract name declared by exactly one file', () => {
+    expect(buildSolcInput(std({ contractName: 'A' })).sourcePath).toBe('contracts/A.sol');
+    expect(errorOf(() => buildSolcInput(std({ contractName: 'Nope' }))).code).toBe('contract_not_found_in_output');
+    expect(errorOf(() => buildSolcInput(std({ contractName: 'contracts/B.sol:A' }))).code).toBe('contract_not_found_in_output');
+  });
+
+  it('merges the form libraries: qualified, bare by the declaring file, undeclared left out', () => {
+    const { input } = buildSolcInput(
+      std({
+        libraries: [
+          { name: 'Lib', address: LIB_ADDRESS },
+          { name: '/contracts/A.sol:Linked', address: LIB_ADDRESS },
+          { name: 'Unknown', address: LIB_ADDRESS },
+        ],
+      }),
+    );
+    expect(input.settings.libraries).toEqual({
+      'contracts/L.sol': { Lib: LIB_ADDRESS },
+      'contracts/A.sol': { Linked: LIB_ADDRESS },
+    });
+  });
+
+  it('puts a bare library name under every file that declares it', () => {
+    const twice = {
+      ...JSON_INPUT,
+      sources: { ...JSON_INPUT.sources, 'contracts/L2.sol': { content: '// copy\nlibrary Lib {}' } },
+    };
+    const { input } = buildSolcInput(std({ sourceCode: JSON.stringify(twice), libraries: [{ name: 'Lib', address: LIB_ADDRESS }] }));
+    expect(input.settings.libraries).toEqual({ 'contracts/L.sol': { Lib: LIB_ADDRESS }, 'contracts/L2.sol': { Lib: LIB_ADDRESS } });
+  });
+
+  it('keeps the JSON libraries and refuses a form address that contradicts them', () => {
+    const linked = { ...JSON_INPUT, settings: { ...JSON_INPUT.settings, libraries: { 'contracts/L.sol': { Lib: LIB_ADDRESS } } } };
+    const sourceCode = JSON.stringify(linked);
+    expect(buildSolcInput(std({ sourceCode, libraries: [{ name: 'Lib', address: LIB_ADDRESS }] })).input.settings.libraries).toEqual({
+      'contracts/L.sol': { Lib: LIB_ADDRESS },
+    });
+    const other = '0x1111111111111111111111111111111111111111';
+    expect(errorOf(() => buildSolcInput(std({ sourceCode, libraries: [{ name: 'Lib', address: other }] }))).code).toBe('invalid_input');
+  });
+});
+
+describe('parseStandardJsonInput', () => {
+  const cases: [string, string, RegExp][] = [
+    ['not JSON', '{"language":', /not valid JSON/],
+    ['an array', '[]', /JSON object/],
+    ['another language', JSON.stringify({ ...JSON_INPUT, language: 'Vyper' }), /"language": "Solidity"/],
+    ['no sources', JSON.stringify({ ...JSON_INPUT, sources: {} }), /no "sources"/],
+    ['a source without content', JSON.stringify({ ...JSON_INPUT, sources: { 'a.sol': { keccak256: '0x00' } } }), /"a\.sol" has no string "content"/],
+    [
+      'urls (a way to read files or fetch)',
+      JSON.stringify({ ...JSON_INPUT, sources: { 'b.sol': { content: '', urls: ['/etc/passwd'] } } }),
+      /"b\.sol" uses "urls"/,
+    ],
+    ['malformed libraries', JSON.stringify({ ...JSON_INPUT, settings: { libraries: { 'a.sol': 'x' } } }), /settings\.libraries/],
+  ];
+
+  it.each(cases)('refuses %s', (_name, text, message) => {
+    const error = errorOf(() => parseStandardJsonInput(text));
+    expect(error.code).toBe('invalid_standard_json');
+    expect(error.message).toMatch(message);
+  });
+
+  it('treats a contract name as text, never as a pattern', () => {
+    const yul = JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: 'object "x" { code {} }' } } });
+    const error = errorOf(() =>
+      buildSolcInput(submission({ codeFormat: 'solidity-standard-json-input', sourceCode: yul, contractName: '(a+)+$[' })),
+    );
+    expect(error.code).toBe('contract_not_found_in_output');
+  });
+
+  it('accepts Yul', () => {
+    expect(parseStandardJsonInput(JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: '{}' } } })).settings).toEqual({});
+  });
+});

@@ -1,0 +1,291 @@
+import { SolproofError } from '../core/errors.js';
+import type { LibraryLink, SourceSubmission } from '../core/types.js';
+import type { SolcInput, SolcSettings, SolcSource } from './solcTypes.js';
+
+/**
+ * What the service asks solc for, for every file and contract. Not part of the metadata,
+ * so overriding the user's selection cannot change the code. `evm.legacyAssembly` carries
+ * the auxdata values the matcher needs.
+ */
+export const OUTPUT_SELECTION: Record<string, Record<string, string[]>> = {
+  '*': {
+    '*': [
+      'abi',
+      'metadata',
+      'evm.bytecode.object',
+      'evm.bytecode.linkReferences',
+      'evm.bytecode.sourceMap',
+      'evm.deployedBytecode.object',
+      'evm.deployedBytecode.linkReferences',
+      'evm.deployedBytecode.immutableReferences',
+      'evm.legacyAssembly',
+    ],
+  },
+};
+
+export interface BuiltSolcInput {
+  input: SolcInput;
+  /** The key of `input.sources` that defines the contract. */
+  sourcePath: string;
+  contractName: string;
+}
+
+export interface BuildSolcInputOptions {
+  /**
+   * Put the form's library addresses into `settings.libraries` (default true). Without
+   * them solc leaves placeholders, which lets the matcher read the on-chain addresses and
+   * say which library was wrong.
+   */
+  includeFormLibraries?: boolean;
+}
+
+const SOLIDITY_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * Builds the standard JSON input solc compiles for a submission.
+ *
+ * Single file: one source `<ContractName>.sol`, `optimizer: {enabled, runs}` written
+ * explicitly, `evmVersion` only when given, `viaIR` only when true, the form's libraries
+ * under that one source path (a `path:` prefix on a library name is dropped: the path is
+ * the service's own).
+ *
+ * Standard JSON (optionally wrapped in `{{...}}` as Etherscan's getsourcecode returns it):
+ * every setting is kept as given except `outputSelection`; the form's optimizer fields are
+ * ignored. The form's libraries are merged into `settings.libraries`: `path:Name` goes
+ * under that source; a bare `Name` goes under every source that declares `library Name`
+ * (when several do, each gets the entry: solc only uses the one it links, and guessing one
+ * would be arbitrary); a bare name no source declares is left out of the input and only
+ * checked against the on-chain addresses after compiling.
+ *
+ * Throws SolproofError `invalid_input` or `invalid_standard_json`.
+ */
+export function buildSolcInput(submission: SourceSubmission, options: BuildSolcInputOptions = {}): BuiltSolcInput {
+  const includeFormLibraries = options.includeFormLibraries ?? true;
+  const libraries = includeFormLibraries ? normaliseLibraries(submission.libraries) : [];
+  if (submission.codeFormat === 'solidity-single-file') return buildSingleFile(submission, libraries);
+  if (submission.codeFormat === 'solidity-standard-json-input') return buildStandardJson(submission, libraries);
+  throw new SolproofError('invalid_input', `Unsupported code format ${String(submission.codeFormat)}`);
+}
+
+interface FormLibrary {
+  path: string | null;
+  name: string;
+  address: string;
+}
+
+/** `path:Name` or `Name`; the name is everything after the last colon. */
+export function splitQualifiedName(qualified: string): { path: string | null; name: string } {
+  const i = qualified.lastIndexOf(':');
+  return i < 0 ? { path: null, name: qualified } : { path: qualified.slice(0, i), name: qualified.slice(i + 1) };
+}
+
+function normaliseLibraries(links: LibraryLink[]): FormLibrary[] {
+  const out: FormLibrary[] = [];
+  for (const link of links) {
+    const qualified = link.name.trim();
+    const { path, name } = splitQualifiedName(qualified);
+    if (!SOLIDITY_IDENTIFIER.test(name)) throw new SolproofError('invalid_input', `Invalid library name "${link.name}"`);
+    if (!ADDRESS.test(link.address)) {
+      throw new SolproofError('invalid_input', `Invalid address "${link.address}" for library ${link.name}`);
+    }
+    const address = link.address.toLowerCase();
+    const same = out.find((l) => l.name === name && l.path === path);
+    if (same && same.address !== address) {
+      throw new SolproofError('invalid_input', `Library ${link.name} is given twice with different addresses`);
+    }
+    if (!same) out.push({ path, name, address });
+  }
+  return out;
+}
+
+function buildSingleFile(submission: SourceSubmission, libraries: FormLibrary[]): BuiltSolcInput {
+  const contractName = splitQualifiedName(submission.contractName.trim()).name;
+  if (!SOLIDITY_IDENTIFIER.test(contractName)) {
+    throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
+  }
+  if (submission.sourceCode.trim() === '') throw new SolproofError('invalid_input', 'The source code is empty');
+  const runs = submission.runs;
+  if (!Number.isSafeInteger(runs) || runs < 0 || runs > 0xffffffff) {
+    throw new SolproofError('invalid_input', `Invalid optimizer runs ${String(runs)}`);
+  }
+  const sourcePath = `${contractName}.sol`;
+  const settings: SolcSettings = {
+    // `enabled` is written even when false: before 0.8.6 a missing flag is not the same as false.
+    optimizer: { enabled: submission.optimizationUsed, runs },
+  };
+  const evmVersion = normaliseEvmVersion(submission.evmVersion);
+  if (evmVersion) settings.evmVersion = evmVersion;
+  if (submission.viaIR) settings.viaIR = true;
+  if (libraries.length > 0) {
+    const entries: Record<string, string> = {};
+    for (const lib of libraries) {
+      if (entries[lib.name] !== undefined && entries[lib.name] !== lib.address) {
+        throw new SolproofError('invalid_input', `Library ${lib.name} is given twice with different addresses`);
+      }
+      entries[lib.name] = lib.address;
+    }
+    settings.libraries = { [sourcePath]: entries };
+  }
+  settings.outputSelection = OUTPUT_SELECTION;
+  return {
+    input: { language: 'Solidity', sources: { [sourcePath]: { content: submission.sourceCode } }, settings },
+    sourcePath,
+    contractName,
+  };
+}
+
+function normaliseEvmVersion(evmVersion: string): string {
+  const v = evmVersion.trim();
+  return v === '' || v.toLowerCase() === 'default' ? '' : v;
+}
+
+/**
+ * Parses a user's standard JSON input: accepts Etherscan's `{{...}}` wrapping, requires
+ * Solidity (or Yul) and inline `content` for every source. `urls` are refused: a path or URL
+ * there would make the server read files or fetch from the network.
+ */
+export function parseStandardJsonInput(text: string): SolcInput {
+  let body = text.trim();
+  // A JSON object cannot start with "{{", so this wrapping is unambiguous.
+  if (body.startsWith('{{') && body.endsWith('}}')) body = body.slice(1, -1);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (e) {
+    throw new SolproofError('invalid_standard_json', `The standard JSON input is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The standard JSON input must be a JSON object');
+  const language = parsed['language'];
+  if (language !== 'Solidity' && language !== 'Yul') {
+    throw new SolproofError(
+      'invalid_standard_json',
+      `The standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null)})`,
+    );
+  }
+  const sources = parsed['sources'];
+  if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
+    throw new SolproofError('invalid_standard_json', 'The standard JSON input has no "sources"');
+  }
+  const cleanSources: Record<string, SolcSource> = {};
+  for (const [path, source] of Object.entries(sources)) {
+    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', `Source "${path}" must be an object`);
+    if ('urls' in source) {
+      throw new SolproofError(
+        'invalid_standard_json',
+        `Source "${path}" uses "urls"; only inline "content" is accepted`,
+      );
+    }
+    if (typeof source['content'] !== 'string') {
+      throw new SolproofError('invalid_standard_json', `Source "${path}" has no string "content"`);
+    }
+    cleanSources[path] = { ...(source as SolcSource) };
+  }
+  const settings = parsed['settings'] ?? {};
+  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', '"settings" must be an object');
+  const libraries = settings['libraries'];
+  if (libraries !== undefined && !isLibrariesShape(libraries)) {
+    throw new SolproofError('invalid_standard_json', '"settings.libraries" must map files to {name: address}');
+  }
+  return { language, sources: cleanSources, settings: structuredClone(settings) as SolcSettings };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isLibrariesShape(v: unknown): v is Record<string, Record<string, string>> {
+  return (
+    isPlainObject(v) &&
+    Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'))
+  );
+}
+
+/** The key of `sources` for a user-given path; a leading `/` on either side is tolerated. */
+export function resolveSourcePath(sources: Record<string, unknown>, path: string): string | null {
+  if (Object.prototype.hasOwnProperty.call(sources, path)) return path;
+  const alt = path.startsWith('/') ? path.slice(1) : `/${path}`;
+  if (Object.prototype.hasOwnProperty.call(sources, alt)) return alt;
+  return null;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
+}
+
+function declares(content: string, keyword: string, name: string): boolean {
+  return new RegExp(`(?:^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(content);
+}
+
+function buildStandardJson(submission: SourceSubmission, libraries: FormLibrary[]): BuiltSolcInput {
+  const input = parseStandardJsonInput(submission.sourceCode);
+  const { path, name } = splitQualifiedName(submission.contractName.trim());
+  if (name === '' || (input.language === 'Solidity' && !SOLIDITY_IDENTIFIER.test(name))) {
+    throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
+  }
+  let sourcePath: string | null;
+  if (path !== null) {
+    sourcePath = resolveSourcePath(input.sources, path);
+    if (sourcePath === null) {
+      throw new SolproofError(
+        'contract_not_found_in_output',
+        `The file "${path}" of contract name ${submission.contractName} is not among the sources`,
+      );
+    }
+  } else {
+    // Etherscan wants `path:Name` here; a bare name is still accepted when exactly one file declares it.
+    const candidates = Object.entries(input.sources)
+      .filter(([, s]) => ['contract', 'library', 'interface'].some((k) => declares(s.content ?? '', k, name)))
+      .map(([p]) => p);
+    if (candidates.length !== 1) {
+      throw new SolproofError(
+        'contract_not_found_in_output',
+        candidates.length === 0
+          ? `No source declares contract ${name}`
+          : `Several sources declare ${name}; give the contract name as path:Name`,
+      );
+    }
+    sourcePath = candidates[0]!;
+  }
+  mergeLibraries(input, libraries);
+  input.settings.outputSelection = OUTPUT_SELECTION;
+  return { input, sourcePath, contractName: name };
+}
+
+function mergeLibraries(input: SolcInput, libraries: FormLibrary[]): void {
+  if (libraries.length === 0) return;
+  const merged: Record<string, Record<string, string>> = structuredClone(input.settings.libraries ?? {});
+  let added = false;
+  for (const lib of libraries) {
+    const existing = Object.entries(merged).filter(
+      ([file, names]) => names[lib.name] !== undefined && (lib.path === null || samePath(file, lib.path)),
+    );
+    if (existing.length > 0) {
+      for (const [file, names] of existing) {
+        if (names[lib.name]!.toLowerCase() !== lib.address) {
+          throw new SolproofError(
+            'invalid_input',
+            `Library ${file}:${lib.name} is ${names[lib.name]} in the standard JSON input but ${lib.address} in the form`,
+          );
+        }
+      }
+      continue;
+    }
+    const files =
+      lib.path !== null
+        ? [resolveSourcePath(input.sources, lib.path) ?? lib.path]
+        : Object.entries(input.sources)
+            .filter(([, s]) => declares(s.content ?? '', 'library', lib.name))
+            .map(([p]) => p);
+    for (const file of files) {
+      (merged[file] ??= {})[lib.name] = lib.address;
+      added = true;
+    }
+  }
+  // Untouched otherwise: even an empty `libraries` object would be a change to the user's input.
+  if (added) input.settings.libraries = merged;
+}
+
+function samePath(a: string, b: string): boolean {
+  return a.replace(/^\//, '') === b.replace(/^\//, '');
+}

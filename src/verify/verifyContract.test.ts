@@ -1,0 +1,470 @@
+import { encodeAbiParameters, keccak256, toBytes, type Abi } from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deployRaw, devnetClients } from '../../test/helpers/chain.js';
+import { compileForTest, inProcessCompiler } from '../../test/helpers/solc.js';
+import { isSolproofError, type ErrorCode } from '../core/errors.js';
+import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { ContractCreation } from './ports.js';
+import type { SolcInput } from './solcTypes.js';
+import { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
+
+// Deployer account on the shared anvil reserved for this file (others use their own).
+const ACCOUNT = 8;
+
+const V0_8_28 = 'v0.8.28+commit.7893614a';
+const V0_5_17 = 'v0.5.17+commit.d19bba13';
+const V0_4_26 = 'v0.4.26+commit.4563c3fc';
+const V0_4_11 = 'v0.4.11+commit.68ef5810';
+
+const STORE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+/// A bounded store with an owner fixed at deployment.
+contract Store {
+    bytes32 public constant TAG = 0xff00000000000000000000000000000000000000000000000000000000000000;
+    uint256 public constant MASK = 0x00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00;
+    uint256 public immutable limit;
+    address public immutable owner;
+    uint256 private value;
+
+    event Labelled(string label);
+
+    constructor(uint256 limit_, string memory label) {
+        limit = limit_;
+        owner = msg.sender;
+        emit Labelled(label);
+    }
+
+    function set(uint256 v) external {
+        require(v <= limit, "too big");
+        value = v;
+    }
+
+    function get() external view returns (uint256, bytes32, uint256) {
+        return (value, TAG, MASK);
+    }
+}
+
+abstract contract Base {
+    function f() external virtual returns (uint256);
+}
+
+contract Tiny {
+    function one() external pure returns (uint256) { return 1; }
+}
+`;
+
+const MATH_LIB = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+library MathLib {
+    function twice(uint256 a) external pure returns (uint256) {
+        return a * 2;
+    }
+}
+
+contract UsesLib {
+    function f(uint256 a) external pure returns (uint256) {
+        return MathLib.twice(a);
+    }
+}
+`;
+
+const OLD_LIB_0_4 = `pragma solidity ^0.4.24;
+
+library OldLib {
+    function inc(uint a) public pure returns (uint) { return a + 1; }
+}
+
+contract OldUser {
+    uint public x;
+    function bump() public { x = OldLib.inc(x); }
+}
+`;
+
+const LIB_0_5 = `pragma solidity ^0.5.0;
+
+library FiveLib {
+    function inc(uint a) public pure returns (uint) { return a + 1; }
+}
+
+contract FiveUser {
+    uint public x;
+    function bump() public { x = FiveLib.inc(x); }
+}
+`;
+
+const SIMPLE_0_4_11 = `pragma solidity ^0.4.11;
+
+contract Counter {
+    uint public count;
+    function inc() { count += 1; }
+}
+`;
+
+const STORE_ARGS = [
+  { type: 'uint256', name: 'limit_' },
+  { type: 'string', name: 'label' },
+] as const;
+
+/** The artifacts a developer's toolchain would produce: standard JSON, compiled in-process. */
+interface Artifact {
+  abi: Abi;
+  creation: Hex;
+  runtime: Hex;
+}
+
+function toolchainInput(file: string, content: string, settings: Record<string, unknown> = {}): SolcInput {
+  return {
+    language: 'Solidity',
+    sources: { [file]: { content } },
+    settings: {
+      optimizer: { enabled: false, runs: 200 },
+      ...settings,
+      outputSelection: { '*': { '*': ['abi', 'metadata', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
+  };
+}
+
+function artifact(solcPackage: string, input: SolcInput, file: string, name: string): Artifact {
+  const out = compileForTest(solcPackage, input);
+  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const c = out.contracts![file]![name]!;
+  return {
+    abi: c.abi as Abi,
+    creation: `0x${c.evm!.bytecode!.object}`,
+    runtime: `0x${c.evm!.deployedBytecode!.object}`,
+  };
+}
+
+/** Replaces every link placeholder (any style) in a hex code with an address, as deploy scripts do. */
+function link(code: Hex, address: Address): Hex {
+  return code.replace(/__[^\n]{36}__/g, address.slice(2)) as Hex;
+}
+
+interface Deployed {
+  address: Address;
+  runtimeCode: Hex;
+  creation: ContractCreation;
+}
+
+async function deploy(initCode: Hex): Promise<Deployed> {
+  const { address, transactionHash } = await deployRaw(initCode, ACCOUNT);
+  const { publicClient, account } = devnetClients(ACCOUNT);
+  const runtimeCode = (await publicClient.getCode({ address })) as Hex;
+  return {
+    address,
+    runtimeCode,
+    creation: { creationCode: initCode, transactionHash, blockNumber: 0n, creator: account, byFactory: false },
+  };
+}
+
+function singleFile(overrides: Partial<SourceSubmission>): SourceSubmission {
+  return {
+    address: '0x0000000000000000000000000000000000000000',
+    codeFormat: 'solidity-single-file',
+    sourceCode: '',
+    contractName: '',
+    compilerVersion: V0_8_28,
+    optimizationUsed: false,
+    runs: 200,
+    constructorArguments: '',
+    evmVersion: '',
+    licenseType: 3,
+    libraries: [],
+    viaIR: false,
+    ...overrides,
+  };
+}
+
+function standardJson(input: SolcInput, contractName: string, overrides: Partial<SourceSubmission> = {}): SourceSubmission {
+  return singleFile({
+    codeFormat: 'solidity-standard-json-input',
+    sourceCode: JSON.stringify(input),
+    contractName,
+    ...overrides,
+  });
+}
+
+const compiler = inProcessCompiler();
+
+function verify(args: Omit<VerifyContractArgs, 'compiler'>): Promise<VerificationResult> {
+  return verifyContract({ compiler, ...args });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; details: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (e) {
+    if (isSolproofError(e)) return { code: e.code, message: e.message, details: e.details };
+    throw e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', () => {
+  const storeArgs = encodeAbiParameters(STORE_ARGS, [1000n, 'hello store']).slice(2);
+  let store: Artifact;
+  let deployed: Deployed;
+  const storeSubmission = (overrides: Partial<SourceSubmission> = {}) =>
+    singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200, ...overrides });
+
+  beforeAll(async () => {
+    store = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 } }), 'Store.sol', 'Store');
+    deployed = await deploy(`${store.creation}${storeArgs}`);
+  });
+
+  it('is a full match for the exact source, reading immutables and constructor arguments from the chain', async () => {
+    const result = await verify({ submission: storeSubmission(), runtimeCode: deployed.runtimeCode, creation: deployed.creation });
+    expect(result).toMatchObject({
+      matchKind: 'full',
+      runtimeMatch: 'full',
+      creationMatch: 'full',
+      contractName: 'Store',
+      sourcePath: 'Store.sol',
+      constructorArguments: storeArgs,
+      optimizationUsed: true,
+      runs: 200,
+      evmVersion: '',
+      viaIR: false,
+      libraries: {},
+    });
+    expect(result.swarmSource).toMatch(/^ipfs:\/\/Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
+    expect(result.abi).toEqual(store.abi);
+    expect(JSON.parse(result.metadata).settings.optimizer).toEqual({ enabled: true, runs: 200 });
+    const owner = devnetClients(ACCOUNT).account;
+    expect(Object.values(result.transformationValues.runtime.immutables ?? {}).sort()).toEqual(
+      [`0x${1000n.toString(16).padStart(64, '0')}`, `0x${owner.slice(2).padStart(64, '0')}`].sort(),
+    );
+    expect(result.transformationValues.creation.constructorArguments).toBe(`0x${storeArgs}`);
+    expect(result.compilerInput.settings.optimizer).toEqual({ enabled: true, runs: 200 });
+  });
+
+  it('accepts the same constructor arguments when the user gives them (any case, with or without 0x)', async () => {
+    const result = await verify({
+      submission: storeSubmission({ constructorArguments: `0x${storeArgs.toUpperCase()}` }),
+      runtimeCode: deployed.runtimeCode,
+      creation: deployed.creation,
+    });
+    expect(result.creationMatch).toBe('full');
+  });
+
+  it('rejects other constructor arguments than the creation transaction carried', async () => {
+    const other = encodeAbiParameters(STORE_ARGS, [1001n, 'hello store']).slice(2);
+    const error = await rejection(
+      verify({ submission: storeSubmission({ constructorArguments: other }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error.code).toBe('constructor_arguments_mismatch');
+  });
+
+  it('is a partial match when only a comment differs', async () => {
+    const edited = STORE.replace('A bounded store', 'A store, bounded,');
+    const result = await verify({
+      submission: storeSubmission({ sourceCode: edited }),
+      runtimeCode: deployed.runtimeCode,
+      creation: deployed.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+    expect(result.transformations.runtime.filter((t) => t.reason === 'cborAuxdata')).toHaveLength(1);
+    // The deployed metadata hash, not the recompiled one, is what the address points to.
+    expect(result.swarmSource).toMatch(/^ipfs:\/\//);
+    const recompiledTail = result.compiledRuntimeCode.slice(-106);
+    expect(deployed.runtimeCode.endsWith(recompiledTail)).toBe(false);
+  });
+
+  it('does not match with other optimizer runs', async () => {
+    const error = await rejection(
+      verify({ submission: storeSubmission({ runs: 1_000_000 }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error).toMatchObject({ code: 'no_match', message: NO_MATCH_MESSAGE });
+  });
+
+  it('does not match with another EVM version', async () => {
+    const error = await rejection(
+      verify({ submission: storeSubmission({ evmVersion: 'paris' }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error.code).toBe('no_match');
+  });
+
+  it('says when the contract name is not in the output', async () => {
+    const error = await rejection(
+      verify({ submission: storeSubmission({ contractName: 'Stor' }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error.code).toBe('contract_not_found_in_output');
+    expect(error.details['available']).toEqual(expect.arrayContaining(['Stor.sol:Store', 'Stor.sol:Tiny']));
+  });
+
+  it('never matches an abstract contract (empty code is a prefix of everything)', async () => {
+    const error = await rejection(
+      verify({ submission: storeSubmission({ contractName: 'Base' }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error.code).toBe('abstract_contract');
+  });
+
+  it('reports the first compiler error in Etherscan form', async () => {
+    const broken = STORE.replace('value = v;', 'value = v');
+    const error = await rejection(
+      verify({ submission: storeSubmission({ sourceCode: broken }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
+    );
+    expect(error.code).toBe('compiler_error');
+    expect(error.message).toMatch(/^Solidity Compilation Error: ParserError: Expected ';' but got '}'/);
+  });
+
+  it('verifies the runtime code alone when the creation is unknown', async () => {
+    const result = await verify({ submission: storeSubmission({ constructorArguments: storeArgs }), runtimeCode: deployed.runtimeCode, creation: null });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null, constructorArguments: storeArgs });
+    expect(result.transformations.creation).toEqual([]);
+  });
+
+  it('refuses the creation match when garbage follows the constructor arguments', async () => {
+    const withGarbage = await deploy(`${store.creation}${storeArgs}deadbeef`);
+    expect(withGarbage.runtimeCode.length).toBe(deployed.runtimeCode.length);
+    const result = await verify({ submission: storeSubmission(), runtimeCode: withGarbage.runtimeCode, creation: withGarbage.creation });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null });
+  });
+
+  it('does not let a contract whose creation code is a prefix claim another contract', async () => {
+    // Tiny's creation code followed by Store's whole init code, at Store's runtime code:
+    // the "arguments" are Store's code, which Tiny (no constructor inputs) cannot take.
+    const tiny = artifact('solc', toolchainInput('Tiny.sol', STORE), 'Tiny.sol', 'Tiny');
+    const creation: ContractCreation = { ...deployed.creation, creationCode: `${tiny.creation}${deployed.creation.creationCode.slice(2)}` };
+    const error = await rejection(
+      verify({ submission: singleFile({ sourceCode: STORE, contractName: 'Tiny' }), runtimeCode: deployed.runtimeCode, creation }),
+    );
+    expect(error.code).toBe('no_match');
+  });
+
+  it('says when there is no code at the address', async () => {
+    const error = await rejection(verify({ submission: storeSubmission(), runtimeCode: '0x', creation: null }));
+    expect(error.code).toBe('contract_not_deployed');
+  });
+
+  it('is a partial match for bytecodeHash none (no metadata hash to prove the sources)', async () => {
+    const input = toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 }, metadata: { bytecodeHash: 'none' } });
+    const none = artifact('solc', input, 'Store.sol', 'Store');
+    const d = await deploy(`${none.creation}${storeArgs}`);
+    const result = await verify({ submission: standardJson(input, 'Store.sol:Store'), runtimeCode: d.runtimeCode, creation: d.creation });
+    expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', swarmSource: '' });
+  });
+});
+
+describe('verifyContract with libraries (solc 0.8.28)', () => {
+  const input = toolchainInput('MathLib.sol', MATH_LIB);
+  let lib: Deployed;
+  let user: Deployed;
+
+  beforeAll(async () => {
+    lib = await deploy(artifact('solc', input, 'MathLib.sol', 'MathLib').creation);
+    user = await deploy(link(artifact('solc', input, 'MathLib.sol', 'UsesLib').creation, lib.address));
+  });
+
+  it('matches a library fully, reading its call protection address from the chain', async () => {
+    const result = await verify({
+      submission: singleFile({ sourceCode: MATH_LIB, contractName: 'MathLib' }),
+      runtimeCode: lib.runtimeCode,
+      creation: lib.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(result.transformationValues.runtime.callProtection).toBe(lib.address);
+    expect(result.transformations.runtime).toContainEqual({ type: 'replace', reason: 'callProtection', offset: 1 });
+  });
+
+  it('matches a manually linked contract fully and records the library address', async () => {
+    const result = await verify({ submission: standardJson(input, 'MathLib.sol:UsesLib'), runtimeCode: user.runtimeCode, creation: user.creation });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(result.libraries).toEqual({ 'MathLib.sol:MathLib': lib.address });
+    const placeholder = `__$${keccak256(toBytes('MathLib.sol:MathLib')).slice(2, 36)}$__`;
+    expect(result.compiledRuntimeCode).toContain(placeholder);
+  });
+
+  it('accepts the library address given in the form (in the compiler input, so the metadata differs)', async () => {
+    const libraries: LibraryLink[] = [{ name: 'MathLib', address: lib.address }];
+    const result = await verify({
+      submission: singleFile({ sourceCode: MATH_LIB, contractName: 'UsesLib', libraries }),
+      runtimeCode: user.runtimeCode,
+      creation: user.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+    expect(result.compilerInput.settings.libraries).toEqual({ 'UsesLib.sol': { MathLib: lib.address } });
+    expect(result.libraries).toEqual({ 'UsesLib.sol:MathLib': lib.address });
+  });
+
+  it('says which library is wrong when the form gives another address', async () => {
+    const wrong: Address = '0x1111111111111111111111111111111111111111';
+    for (const submission of [
+      singleFile({ sourceCode: MATH_LIB, contractName: 'UsesLib', libraries: [{ name: 'MathLib', address: wrong }] }),
+      standardJson(input, 'MathLib.sol:UsesLib', { libraries: [{ name: 'MathLib', address: wrong }] }),
+    ]) {
+      const error = await rejection(verify({ submission, runtimeCode: user.runtimeCode, creation: user.creation }));
+      expect(error.code).toBe('library_mismatch');
+      expect(error.details).toMatchObject({ onchain: lib.address, submitted: wrong });
+    }
+  });
+});
+
+describe('verifyContract with old compilers', () => {
+  it('0.4.26: old-style library placeholders, bzzr0 auxdata', async () => {
+    const input = toolchainInput('OldUser.sol', OLD_LIB_0_4);
+    const lib = await deploy(artifact('solc-0.4.26', input, 'OldUser.sol', 'OldLib').creation);
+    const userArtifact = artifact('solc-0.4.26', input, 'OldUser.sol', 'OldUser');
+    expect(userArtifact.creation).toContain('__OldUser.sol:OldLib__');
+    const user = await deploy(link(userArtifact.creation, lib.address));
+
+    const result = await verify({
+      submission: singleFile({ sourceCode: OLD_LIB_0_4, contractName: 'OldUser', compilerVersion: V0_4_26 }),
+      runtimeCode: user.runtimeCode,
+      creation: user.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(result.libraries).toEqual({ 'OldUser.sol:OldLib': lib.address });
+    expect(result.swarmSource).toMatch(/^bzzr:\/\/[0-9a-f]{64}$/);
+
+    const libResult = await verify({
+      submission: singleFile({ sourceCode: OLD_LIB_0_4, contractName: 'OldLib', compilerVersion: V0_4_26 }),
+      runtimeCode: lib.runtimeCode,
+      creation: lib.creation,
+    });
+    // Deployed from OldUser.sol, submitted as OldLib.sol: the metadata differs, the code does not.
+    expect(libResult).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+    expect(libResult.transformationValues.runtime.callProtection).toBe(lib.address);
+
+    const edited = await verify({
+      submission: singleFile({ sourceCode: `${OLD_LIB_0_4}// edited\n`, contractName: 'OldUser', compilerVersion: V0_4_26 }),
+      runtimeCode: user.runtimeCode,
+      creation: user.creation,
+    });
+    expect(edited).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+  });
+
+  it('0.5.17: hashed library placeholders, bzzr1 auxdata', async () => {
+    const input = toolchainInput('FiveUser.sol', LIB_0_5);
+    const lib = await deploy(artifact('solc-0.5.17', input, 'FiveUser.sol', 'FiveLib').creation);
+    const user = await deploy(link(artifact('solc-0.5.17', input, 'FiveUser.sol', 'FiveUser').creation, lib.address));
+    const result = await verify({
+      submission: standardJson(input, 'FiveUser.sol:FiveUser', { compilerVersion: V0_5_17 }),
+      runtimeCode: user.runtimeCode,
+      creation: user.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(result.libraries).toEqual({ 'FiveUser.sol:FiveLib': lib.address });
+    expect(result.swarmSource).toMatch(/^bzzr:\/\/[0-9a-f]{64}$/);
+  });
+
+  it('0.4.11: auxdata found at the tail (its legacy assembly lists none)', async () => {
+    const input = toolchainInput('Counter.sol', SIMPLE_0_4_11);
+    const counter = await deploy(artifact('solc-0.4.11', input, 'Counter.sol', 'Counter').creation);
+    const full = await verify({
+      submission: singleFile({ sourceCode: SIMPLE_0_4_11, contractName: 'Counter', compilerVersion: V0_4_11 }),
+      runtimeCode: counter.runtimeCode,
+      creation: counter.creation,
+    });
+    expect(full).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    const partial = await verify({
+      submission: singleFile({ sourceCode: `// edited\n${SIMPLE_0_4_11}`, contractName: 'Counter', compilerVersion: V0_4_11 }),
+      runtimeCode: counter.runtimeCode,
+      creation: counter.creation,
+    });
+    expect(partial).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+  });
+});
