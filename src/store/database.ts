@@ -80,8 +80,24 @@ export interface VerifiedContractsTable {
   proxyBlock: number | null;
 }
 
+export interface ProxyRecordsTable {
+  /** The proxy, lower case. */
+  address: string;
+  /** The first hop's logic contract. */
+  implementation: string;
+  /** The last hop's logic contract (whose ABI "Read/Write as Proxy" uses). */
+  finalImplementation: string;
+  pattern: string;
+  /** JSON text: the whole detection (chain of hops, conflicts, beacon, admin, facets). */
+  detection: string;
+  blockNumber: number;
+  checkedAt: number;
+  receipt: string | null;
+}
+
 export interface Database {
   apiKeys: ApiKeysTable;
   verificationJobs: VerificationJobsTable;
   verifiedContracts: VerifiedContractsTable;
+  proxyRecords: ProxyRecordsTable;
 }

@@ -103,9 +103,31 @@ const m0001_initial: Migration = {
   },
 };
 
+/** Proxy links found by verifyproxycontract, for verified and unverified proxies alike. */
+const m0002_proxies: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('proxy_records')
+      .addColumn('address', 'text', (c) => c.primaryKey())
+      .addColumn('implementation', 'text', (c) => c.notNull())
+      .addColumn('final_implementation', 'text', (c) => c.notNull())
+      .addColumn('pattern', 'text', (c) => c.notNull())
+      .addColumn('detection', 'text', (c) => c.notNull())
+      .addColumn('block_number', 'bigint', (c) => c.notNull())
+      .addColumn('checked_at', 'bigint', (c) => c.notNull())
+      .addColumn('receipt', 'text')
+      .execute();
+  },
+
+  async down(db: Kysely<any>): Promise<void> {
+    await db.schema.dropTable('proxy_records').execute();
+  },
+};
+
 /** Every migration, keyed by a name that sorts in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001_initial,
+  '0002_proxies': m0002_proxies,
 };
 
 export const migrationProvider: MigrationProvider = {
