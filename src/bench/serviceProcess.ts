@@ -1,0 +1,103 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { freePort } from '../chain/devnet.js';
+
+/** One `compiled` debug line of the service: where a compile's time went inside the worker. */
+export interface ServiceCompileLog {
+  loadMs: number | null;
+  compileMs: number;
+}
+
+export interface ServiceProcess {
+  apiUrl: string;
+  /** Spawn to first healthy answer. */
+  startMs: number;
+  /** The `compiled` log lines seen so far, in order. */
+  compiles: ServiceCompileLog[];
+  stop(): Promise<void>;
+}
+
+const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
+
+/** Drops proxy settings so this process and its children reach 127.0.0.1 directly. */
+export function clearProxyEnv(): void {
+  for (const name of PROXY_VARS) delete process.env[name];
+}
+
+/** Creates an API key with the CLI; the key is the last line it prints. */
+export async function createKey(cli: string, dataDir: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'keys', 'create', '--data-dir', dataDir]);
+  const key = stdout.trim().split('\n').pop()?.trim();
+  if (!key) throw new Error(`keys create printed nothing: ${stdout}`);
+  return key;
+}
+
+/**
+ * Runs `solproof start` as its own process against `rpcUrl` and waits for /health.
+ * Only local sources for compilers (the cache must be seeded), and a status-poll rate
+ * high enough for 50 ms polling.
+ */
+export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: string): Promise<ServiceProcess> {
+  const port = await freePort();
+  const args = [
+    cli, 'start',
+    '--rpc-url', rpcUrl,
+    '--port', String(port),
+    '--data-dir', dataDir,
+    '--solc-mirror', '',
+    '--npm-registry', '',
+    '--rate-free', '100',
+  ];
+  const t0 = performance.now();
+  // Debug level, because the per-compile load/compile split is logged there.
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, SOLPROOF_LOG_LEVEL: 'debug' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  let partial = '';
+  const compiles: ServiceCompileLog[] = [];
+  child.stdout!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-20_000)));
+  child.stderr!.on('data', (d: Buffer) => {
+    const text = d.toString();
+    tail = (tail + text).slice(-20_000);
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"compiled"')) continue;
+      try {
+        const entry = JSON.parse(line) as { msg?: string; loadMs?: number | null; compileMs?: number };
+        if (entry.msg === 'compiled' && typeof entry.compileMs === 'number') {
+          compiles.push({ loadMs: entry.loadMs ?? null, compileMs: entry.compileMs });
+        }
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const apiUrl = `http://127.0.0.1:${port}/api`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${tail}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`service did not become healthy within 60 s:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { apiUrl, startMs: performance.now() - t0, compiles, stop };
+}
