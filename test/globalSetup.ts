@@ -22,7 +22,8 @@ let service: RunningService | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
-  devnet = await startDevnet();
+  // One deployer account per test file keeps nonces from racing between files.
+  devnet = await startDevnet({ accounts: 20 });
   project.provide('rpcUrl', devnet.rpcUrl);
   project.provide('chainId', devnet.chainId);
   // Reads without a key are tested against services of their own; this one does not throttle.

@@ -2,6 +2,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
+import type { LogReader } from '../chain/rpcChainReader.js';
 import type { ChainReader } from '../verify/ports.js';
 
 /** What the API needs from the rest of the service (wired by cli/). */
@@ -10,7 +11,7 @@ export interface ApiContext {
   /** The chain id the service serves (read from the node at start). */
   chainId: number;
   store: Store;
-  chain: ChainReader;
+  chain: ChainReader & LogReader;
   /** Tells the job runner that a job was queued. */
   wakeJobs(): void;
   logger: Logger;

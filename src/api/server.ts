@@ -2,9 +2,12 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AccessControl, type ActionClass } from './access.js';
+import { checkProxyVerification } from './actions/checkProxyVerification.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
 import { getAbi } from './actions/getAbi.js';
+import { getLogs } from './actions/getLogs.js';
 import { getSourceCode } from './actions/getSourceCode.js';
+import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
 import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
@@ -19,17 +22,17 @@ interface ActionSpec {
   run: ActionHandler;
 }
 
-/** The contract module's actions, by lower-case name. Other folders add theirs with `registerAction`. */
+/** Actions by `module.action` in lower case. */
 const ACTIONS = new Map<string, ActionSpec>([
-  ['getabi', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getAbi(ctx, p, m) }],
-  ['getsourcecode', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getSourceCode(ctx, p, m) }],
-  ['verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
-  ['checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
+  ['contract.getabi', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getAbi(ctx, p, m) }],
+  ['contract.getsourcecode', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getSourceCode(ctx, p, m) }],
+  ['contract.verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
+  ['contract.checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
+  ['contract.verifyproxycontract', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyProxyContract(ctx, p, c) }],
+  ['contract.checkproxyverification', { class: 'status', postOnly: false, run: (ctx, p) => checkProxyVerification(ctx, p) }],
+  ['logs.getlogs', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getLogs(ctx, p, m) }],
 ]);
-
-export function registerAction(name: string, spec: ActionSpec): void {
-  ACTIONS.set(name.toLowerCase(), spec);
-}
+const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
 
 /** Reads a body of any content type other than multipart: a JSON object when it is one, else a form. */
 function parseLooseBody(text: string): Record<string, unknown> {
@@ -92,11 +95,11 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
   const handle = async (request: FastifyRequest): Promise<Envelope> => {
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : undefined;
     const params = new Params(request.query as Record<string, unknown>, body);
-    const module = params.text('module');
-    if (module.toLowerCase() !== 'contract') return fail(TEXT.unknownModule(module));
+    const module = params.text('module').toLowerCase();
+    if (!MODULES.has(module)) return fail(TEXT.unknownModule(module));
     const actionName = params.text('action');
-    const action = ACTIONS.get(actionName.toLowerCase());
-    if (!action) return fail(TEXT.unknownAction(actionName));
+    const action = ACTIONS.get(`${module}.${actionName.toLowerCase()}`);
+    if (!action) return fail(TEXT.unknownAction(actionName, module));
     const chainIdText = params.text('chainid');
     if (chainIdText && chainIdText !== String(ctx.chainId)) return fail(TEXT.wrongChain(chainIdText, ctx.chainId));
     if (action.postOnly && request.method !== 'POST') return fail(TEXT.postRequired(actionName.toLowerCase()));

@@ -1,4 +1,5 @@
 import { licenseName } from '../core/licenses.js';
+import type { ProxyRecord } from '../store/proxyRecords.js';
 import type { VerifiedContract } from '../store/verifiedContracts.js';
 import { TEXT } from './texts.js';
 
@@ -29,10 +30,10 @@ export function wrapStandardJson(inputText: string): string {
   return `{${inputText}}`;
 }
 
-/** The record of a verified contract. */
-export function verifiedRecord(contract: VerifiedContract): SourceRecord {
+/** The record of a verified contract, with its proxy link when verifyproxycontract found one. */
+export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | null = null): SourceRecord {
   const standardJson = contract.codeFormat === 'solidity-standard-json-input';
-  const implementation = contract.proxyImplementation ?? '';
+  const implementation = proxy?.implementation ?? '';
   return {
     SourceCode: standardJson ? wrapStandardJson(contract.sourceCode.trim()) : contract.sourceCode,
     ABI: contract.abi,

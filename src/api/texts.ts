@@ -33,14 +33,21 @@ export const TEXT = {
     `The implementation contract found at ${found.toLowerCase()} differs from the expected implementation ${expected.toLowerCase()}.`,
   missingParameter: (name: string) => `Missing or empty parameter: ${name}`,
   invalidParameter: (name: string, problem: string) => `Invalid parameter ${name}: ${problem}`,
-  unknownAction: (action: string) =>
-    action ? `Error! Unknown action "${action.slice(0, 64)}" for module contract` : 'Error! Missing action parameter',
+  unknownAction: (action: string, module = 'contract') =>
+    action ? `Error! Unknown action "${action.slice(0, 64)}" for module ${module}` : 'Error! Missing action parameter',
   unknownModule: (module: string) =>
-    module ? `Error! Unknown module "${module.slice(0, 64)}": this service answers module=contract` : 'Error! Missing module parameter (module=contract)',
+    module ? `Error! Unknown module "${module.slice(0, 64)}": this service answers module=contract (and module=logs)` : 'Error! Missing module parameter (module=contract)',
   wrongChain: (given: string, served: number) =>
     `Error! Chain id ${given.slice(0, 32)} is not served here; this service serves chain id ${served}`,
   nodeUnavailable: 'The network node could not be reached; please try again later',
   bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
   malformedBody: 'The request body could not be read as a form, multipart form or JSON object',
   internalError: 'Internal error; please try again later',
+  dailyQuotaReached: (kind: 'verify' | 'proxy', limit: number, resetsAt: Date) =>
+    `Daily limit of ${limit} ${kind === 'verify' ? 'source code verifications' : 'proxy verifications'} reached for this API key; it resets at ${resetsAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+  methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,
+  headersTooLarge: (limit: number) => `Request line and headers too large: the limit is ${limit} bytes; send long fields in a POST body`,
+  malformedRequest: 'The request could not be read as HTTP',
+  badUrl: 'The request URL could not be decoded',
+  requestTimeout: 'The request took too long to arrive',
 } as const;

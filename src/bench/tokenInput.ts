@@ -25,14 +25,19 @@ const OZ_PREFIX = '@openzeppelin/contracts/';
 const IMPORT_RE = /^\s*import\s+(?:[^"';]*?\bfrom\s+)?["']([^"']+)["']\s*;/gm;
 
 /**
- * The token's standard JSON input the way a Hardhat project writes one: every imported
- * OpenZeppelin file under its `@openzeppelin/contracts/...` key, with `content` only.
- * Files are read from the installed package, never from a path a user chose.
+ * A standard JSON input the way a Hardhat project writes one: the given sources plus every
+ * OpenZeppelin file they import, under its `@openzeppelin/contracts/...` key, with `content`
+ * only. Files are read from the installed package, never from a path a user chose.
  */
-export function tokenStandardInput(): SolcInput {
+export function openZeppelinStandardInput(
+  ownSources: Record<string, string>,
+  optimizer: { enabled: boolean; runs: number } = { enabled: true, runs: 200 },
+): SolcInput {
   const ozRoot = dirname(require.resolve('@openzeppelin/contracts/package.json'));
-  const sources: Record<string, { content: string }> = { [TOKEN_PATH]: { content: TOKEN_SOURCE } };
-  const pending = [TOKEN_PATH];
+  const sources: Record<string, { content: string }> = Object.fromEntries(
+    Object.entries(ownSources).map(([path, content]) => [path, { content }]),
+  );
+  const pending = Object.keys(sources);
   while (pending.length > 0) {
     const from = pending.pop()!;
     const content = sources[from]!.content;
@@ -49,8 +54,13 @@ export function tokenStandardInput(): SolcInput {
     language: 'Solidity',
     sources,
     settings: {
-      optimizer: { enabled: true, runs: 200 },
+      optimizer,
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'metadata'] } },
     },
   };
+}
+
+/** The benchmark token's standard JSON input. */
+export function tokenStandardInput(): SolcInput {
+  return openZeppelinStandardInput({ [TOKEN_PATH]: TOKEN_SOURCE });
 }

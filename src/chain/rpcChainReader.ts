@@ -30,7 +30,30 @@ export interface RpcChainReaderOptions {
  * answers with an error; "nothing there" is a value ('0x', null), never a throw.
  * Addresses and hex come back in lower case.
  */
-export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader {
+/** Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations with it). */
+export interface LogFilter {
+  address: Address;
+  fromBlock: bigint;
+  toBlock: bigint | 'latest';
+  topic0?: Hex;
+}
+
+export interface ChainLog {
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: bigint;
+  transactionHash: Hex;
+  transactionIndex: bigint;
+  logIndex: bigint;
+}
+
+export interface LogReader {
+  /** eth_getLogs for one address; at most `limit` logs (default 1000). */
+  getLogs(filter: LogFilter, limit?: number): Promise<ChainLog[]>;
+}
+
+export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader & LogReader {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const rpc = createJsonRpc({
     rpcUrl: options.rpcUrl,
@@ -97,6 +120,31 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
           if (e instanceof RpcFailure && isExecutionFailure(e)) return null;
           throw e;
         }
+      }),
+
+    getLogs: (filter: LogFilter, limit = 1000) =>
+      guarded(async () => {
+        const params = {
+          address: v.normalizeAddress(filter.address),
+          fromBlock: v.blockTag(filter.fromBlock),
+          toBlock: filter.toBlock === 'latest' ? 'latest' : v.blockTag(filter.toBlock),
+          topics: filter.topic0 ? [filter.topic0.toLowerCase()] : [],
+        };
+        const result = await rpc.request('eth_getLogs', [params]);
+        if (!Array.isArray(result)) throw v.malformed('eth_getLogs', 'log list');
+        return result.slice(0, limit).map((raw): ChainLog => {
+          const log = v.record('eth_getLogs', raw, 'log');
+          const topics = Array.isArray(log.topics) ? log.topics.map((t) => v.hash('eth_getLogs', t, 'topic')) : [];
+          return {
+            address: v.address('eth_getLogs', log.address),
+            topics,
+            data: v.hexData('eth_getLogs', log.data),
+            blockNumber: v.quantity('eth_getLogs', log.blockNumber),
+            transactionHash: v.hash('eth_getLogs', log.transactionHash),
+            transactionIndex: v.quantity('eth_getLogs', log.transactionIndex),
+            logIndex: v.quantity('eth_getLogs', log.logIndex),
+          };
+        });
       }),
 
     findCreation: (address: Address): Promise<ContractCreation | null> =>

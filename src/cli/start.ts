@@ -9,6 +9,7 @@ import { createSolcCompiler } from '../compilers/index.js';
 import type { Config } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
+import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
 import { requeueRunningJobs } from '../store/verificationJobs.js';
@@ -61,9 +62,11 @@ export async function start(config: Config): Promise<void> {
     if (requeued > 0) logger.info({ requeued }, 'requeued jobs left running by an earlier process');
   }
 
+  const verifySource = createVerificationHandler({ store, chain, compiler, logger });
+  const verifyProxy = createProxyVerificationHandler({ store, chain, logger });
   const runner = startJobRunner({
     db: store.db,
-    handler: createVerificationHandler({ store, chain, compiler, logger }),
+    handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : verifySource(job)),
     concurrency: config.jobConcurrency,
     leaseMs: Math.max(60_000, config.compileTimeoutMs * 3),
     pollMs: 1000,

@@ -9,7 +9,7 @@ import type { Address, Hex } from '../../src/core/types.js';
 export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient: PublicClient; walletClient: WalletClient; account: Address } {
   const rpcUrl = inject('rpcUrl');
   const chain = { ...foundry, id: inject('chainId'), rpcUrls: { default: { http: [rpcUrl] } } };
-  const key = devnetAccounts(10)[accountIndex]!.privateKey;
+  const key = devnetAccounts(20)[accountIndex]!.privateKey;
   const account = privateKeyToAccount(key);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
   const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl) });

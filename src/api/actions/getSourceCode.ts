@@ -1,3 +1,4 @@
+import { getProxyRecord } from '../../store/proxyRecords.js';
 import { getVerifiedContract } from '../../store/verifiedContracts.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
@@ -11,5 +12,7 @@ export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: 
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
   const contract = await getVerifiedContract(ctx.store.db, address);
-  return ok([contract ? verifiedRecord(contract) : unverifiedRecord()], okMessage);
+  if (!contract) return ok([unverifiedRecord()], okMessage);
+  const proxy = await getProxyRecord(ctx.store.db, address);
+  return ok([verifiedRecord(contract, proxy)], okMessage);
 }

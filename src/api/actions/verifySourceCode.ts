@@ -1,4 +1,5 @@
 import { isSolproofError } from '../../core/errors.js';
+import { takeQuota } from '../../store/quotas.js';
 import { insertJob } from '../../store/verificationJobs.js';
 import { getVerifiedContract } from '../../store/verifiedContracts.js';
 import type { ApiContext, Caller } from '../context.js';
@@ -15,7 +16,8 @@ export function unwrapStandardJson(text: string): string {
 
 /**
  * `verifysourcecode`: validates the fields, checks that the address holds code and is not
- * verified yet, writes the job to the store and only then hands out the receipt.
+ * verified yet, counts the submission against the key's daily quota, writes the job to the
+ * store and only then hands out the receipt.
  */
 export async function verifySourceCode(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
   if (!caller.key) return fail(TEXT.invalidApiKey);
@@ -42,6 +44,11 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
     throw e;
   }
   if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
+
+  // Last check before the job is written: only submissions that would be accepted count.
+  const limit = ctx.config.dailyVerifyQuota;
+  const quota = await takeQuota(ctx.store.db, { keyId: caller.key.id, kind: 'verify', limit });
+  if (!quota.ok) return fail(TEXT.dailyQuotaReached('verify', limit, quota.resetsAt));
 
   const job = await insertJob(ctx.store.db, {
     kind: 'source',

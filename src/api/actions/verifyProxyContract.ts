@@ -1,0 +1,28 @@
+import type { Address } from '../../core/types.js';
+import type { ProxyRequest } from '../../jobs/runProxyVerification.js';
+import { insertJob } from '../../store/verificationJobs.js';
+import type { ApiContext, Caller } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
+import { TEXT } from '../texts.js';
+
+/**
+ * `verifyproxycontract`: queues the detection of a proxy's implementation. The proxy need not
+ * be verified itself (OpenZeppelin's plugin links a proxy right after deploying it); the link
+ * shows in getsourcecode once the proxy's own source is verified, and on the contract page at once.
+ */
+export async function verifyProxyContract(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
+  if (!caller.key) return fail(TEXT.invalidApiKey);
+  const address = params.text('address');
+  if (!address) return fail(TEXT.missingParameter('address'));
+  if (!isAddress(address)) return fail(TEXT.invalidAddress);
+  const expected = params.text('expectedimplementation');
+  if (expected && !isAddress(expected)) {
+    return fail(TEXT.invalidParameter('expectedimplementation', 'not a 20-byte hex address'));
+  }
+  const request: ProxyRequest = { address: address.toLowerCase() as Address };
+  if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
+  const job = await insertJob(ctx.store.db, { kind: 'proxy', address: request.address, request, apiKeyId: caller.key.id });
+  ctx.wakeJobs();
+  return ok(job.receipt);
+}
