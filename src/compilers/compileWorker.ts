@@ -1,0 +1,221 @@
+/**
+ * Piscina worker: loads soljson builds, keeps a few of them warm, compiles standard JSON.
+ * Runs in its own thread so a 10-30 MB emscripten module and a long compile never block
+ * the service's event loop.
+ */
+import type { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { threadId } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+
+// Emscripten prints to stdout (old builds print an abort code there); the service's stdout
+// is not theirs. Aborts still surface as thrown errors.
+console.log = () => undefined;
+console.info = () => undefined;
+process.stdout.write = (() => true) as typeof process.stdout.write;
+
+interface SolcJs {
+  version(): string;
+  compile(input: string): string;
+}
+const wrapSoljson = require('solc/wrapper.js') as (soljson: unknown) => SolcJs;
+
+export interface CompileTask {
+  kind: 'compile';
+  /** Absolute path of a soljson file inside the compiler cache. */
+  path: string;
+  /** Standard JSON input, already serialised. */
+  input: string;
+  warmPerWorker: number;
+  maxMemoryMb: number;
+}
+
+export interface VersionTask {
+  kind: 'version';
+  path: string;
+  maxMemoryMb: number;
+}
+
+export type WorkerTask = CompileTask | VersionTask;
+
+export type WorkerResult =
+  | { ok: true; output: string; threadId: number; warm: string[]; loadMs: number | null; compileMs: number }
+  | { ok: true; version: string; threadId: number; warm: string[] }
+  | { ok: false; reason: 'out_of_memory' | 'crashed'; message: string; threadId: number; warm: string[] };
+
+/** The raw emscripten module: what the large-input path needs from it. */
+interface Soljson {
+  _malloc?: (size: number) => number;
+  _free?: (ptr: number) => void;
+  _solidity_compile?: (input: number, callback: number, context: number) => number;
+  _compileStandard?: (input: number, callback: number) => number;
+  _solidity_reset?: () => void;
+  lengthBytesUTF8?: (text: string) => number;
+  stringToUTF8?: (text: string, ptr: number, maxBytes: number) => void;
+  UTF8ToString?: (ptr: number) => string;
+  Pointer_stringify?: (ptr: number) => string;
+}
+
+interface LoadedCompiler {
+  solc: SolcJs;
+  soljson: Soljson;
+  /** The wasm memory this instance grows; unknown for asm.js builds or before the first grow. */
+  memory: WebAssembly.Memory | null;
+}
+
+/** A compiler whose linear memory grew beyond this is dropped after use instead of kept warm. */
+const WARM_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
+
+// Least recently used first; a Map keeps insertion order.
+const warm = new Map<string, LoadedCompiler>();
+
+// Wasm linear memory lives outside the V8 heap, so worker resourceLimits do not bound it.
+// Emscripten treats a failed grow() as malloc failure, which solc reports as an error:
+// capping grow() here is what turns a runaway compile into compile_out_of_memory.
+let memoryCapBytes = Number.POSITIVE_INFINITY;
+let memoryCapHit = false;
+let growing: LoadedCompiler | null = null;
+const originalGrow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function grow(this: WebAssembly.Memory, delta: number): number {
+  if (growing) growing.memory = this;
+  if (this.buffer.byteLength + delta * 65536 > memoryCapBytes) {
+    memoryCapHit = true;
+    throw new RangeError('WebAssembly memory limit of the compile worker reached');
+  }
+  return originalGrow.call(this, delta);
+};
+
+const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+const processEvents = process as unknown as EventEmitter;
+
+function loadSoljson(path: string): LoadedCompiler {
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(processEvents.listeners(e))] as const));
+  const entry: LoadedCompiler = { solc: undefined as unknown as SolcJs, soljson: {}, memory: null };
+  growing = entry;
+  try {
+    entry.soljson = require(path) as Soljson;
+    entry.solc = wrapSoljson(entry.soljson);
+  } finally {
+    growing = null;
+    // Each emscripten module registers process handlers that pin the whole module in
+    // memory (and some rethrow); remove them so evicted compilers can be collected.
+    for (const e of PROCESS_EVENTS) {
+      for (const l of processEvents.listeners(e)) {
+        if (!before.get(e)!.has(l)) processEvents.removeListener(e, l as (...args: unknown[]) => void);
+      }
+    }
+    // The LRU holds the only reference we want; the require cache would keep it forever.
+    delete require.cache[path];
+  }
+  return entry;
+}
+
+/**
+ * solc-js passes the input through emscripten's stack (a few MB), so inputs above ~1.5 MB
+ * crash with "memory access out of bounds". Large inputs are copied into the heap instead
+ * and handed to solc's C entry point; there is no import callback, so a missing import is
+ * an error in the output, as with the wrapper. Small inputs keep the wrapper's path.
+ */
+const HEAP_INPUT_THRESHOLD_BYTES = 512 * 1024;
+
+function compileStandard(entry: LoadedCompiler, input: string): string {
+  const m = entry.soljson;
+  const toText = m.UTF8ToString ?? m.Pointer_stringify;
+  const entryPoint = m._solidity_compile ?? m._compileStandard;
+  if (input.length < HEAP_INPUT_THRESHOLD_BYTES / 4 || !m._malloc || !m._free || !m.lengthBytesUTF8 || !m.stringToUTF8 || !toText || !entryPoint) {
+    return entry.solc.compile(input);
+  }
+  const size = m.lengthBytesUTF8(input) + 1;
+  if (size < HEAP_INPUT_THRESHOLD_BYTES) return entry.solc.compile(input);
+  const ptr = m._malloc(size);
+  if (!ptr) throw new RangeError('out of memory: could not allocate the compiler input');
+  try {
+    m.stringToUTF8(input, ptr, size);
+    // Extra arguments are ignored by the older two-argument entry points.
+    const out = entryPoint(ptr, 0, 0);
+    return toText(out);
+  } finally {
+    m._free(ptr);
+    m._solidity_reset?.();
+  }
+}
+
+function remember(path: string, entry: LoadedCompiler, capacity: number): void {
+  warm.delete(path);
+  warm.set(path, entry);
+  while (warm.size > Math.max(0, capacity)) {
+    const oldest = warm.keys().next().value as string;
+    warm.delete(oldest);
+  }
+}
+
+function isOutOfMemory(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
+  return /out of memory|Cannot enlarge memory|bad_alloc|Array buffer allocation failed|memory limit/i.test(text);
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  // emscripten throws raw numbers (C++ exception pointers) and strings
+  return typeof e === 'number' ? `uncaught native exception (${e})` : String(e);
+}
+
+function outputReportsOutOfMemory(output: string): boolean {
+  // solc turns std::bad_alloc into an "Unknown exception" error in the output JSON.
+  return output.length < 100_000 && /bad_alloc|out of memory/i.test(output);
+}
+
+export default function run(task: WorkerTask): WorkerResult {
+  memoryCapBytes = task.maxMemoryMb * 1024 * 1024;
+  memoryCapHit = false;
+  const warmPaths = (): string[] => [...warm.keys()];
+
+  if (task.kind === 'version') {
+    try {
+      const entry = loadSoljson(task.path);
+      return { ok: true, version: entry.solc.version(), threadId, warm: warmPaths() };
+    } catch (e) {
+      return { ok: false, reason: memoryCapHit || isOutOfMemory(e) ? 'out_of_memory' : 'crashed', message: describe(e), threadId, warm: warmPaths() };
+    }
+  }
+
+  let entry = warm.get(task.path);
+  let loadMs: number | null = null;
+  try {
+    if (!entry) {
+      const t0 = performance.now();
+      entry = loadSoljson(task.path);
+      loadMs = performance.now() - t0;
+    }
+    const t1 = performance.now();
+    growing = entry;
+    let output: string;
+    try {
+      output = compileStandard(entry, task.input);
+    } finally {
+      growing = null;
+    }
+    const compileMs = performance.now() - t1;
+    if (memoryCapHit && outputReportsOutOfMemory(output)) {
+      warm.delete(task.path);
+      return { ok: false, reason: 'out_of_memory', message: `Compiler ran out of memory (limit ${task.maxMemoryMb} MB)`, threadId, warm: warmPaths() };
+    }
+    const bytes = entry.memory?.buffer.byteLength ?? 0;
+    if (memoryCapHit || bytes > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
+    else remember(task.path, entry, task.warmPerWorker);
+    return { ok: true, output, threadId, warm: warmPaths(), loadMs, compileMs };
+  } catch (e) {
+    // An emscripten abort leaves the module unusable: never reuse it.
+    warm.delete(task.path);
+    const oom = memoryCapHit || isOutOfMemory(e);
+    return {
+      ok: false,
+      reason: oom ? 'out_of_memory' : 'crashed',
+      message: oom ? `Compiler ran out of memory (limit ${task.maxMemoryMb} MB): ${describe(e)}` : describe(e),
+      threadId,
+      warm: warmPaths(),
+    };
+  }
+}

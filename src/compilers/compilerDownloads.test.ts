@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installedLongVersion } from '../../test/helpers/compilerCache.js';
+import { SolproofError } from '../core/errors.js';
+import type { SolcInput } from '../verify/solcTypes.js';
+import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const input: SolcInput = {
+  language: 'Solidity',
+  sources: { 'Store.sol': { content: 'pragma solidity >=0.4.24;\ncontract Store { uint256 public value; function set(uint256 v) public { value = v; } }\n' } },
+  settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+};
+
+function bytecodeOf(output: Awaited<ReturnType<SolcCompiler['compile']>>): string | undefined {
+  return output.contracts?.['Store.sol']?.Store?.evm?.bytecode?.object;
+}
+
+async function rejection(p: Promise<unknown>): Promise<SolproofError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(SolproofError);
+    return e as SolproofError;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A solc-bin mirror on 127.0.0.1 serving whatever files a test gives it, counting requests. */
+interface LocalMirror {
+  url: string;
+  files: Map<string, Buffer>;
+  hits: Map<string, number>;
+  /** Paths that accept the connection and never answer. */
+  silent: Set<string>;
+  close(): Promise<void>;
+}
+
+async function startMirror(): Promise<LocalMirror> {
+  const files = new Map<string, Buffer>();
+  const hits = new Map<string, number>();
+  const silent = new Set<string>();
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (silent.has(path)) return;
+    const body = files.get(path);
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    files,
+    hits,
+    silent,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** A port with nothing listening: connections are refused at once. */
+async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+function listJson(builds: { path: string; longVersion: string; bytes: Buffer; sha256?: string }[]): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      builds: builds.map((b) => ({
+        path: b.path,
+        version: b.longVersion.split('+')[0],
+        build: `commit.${b.longVersion.split('commit.')[1]}`,
+        longVersion: b.longVersion,
+        keccak256: '0x00',
+        sha256: b.sha256 ?? `0x${createHash('sha256').update(b.bytes).digest('hex')}`,
+        urls: [],
+      })),
+    }),
+  );
+}
+
+const dirs: string[] = [];
+const compilers: SolcCompiler[] = [];
+
+async function freshCompiler(options: Partial<SolcCompilerOptions>): Promise<{ compiler: SolcCompiler; cacheDir: string }> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'solproof-download-'));
+  dirs.push(cacheDir);
+  const compiler = createSolcCompiler({ cacheDir, maxThreads: 2, ...options });
+  compilers.push(compiler);
+  return { compiler, cacheDir };
+}
+
+afterAll(async () => {
+  await Promise.all(compilers.map((c) => c.close()));
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+describe('downloading from the npm registry', () => {
+  // solc 0.5.0 is not installed locally and its tarball is small (1.8 MB).
+  const long = '0.5.0+commit.1d4f565a';
+
+  it('falls through an unreachable mirror, fetches once for concurrent requests, checks the commit and caches', async () => {
+    // The default mirror: this machine cannot resolve binaries.soliditylang.org.
+    const { compiler, cacheDir } = await freshCompiler({});
+    const started = performance.now();
+    const [a, b] = await Promise.all([compiler.compile(`v${long}`, input), compiler.compile(long, input)]);
+    console.log(`solc ${long} from npm with the mirror unreachable: ${(performance.now() - started).toFixed(0)} ms (download, check, 2 compiles)`);
+    expect(bytecodeOf(a)).toMatch(/^6080/);
+    expect(bytecodeOf(b)).toBe(bytecodeOf(a));
+    expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 1 });
+    expect(await readdir(cacheDir)).toEqual([`soljson-v${long}.js`]);
+    expect((await stat(join(cacheDir, `soljson-v${long}.js`))).size).toBeGreaterThan(1_000_000);
+
+    // Cached now: resolving again asks nobody.
+    expect(await compiler.resolve(long)).toEqual({ kind: 'soljson', path: join(cacheDir, `soljson-v${long}.js`), longVersion: long });
+    expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 1 });
+  });
+
+  it('refuses a release whose commit is not the one npm has', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: await deadUrl() });
+    const e = await rejection(compiler.compile('0.5.0+commit.deadbeef', input));
+    expect(e.code).toBe('compiler_version_not_found');
+    expect(e.message).toBe('Compiler version v0.5.0+commit.deadbeef is not available from any compiler source');
+    // What npm really has is kept under its real name.
+    expect(await readdir(cacheDir)).toEqual([`soljson-v${long}.js`]);
+  });
+
+  it('reports compiler_download_failed, retryable, when no source can be reached', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: await deadUrl(), npmRegistryUrl: await deadUrl() });
+    const e = await rejection(compiler.compile('0.5.1+commit.c8a2cb62', input));
+    expect(e.code).toBe('compiler_download_failed');
+    expect(e.retryable).toBe(true);
+    expect(e.message).toBe('Compiler version v0.5.1+commit.c8a2cb62 could not be downloaded; try again later');
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+});
+
+describe('downloading from a solc-bin mirror', () => {
+  let mirror: LocalMirror;
+  let v0612: string;
+  let v0717: string;
+  let v0826: string;
+  let soljson0612: Buffer;
+
+  beforeAll(async () => {
+    mirror = await startMirror();
+    v0612 = await installedLongVersion('0.6.12');
+    v0717 = await installedLongVersion('0.7.6');
+    v0826 = await installedLongVersion('0.8.26');
+    soljson0612 = await readFile(join(root, 'node_modules', 'solc-0.6.12', 'soljson.js'));
+    const soljson076 = await readFile(join(root, 'node_modules', 'solc-0.7.6', 'soljson.js'));
+    // A stand-in for a native build: the solc 0.8.26 package behind the native CLI contract.
+    const native0826 = Buffer.from(
+      `#!${process.execPath}\nconst solc = require(${JSON.stringify(join(root, 'node_modules', 'solc-0.8.26'))});\n` +
+        `process.stdout.write(solc.compile(require('fs').readFileSync(0, 'utf8')));\n`,
+    );
+    mirror.files.set(
+      '/wasm/list.json',
+      listJson([
+        { path: `soljson-v${v0612}.js`, longVersion: v0612, bytes: soljson0612 },
+        { path: `soljson-v${v0717}.js`, longVersion: v0717, bytes: soljson076, sha256: `0x${'ab'.repeat(32)}` },
+      ]),
+    );
+    mirror.files.set(`/wasm/soljson-v${v0612}.js`, soljson0612);
+    mirror.files.set(`/wasm/soljson-v${v0717}.js`, soljson076);
+    mirror.files.set('/linux-amd64/list.json', listJson([{ path: `solc-linux-amd64-v${v0826}`, longVersion: v0826, bytes: native0826 }]));
+    mirror.files.set(`/linux-amd64/solc-linux-amd64-v${v0826}`, native0826);
+  });
+
+  afterAll(() => mirror.close());
+
+  it('downloads a listed soljson once for concurrent requests, checks its sha256 and caches it', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: mirror.url, npmRegistryUrl: null });
+    const outputs = await Promise.all([compiler.compile(v0612, input), compiler.compile(v0612, input), compiler.resolve(`v${v0612}`)]);
+    expect(bytecodeOf(outputs[0] as Awaited<ReturnType<SolcCompiler['compile']>>)).toMatch(/^6080/);
+    expect(mirror.hits.get(`/wasm/soljson-v${v0612}.js`)).toBe(1);
+    expect(compiler.stats().downloads).toEqual({ mirror: 1, npm: 0 });
+    const cached = await readFile(join(cacheDir, `soljson-v${v0612}.js`));
+    expect(cached.equals(soljson0612)).toBe(true);
+    expect(await readdir(cacheDir)).toEqual([`soljson-v${v0612}.js`]);
+  });
+
+  it('rejects a build whose sha256 does not match the list and caches nothing', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: mirror.url, npmRegistryUrl: null });
+    const e = await rejection(compiler.compile(v0717, input));
+    expect(e.code).toBe('compiler_download_failed');
+    expect(e.details.failures).toEqual([expect.stringMatching(/^mirror wasm: .*sha256 [0-9a-f]{64} does not match the listed (ab){32}$/)]);
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it('prefers a native build when the mirror lists one', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: mirror.url, npmRegistryUrl: null, useNative: true });
+    const resolved = await compiler.resolve(v0826);
+    expect(resolved).toEqual({ kind: 'native', path: join(cacheDir, `solc-linux-amd64-v${v0826}`), longVersion: v0826 });
+    expect((await stat(resolved.path)).mode & 0o111).not.toBe(0);
+    expect(bytecodeOf(await compiler.compile(v0826, { ...input, sources: { 'Store.sol': { content: input.sources['Store.sol']!.content!.replace('>=0.4.24', '^0.8.0') } } }))).toMatch(/^6080/);
+  });
+
+  it('says a version is not available when the mirror answers without it and npm is off', async () => {
+    const { compiler } = await freshCompiler({ mirrorUrl: mirror.url, npmRegistryUrl: null });
+    const e = await rejection(compiler.compile('v0.8.27-nightly.2024.5.1+commit.a6a2b8b8', input));
+    expect(e.code).toBe('compiler_version_not_found');
+    expect(e.message).toBe('Compiler version v0.8.27-nightly.2024.5.1+commit.a6a2b8b8 is not available from any compiler source');
+  });
+
+  it('gives up on a mirror that does not answer after the connect timeout', async () => {
+    const hanging = await startMirror();
+    hanging.silent.add('/wasm/list.json');
+    hanging.silent.add('/linux-amd64/list.json');
+    try {
+      const { compiler } = await freshCompiler({ mirrorUrl: hanging.url, npmRegistryUrl: null, connectTimeoutMs: 300 });
+      const started = performance.now();
+      const e = await rejection(compiler.compile(v0612, input));
+      const elapsed = performance.now() - started;
+      expect(e.code).toBe('compiler_download_failed');
+      expect(e.details.failures).toEqual([expect.stringMatching(/list\.json failed: timed out \(connect\)$/)]);
+      expect(elapsed).toBeLessThan(3_000);
+    } finally {
+      await hanging.close();
+    }
+  });
+});

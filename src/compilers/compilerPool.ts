@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { PiscinaTask } from 'piscina';
+import { SolproofError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { CompileTask, VersionTask, WorkerResult } from './compileWorker.js';
+import { formatSeconds, runNativeCompiler } from './nativeCompiler.js';
+
+export interface CompilerPoolOptions {
+  maxThreads: number;
+  timeoutMs: number;
+  maxMemoryMb: number;
+  warmPerWorker: number;
+  /** Idle workers (and the compilers they keep warm) are dropped after this long. */
+  idleTimeoutMs: number;
+  logger?: Logger;
+}
+
+export interface CompilerPoolStats {
+  compiles: number;
+  /** Compiles that found their compiler already loaded in the worker. */
+  warmCompiles: number;
+  coldLoads: number;
+  timeouts: number;
+  crashes: number;
+  outOfMemory: number;
+  running: number;
+  queued: number;
+  threads: number;
+}
+
+/** The outcome of one compile, with where the time went. */
+export interface PoolCompileResult {
+  output: string;
+  /** Time to load the compiler in the worker; null when it was warm. */
+  loadMs: number | null;
+  compileMs: number;
+}
+
+/** Counts concurrent work (wasm and native alike) against one bound. */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  get running(): number {
+    return this.active;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    else this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
+
+/**
+ * Finds the compiled worker script. From dist/ it sits next to this module; when this module
+ * is loaded from src/ (vitest), the .js sibling does not exist and the dist/ twin is used.
+ */
+export function resolveWorkerScript(moduleUrl: string = import.meta.url): string {
+  const here = fileURLToPath(moduleUrl);
+  const sibling = join(dirname(here), 'compileWorker.js');
+  if (existsSync(sibling)) return sibling;
+  const marker = `${sep}src${sep}`;
+  const at = here.lastIndexOf(marker);
+  if (at !== -1) {
+    const twin = join(here.slice(0, at), 'dist', dirname(here.slice(at + marker.length)), 'compileWorker.js');
+    if (existsSync(twin)) return twin;
+    throw new Error(`Compile worker not built: ${twin} is missing (run npx tsc -p tsconfig.json)`);
+  }
+  throw new Error(`Compile worker not found next to ${here}`);
+}
+
+const AFFINITY = Piscina.queueOptionsSymbol;
+interface BalancerWorker {
+  id: number;
+  currentUsage: number;
+  terminating: boolean;
+  destroyed: boolean;
+}
+type TaskWithAffinity = (CompileTask | VersionTask) & { [AFFINITY]?: { path: string } };
+
+/**
+ * Worker threads that compile with soljson builds, plus native compiler processes, all under
+ * one concurrency bound. Each worker keeps a few compilers loaded; tasks go to an idle worker
+ * that already has theirs.
+ */
+export class CompilerPool {
+  private readonly piscina: Piscina<TaskWithAffinity, WorkerResult>;
+  private readonly slots: Semaphore;
+  private readonly warmByThread = new Map<number, Set<string>>();
+  private readonly counters = { compiles: 0, warmCompiles: 0, coldLoads: 0, timeouts: 0, crashes: 0, outOfMemory: 0 };
+  private closed = false;
+
+  constructor(private readonly options: CompilerPoolOptions) {
+    this.slots = new Semaphore(options.maxThreads);
+    this.piscina = new Piscina<TaskWithAffinity, WorkerResult>({
+      filename: resolveWorkerScript(),
+      minThreads: 0,
+      maxThreads: options.maxThreads,
+      idleTimeout: options.idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxMemoryMb },
+      loadBalancer: (task, workers) => this.pickWorker(task, workers),
+    });
+    // Errors with no task attached (a worker dying while idle) must not crash the service.
+    this.piscina.on('error', (e: unknown) => options.logger?.warn({ err: e }, 'compile worker failed'));
+  }
+
+  private pickWorker<W extends BalancerWorker>(task: PiscinaTask, workers: W[]): W | null {
+    const wanted = ((task as unknown as Record<symbol, unknown>)[AFFINITY] as { path?: string } | null)?.path;
+    const alive = new Set<number>();
+    let best: W | null = null;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const w of workers) {
+      alive.add(w.id);
+      if (w.currentUsage !== 0 || w.terminating || w.destroyed) continue;
+      const warm = this.warmByThread.get(w.id);
+      // Prefer the worker that has the compiler loaded, then the one with the least loaded.
+      const score = wanted && warm?.has(wanted) ? 1000 : -(warm?.size ?? 0);
+      if (score > bestScore) {
+        best = w;
+        bestScore = score;
+      }
+    }
+    for (const id of this.warmByThread.keys()) if (!alive.has(id)) this.warmByThread.delete(id);
+    return best;
+  }
+
+  /** Compiles with a soljson build. Resolves with solc's raw output text. */
+  async compileSoljson(path: string, input: string): Promise<PoolCompileResult> {
+    const task: TaskWithAffinity = {
+      kind: 'compile',
+      path,
+      input,
+      warmPerWorker: this.options.warmPerWorker,
+      maxMemoryMb: this.options.maxMemoryMb,
+      [AFFINITY]: { path },
+    };
+    const result = await this.runInWorker(task);
+    if (!('output' in result)) throw new Error('unexpected worker answer');
+    this.counters.compiles++;
+    if (result.loadMs === null) this.counters.warmCompiles++;
+    else this.counters.coldLoads++;
+    return { output: result.output, loadMs: result.loadMs, compileMs: result.compileMs };
+  }
+
+  /** Loads a soljson build in a worker (without keeping it) and returns the version it reports. */
+  async readSoljsonVersion(path: string): Promise<string> {
+    const result = await this.runInWorker({ kind: 'version', path, maxMemoryMb: this.options.maxMemoryMb });
+    if (!('version' in result)) throw new Error('unexpected worker answer');
+    return result.version;
+  }
+
+  /** Compiles with a native solc binary, in the same concurrency bound as the workers. */
+  async compileNative(path: string, input: string): Promise<PoolCompileResult> {
+    const release = await this.acquireSlot();
+    try {
+      const t0 = performance.now();
+      const result = await runNativeCompiler(path, input, { timeoutMs: this.options.timeoutMs, maxMemoryMb: this.options.maxMemoryMb });
+      if (result.ok) {
+        this.counters.compiles++;
+        return { output: result.output, loadMs: null, compileMs: performance.now() - t0 };
+      }
+      if (result.reason === 'timeout') {
+        this.counters.timeouts++;
+        throw new SolproofError('compile_timeout', result.message, { details: { timeoutMs: this.options.timeoutMs } });
+      }
+      if (result.reason === 'out_of_memory') {
+        this.counters.outOfMemory++;
+        throw new SolproofError('compile_out_of_memory', result.message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
+      }
+      this.counters.crashes++;
+      throw new SolproofError('compiler_crashed', `The compiler crashed: ${result.message}`);
+    } finally {
+      release();
+    }
+  }
+
+  private async runInWorker(task: TaskWithAffinity): Promise<WorkerResult & { ok: true }> {
+    const release = await this.acquireSlot();
+    const controller = new AbortController();
+    let timedOut = false;
+    // The clock starts when the task owns a slot: time spent queued is not the compiler's.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    try {
+      let result: WorkerResult;
+      try {
+        result = await this.piscina.run(task, { signal: controller.signal });
+      } catch (e) {
+        throw this.translateWorkerFailure(e, timedOut);
+      }
+      this.warmByThread.set(result.threadId, new Set(result.warm));
+      if (result.ok) return result;
+      if (result.reason === 'out_of_memory') {
+        this.counters.outOfMemory++;
+        throw new SolproofError('compile_out_of_memory', result.message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
+      }
+      this.counters.crashes++;
+      throw new SolproofError('compiler_crashed', `The compiler crashed: ${result.message}`);
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
+  }
+
+  private translateWorkerFailure(e: unknown, timedOut: boolean): SolproofError {
+    if (timedOut) {
+      // piscina terminates the worker running an aborted task; a fresh one replaces it.
+      this.counters.timeouts++;
+      return new SolproofError('compile_timeout', `Compilation exceeded the time limit of ${formatSeconds(this.options.timeoutMs)} s`, {
+        details: { timeoutMs: this.options.timeoutMs },
+      });
+    }
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      this.counters.outOfMemory++;
+      return new SolproofError('compile_out_of_memory', `Compiler ran out of memory (limit ${this.options.maxMemoryMb} MB)`, {
+        details: { maxMemoryMb: this.options.maxMemoryMb },
+        cause: e,
+      });
+    }
+    this.counters.crashes++;
+    const message = e instanceof Error ? e.message : String(e);
+    return new SolproofError('compiler_crashed', `The compiler crashed: ${message}`, { cause: e, retryable: this.closed ? false : true });
+  }
+
+  private async acquireSlot(): Promise<() => void> {
+    if (this.closed) throw new SolproofError('compiler_crashed', 'The compiler pool is closed');
+    const release = await this.slots.acquire();
+    // The pool may have closed while this compile waited for a slot.
+    if (this.closed) {
+      release();
+      throw new SolproofError('compiler_crashed', 'The compiler pool is closed');
+    }
+    return release;
+  }
+
+  stats(): CompilerPoolStats {
+    return { ...this.counters, running: this.slots.running, queued: this.slots.queued, threads: this.piscina.threads.length };
+  }
+
+  /** Stops the workers; compiles still running are cancelled. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.piscina.destroy();
+  }
+}

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NativeRunOptions {
+  timeoutMs: number;
+  maxMemoryMb: number;
+  /** Upper bound on what the compiler may print, to bound the service's memory. */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+}
+
+export type NativeRunResult =
+  | { ok: true; output: string }
+  | { ok: false; reason: 'timeout' | 'out_of_memory' | 'crashed'; message: string };
+
+const MEMORY_POLL_MS = 100;
+
+/**
+ * Runs a native solc with `--standard-json`, the input on stdin.
+ * The compiler runs in an empty scratch directory that is also its base path, so a missing
+ * import resolves to nothing rather than to a file of this machine (solc >= 0.8.8 only reads
+ * inside its base path, include paths and allowed paths). Memory is watched through
+ * /proc/<pid>/status because `ulimit -v` breaks binaries that reserve address space.
+ */
+export async function runNativeCompiler(binaryPath: string, input: string, options: NativeRunOptions): Promise<NativeRunResult> {
+  const maxOutputBytes = options.maxOutputBytes ?? 256 * 1024 * 1024;
+  const scratch = await mkdtemp(join(tmpdir(), 'solproof-solc-'));
+  try {
+    return await new Promise<NativeRunResult>((resolve) => {
+      const child = spawn(binaryPath, ['--standard-json', '--base-path', scratch], {
+        cwd: scratch,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C' },
+      });
+      const stdout: Buffer[] = [];
+      let stdoutBytes = 0;
+      let stderr = '';
+      let verdict: NativeRunResult | null = null;
+      const kill = (result: NativeRunResult): void => {
+        if (verdict) return;
+        verdict = result;
+        child.kill('SIGKILL');
+      };
+
+      const timer = setTimeout(
+        () => kill({ ok: false, reason: 'timeout', message: `Compilation exceeded the time limit of ${formatSeconds(options.timeoutMs)} s` }),
+        options.timeoutMs,
+      );
+      const capKb = options.maxMemoryMb * 1024;
+      const poll = setInterval(() => {
+        if (child.pid === undefined) return;
+        readFile(`/proc/${child.pid}/status`, 'utf8').then(
+          (status) => {
+            const m = /VmRSS:\s+(\d+) kB/.exec(status);
+            if (m && Number(m[1]) > capKb) {
+              kill({ ok: false, reason: 'out_of_memory', message: `Compiler ran out of memory (limit ${options.maxMemoryMb} MB)` });
+            }
+          },
+          () => undefined, // the process has just exited
+        );
+      }, MEMORY_POLL_MS);
+      const onAbort = (): void => kill({ ok: false, reason: 'crashed', message: 'Compilation was cancelled' });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > maxOutputBytes) {
+          kill({ ok: false, reason: 'out_of_memory', message: `Compiler output exceeded ${Math.round(maxOutputBytes / 1048576)} MB` });
+          return;
+        }
+        stdout.push(chunk);
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 4096) stderr += chunk.toString('utf8');
+      });
+      // A compiler that exits before reading all of stdin makes the write fail with EPIPE;
+      // the exit code tells the story.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input);
+
+      const finish = (result: NativeRunResult): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve(verdict ?? result);
+      };
+      child.on('error', (e) => finish({ ok: false, reason: 'crashed', message: `Could not run the compiler: ${e.message}` }));
+      child.on('close', (code, signal) => {
+        const output = Buffer.concat(stdout).toString('utf8');
+        if (code === 0 && output.trim().startsWith('{')) {
+          finish({ ok: true, output });
+          return;
+        }
+        const oom = /bad_alloc|out of memory/i.test(stderr);
+        const how = signal ? `signal ${signal}` : `exit code ${code}`;
+        finish({
+          ok: false,
+          reason: oom ? 'out_of_memory' : 'crashed',
+          message: `Compiler stopped with ${how}${stderr ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
+        });
+      });
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** `60000` → `60`, `1500` → `1.5`: the unit texts use seconds. */
+export function formatSeconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}

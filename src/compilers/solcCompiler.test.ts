@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTALLED_SOLC_VERSIONS, seedCompilerCache } from '../../test/helpers/compilerCache.js';
+import { SolproofError } from '../core/errors.js';
+import type { SolcInput } from '../verify/solcTypes.js';
+import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
+
+function counterInput(extra = ''): SolcInput {
+  return {
+    language: 'Solidity',
+    sources: {
+      'Counter.sol': {
+        content: `pragma solidity >=0.4.11;\ncontract Counter {\n  uint256 public count;${extra}\n  function inc() public { count += 1; }\n}\n`,
+      },
+    },
+    settings: {
+      optimizer: { enabled: false, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
+  };
+}
+
+/** Many functions compiled through the IR pipeline: takes about a minute. */
+function slowInput(): SolcInput {
+  let content = 'pragma solidity ^0.8.0;\ncontract Slow {\n  mapping(uint => uint) m;\n';
+  for (let i = 0; i < 200; i++) {
+    content += `  function f${i}(uint a, uint b) public returns (uint) { uint c = a * ${i + 1} + b; for (uint j = 0; j < a; j++) { c += m[j] * ${i} + j ** 2; m[c % 7] = c; } return c; }\n`;
+  }
+  return {
+    language: 'Solidity',
+    sources: { 'Slow.sol': { content: `${content}}\n` } },
+    settings: { viaIR: true, optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+  };
+}
+
+/** A 20 000-element array literal: solc's type checker needs far more than 64 MB for it. */
+function memoryHungryInput(): SolcInput {
+  const n = 20_000;
+  const elements = Array.from({ length: n }, (_, i) => (i === 0 ? 'uint8(1)' : String(i % 10))).join(',');
+  return {
+    language: 'Solidity',
+    sources: { 'Big.sol': { content: `pragma solidity ^0.8.0;\ncontract Big { function f() public pure returns (uint s) { uint8[${n}] memory x = [${elements}]; s = x[3]; } }\n` } },
+    settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+  };
+}
+
+async function rejection(p: Promise<unknown>): Promise<SolproofError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(SolproofError);
+    return e as SolproofError;
+  }
+  throw new Error('expected a rejection');
+}
+
+let cacheDir: string;
+let versions: Record<string, string>;
+const compilers: SolcCompiler[] = [];
+
+function compilerWith(options: Partial<Parameters<typeof createSolcCompiler>[0]> = {}): SolcCompiler {
+  const c = createSolcCompiler({ cacheDir, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 2, ...options });
+  compilers.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), 'solproof-compilers-'));
+  versions = await seedCompilerCache(cacheDir);
+});
+
+afterAll(async () => {
+  await Promise.all(compilers.map((c) => c.close()));
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe('createSolcCompiler with a seeded cache', () => {
+  it('compiles the same contract with every installed solc from 0.4.11 to 0.8.28', async () => {
+    const compiler = compilerWith();
+    const outputs = await Promise.all(
+      INSTALLED_SOLC_VERSIONS.map(async (short) => [short, await compiler.compile(`v${versions[short]}`, counterInput())] as const),
+    );
+    for (const [short, output] of outputs) {
+      const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+      expect(errors, short).toEqual([]);
+      const counter = output.contracts?.['Counter.sol']?.Counter;
+      expect(counter?.evm?.bytecode?.object, short).toMatch(/^60[0-9a-f]{200,}$/);
+      expect(counter?.evm?.deployedBytecode?.object, short).toMatch(/^60[0-9a-f]{100,}$/);
+      expect(counter?.abi, short).toContainEqual(expect.objectContaining({ name: 'inc', type: 'function' }));
+    }
+    // 0.4.x appends bzzr0 auxdata, 0.6+ ipfs: each build really is the version asked for.
+    const runtime = (short: string) => outputs.find(([s]) => s === short)![1].contracts!['Counter.sol']!.Counter!.evm!.deployedBytecode!.object;
+    expect(runtime('0.4.11')).toMatch(/a165627a7a72305820[0-9a-f]{64}0029$/);
+    expect(runtime('0.8.28')).toMatch(/a264697066735822[0-9a-f]{68}64736f6c634300081c0033$/);
+    expect(runtime('0.8.18')).toMatch(/64736f6c63430008120033$/);
+  });
+
+  it('returns Solidity errors in the output instead of throwing', async () => {
+    const output = await compilerWith().compile(versions['0.8.28']!, counterInput('\n  function broken( public {}'));
+    expect(output.errors?.some((e) => e.severity === 'error' && e.type === 'ParserError')).toBe(true);
+    expect(output.contracts?.['Counter.sol']).toBeUndefined();
+  });
+
+  it('keeps a compiler warm: the second compile of a version skips loading it', async () => {
+    const compiler = compilerWith({ maxThreads: 2 });
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await compiler.compile(versions['0.8.28']!, counterInput(`\n  uint256 public v${i};`));
+      times.push(performance.now() - t0);
+    }
+    const stats = compiler.stats();
+    console.log(`solc 0.8.28 cold load+compile ${times[0]!.toFixed(0)} ms; warm compiles ${times[1]!.toFixed(0)} ms, ${times[2]!.toFixed(0)} ms`);
+    expect(stats).toMatchObject({ compiles: 3, coldLoads: 1, warmCompiles: 2 });
+    expect(Math.max(times[1]!, times[2]!)).toBeLessThan(times[0]!);
+  });
+
+  it('rejects a version no source has with compiler_version_not_found', async () => {
+    // npm is authoritative for releases: its 404 settles the question without the mirror.
+    const compiler = compilerWith({ npmRegistryUrl: 'https://registry.npmjs.org' });
+    const e = await rejection(compiler.compile('v0.8.99+commit.deadbeef', counterInput()));
+    expect(e.code).toBe('compiler_version_not_found');
+    expect(e.message).toBe('Compiler version v0.8.99+commit.deadbeef is not available from any compiler source');
+    expect(e.retryable).toBe(false);
+  });
+
+  it('rejects malformed versions before touching the cache or the network', async () => {
+    const compiler = compilerWith({ npmRegistryUrl: 'https://registry.npmjs.org' });
+    for (const bad of ['latest', '0.8.26+commit.8a97fa7a/../../../etc/passwd', '0.8.26']) {
+      const e = await rejection(compiler.compile(bad, counterInput()));
+      expect(e.code).toBe('compiler_version_not_found');
+      expect(e.message).toMatch(/is not a valid compiler version$/);
+    }
+  });
+
+  it('stops a compile at the time limit and keeps compiling afterwards', async () => {
+    const compiler = compilerWith({ maxThreads: 1, timeoutMs: 4_000 });
+    const t0 = performance.now();
+    const e = await rejection(compiler.compile(versions['0.8.28']!, slowInput()));
+    const stoppedAfter = performance.now() - t0;
+    expect(e.code).toBe('compile_timeout');
+    expect(e.message).toBe('Compilation exceeded the time limit of 4 s');
+    expect(stoppedAfter).toBeLessThan(8_000);
+    const output = await compiler.compile(versions['0.8.28']!, counterInput());
+    expect(output.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+    expect(compiler.stats()).toMatchObject({ timeouts: 1, compiles: 1 });
+  });
+
+  it('reports compile_out_of_memory at the memory limit and keeps compiling afterwards', async () => {
+    const compiler = compilerWith({ maxThreads: 1, maxMemoryMb: 64 });
+    const e = await rejection(compiler.compile(versions['0.8.28']!, memoryHungryInput()));
+    expect(e.code).toBe('compile_out_of_memory');
+    expect(e.message).toMatch(/^Compiler ran out of memory \(limit 64 MB\)/);
+    const output = await compiler.compile(versions['0.8.28']!, counterInput());
+    expect(output.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+  });
+
+  it('compiles inputs larger than the emscripten stack', async () => {
+    // solc-js alone fails with "memory access out of bounds" from about 1.5 MB of input.
+    const input = counterInput(`\n  /*${'x'.repeat(3 * 1024 * 1024)}*/`);
+    const output = await compilerWith().compile(versions['0.8.28']!, input);
+    expect(output.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+  });
+});
