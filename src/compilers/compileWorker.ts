@@ -157,14 +157,15 @@ function isOutOfMemory(e: unknown): boolean {
 }
 
 function describe(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  // emscripten throws raw numbers (C++ exception pointers) and strings
-  return typeof e === 'number' ? `uncaught native exception (${e})` : String(e);
+  // emscripten throws raw numbers (C++ exception pointers) and strings; old aborts carry a
+  // whole stack trace in the message.
+  const text = e instanceof Error ? e.message || e.name : typeof e === 'number' ? `uncaught native exception (${e})` : String(e);
+  return text.split('\n')[0]!.slice(0, 300);
 }
 
 function outputReportsOutOfMemory(output: string): boolean {
   // solc turns std::bad_alloc into an "Unknown exception" error in the output JSON.
-  return output.length < 100_000 && /bad_alloc|out of memory/i.test(output);
+  return output.length < 100_000 && /bad_alloc|out of memory|Unknown exception/i.test(output);
 }
 
 export default function run(task: WorkerTask): WorkerResult {
