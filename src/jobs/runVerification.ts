@@ -78,6 +78,10 @@ export function createVerificationHandler(deps: VerificationDeps) {
       const creation = await deps.chain.findCreation(address);
       result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation });
     } catch (error) {
+      // A compiler that crashes again on the same input will not stop crashing.
+      if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) {
+        return { state: 'fail', resultText: `Solidity Compilation Error: the compiler crashed on this input (${error.message.slice(0, 300)})` };
+      }
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message }, 'verification will be retried');
         return { retry: true, delayMs: retryDelayMs, error: error.message };
