@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
+import { migrations } from './migrations.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
 import {
   createTestDatabase,
@@ -14,6 +15,9 @@ import {
 } from './testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
+
+/** Every table the migrations create (a new migration adds its table here). */
+const EXPECTED_TABLES = ['api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas'];
 
 const pgProblem = await probePostgres();
 if (pgProblem !== null) {
@@ -47,20 +51,20 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         .filter((t) => dialect === 'sqlite' || t.schema === tdb.schema)
         .map((t) => t.name)
         .sort();
-      expect(tables).toEqual(['api_keys', 'verification_jobs', 'verified_contracts']);
+      expect(tables).toEqual([...EXPECTED_TABLES].sort());
 
       expect(await migrateToLatest(store)).toEqual([]);
       const again = await open(tdb);
       expect(await migrateToLatest(again)).toEqual([]);
       const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
-      expect(rows.rows.map((r) => r.name)).toEqual(['0001_initial']);
+      expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
     });
 
     it('lets two stores open and migrate a new database at the same time', async () => {
       const tdb = await fresh();
       const [a, b] = await Promise.all([open(tdb), open(tdb)]);
       const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
-      expect(rows.rows.map((r) => r.name)).toEqual(['0001_initial']);
+      expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
       await insertJob(b.db, { kind: 'source', address: '0x00000000000000000000000000000000000000aa', request: {} });
     });
 

@@ -91,17 +91,18 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const older = await insertJob(store.db, { kind: 'proxy', address: addr(2), request: 2, now: T0 });
       await insertJob(store.db, { kind: 'source', address: addr(3), request: 3, now: T0, notBefore: T0 + 60_000 });
 
-      const first = await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 });
+      // Leases outlast the last claim below, so only the delayed job can be due then.
+      const first = await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 });
       expect(first).toMatchObject({
         receipt: older.receipt,
         kind: 'proxy',
         state: 'running',
         leaseOwner: 'w1',
-        leaseUntil: T0 + 30_100,
+        leaseUntil: T0 + 120_100,
         attempts: 1,
       });
-      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
-      expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 100 })).toBeNull();
+      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
+      expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 })).toBeNull();
       expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.request).toBe(3);
     });
 
