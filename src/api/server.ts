@@ -13,6 +13,7 @@ import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
 import { TEXT } from './texts.js';
+import { registerWebRoutes } from '../web/routes.js';
 
 type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
 
@@ -109,5 +110,6 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
     return action.run(ctx, params, caller, decision.okMessage);
   };
   app.route({ method: ['GET', 'POST'], url: '/api', handler: handle });
+  await registerWebRoutes(app, ctx);
   return app;
 }

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Address } from '../../core/types.js';
+import type { ProxyRecord } from '../../store/proxyRecords.js';
+import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import { contractPage, sourceFiles } from './contractPage.js';
+
+const EVIL = `"'><img src=x onerror=alert(1)></script><script>alert(2)</script>`;
+const ADDRESS = '0x00000000000000000000000000000000000000c0' as Address;
+const IMPL = '0x00000000000000000000000000000000000000c1' as Address;
+
+function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
+  const abi = [
+    { type: 'function', name: 'get', inputs: [], outputs: [{ name: EVIL, type: 'string' }], stateMutability: 'view' },
+    { type: 'function', name: 'put', inputs: [{ name: EVIL, type: 'string' }], outputs: [], stateMutability: 'nonpayable' },
+  ];
+  return {
+    address: ADDRESS,
+    contractName: 'Thing',
+    sourcePath: 'b.sol',
+    compilerVersion: 'v0.8.28+commit.7893614a',
+    codeFormat: 'solidity-standard-json-input',
+    sourceCode: '{}',
+    compilerInput: JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: `// ${EVIL}` }, 'b.sol': { content: 'contract Thing {}' } } }),
+    abi: JSON.stringify(abi),
+    metadata: '',
+    optimizationUsed: false,
+    runs: 200,
+    evmVersion: EVIL,
+    viaIR: false,
+    constructorArguments: '',
+    libraries: [{ name: EVIL, address: '0x00000000000000000000000000000000000000c2' }],
+    licenseType: 3,
+    matchKind: 'partial',
+    creationMatch: null,
+    runtimeMatch: 'partial',
+    transformations: null,
+    swarmSource: '',
+    receipt: null,
+    verifiedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
+    proxyImplementation: null,
+    proxyInfo: null,
+    proxyCheckedAt: null,
+    proxyBlock: null,
+    ...overrides,
+  };
+}
+
+const proxy: ProxyRecord = {
+  address: ADDRESS,
+  implementation: IMPL,
+  finalImplementation: IMPL,
+  pattern: EVIL,
+  detection: { chain: [{ address: ADDRESS, implementation: IMPL, pattern: 'eip1967' }], admin: EVIL },
+  blockNumber: 12,
+  checkedAt: Date.UTC(2025, 0, 3),
+  receipt: null,
+};
+
+const base = { address: ADDRESS, chainId: 31337, baseUrl: 'http://127.0.0.1:8080', hasCode: true };
+
+describe('contractPage', () => {
+  it('escapes every stored text it shows', () => {
+    const page = contractPage({ ...base, contract: contract(), proxy, implementation: null }).value;
+    expect(page).not.toMatch(/<img|<script>alert/);
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+    // the one script is the explorer's own
+    expect(page.match(/<script/g)).toHaveLength(1);
+  });
+
+  it('shows the contract file first, then the other sources', () => {
+    expect(sourceFiles(contract()).map((f) => f.path)).toEqual(['b.sol', 'a.sol']);
+    expect(sourceFiles(contract({ compilerInput: 'not json', sourceCode: 'contract X {}' }))).toEqual([{ path: 'b.sol', content: 'contract X {}' }]);
+  });
+
+  it('explains a partial match and offers Read/Write; no proxy tabs while the implementation is unverified', () => {
+    const page = contractPage({ ...base, contract: contract(), proxy, implementation: null }).value;
+    expect(page).toContain('Partial match: the code matches except the metadata hash');
+    expect(page).toContain('href="#read"');
+    expect(page).toContain('href="#write"');
+    expect(page).not.toContain('href="#read-proxy"');
+    expect(page).toContain(`The implementation ${IMPL} is not verified here`);
+    expect(page).toContain('Read at block</dt><dd>12</dd>');
+    expect(page).toContain('2025-01-03 00:00:00 UTC');
+  });
+
+  it('offers Read/Write as Proxy on an unverified proxy whose implementation is verified', () => {
+    const page = contractPage({ ...base, contract: null, proxy, implementation: contract({ address: IMPL }) }).value;
+    expect(page).toContain('Not verified');
+    expect(page).toContain('href="#read-proxy"');
+    expect(page).toContain('data-proxy="1" data-signature="get()"');
+    expect(page).toContain('How to verify');
+  });
+
+  it('says when an unverified address has no code, and how to verify once deployed', () => {
+    const page = contractPage({ ...base, contract: null, proxy: null, implementation: null, hasCode: false }).value;
+    expect(page).toContain('There is no contract code at this address');
+    expect(page).toContain('How to verify');
+    expect(page).toContain(`-d contractaddress=${ADDRESS}`);
+    expect(page).toContain('http://127.0.0.1:8080/api');
+  });
+});

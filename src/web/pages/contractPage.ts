@@ -1,0 +1,285 @@
+import { decodeAbiParameters, type AbiParameter } from 'viem';
+import { licenseName } from '../../core/licenses.js';
+import type { Address } from '../../core/types.js';
+import type { ProxyRecord } from '../../store/proxyRecords.js';
+import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
+import { html, type Html } from '../html.js';
+import { addressLink, layout, timeTag } from '../layout.js';
+
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+/** Everything the contract page shows, gathered by the route. */
+export interface ContractPageData {
+  address: Address;
+  chainId: number;
+  /** Where the API is reached from outside, for the how-to-verify hint. */
+  baseUrl: string;
+  contract: VerifiedContract | null;
+  proxy: ProxyRecord | null;
+  /** The verified contract at the proxy's final implementation, when there is one. */
+  implementation: VerifiedContract | null;
+  /** Whether the address holds code; null when the node could not be asked. */
+  hasCode: boolean | null;
+}
+
+const PATTERN_NAMES: Readonly<Record<string, string>> = {
+  eip1167: 'EIP-1167 minimal proxy',
+  clone44: '44-byte clone',
+  push0_clone: 'EIP-1167 clone (PUSH0)',
+  vyper_forwarder: 'Vyper forwarder',
+  sequence_wallet: 'Sequence wallet proxy',
+  eip1967: 'EIP-1967 proxy',
+  eip1967_beacon: 'EIP-1967 beacon proxy',
+  oz_legacy: 'OpenZeppelin legacy (ZeppelinOS) proxy',
+  eip1822: 'EIP-1822 (UUPS) proxy',
+  safe: 'Safe proxy (masterCopy)',
+  eip897: 'EIP-897 delegate proxy',
+  get_implementation: 'getImplementation() proxy',
+  compound_unitroller: 'Compound Unitroller',
+  eip2535_diamond: 'EIP-2535 Diamond',
+  eip7702: 'EIP-7702 delegated account',
+};
+
+function patternName(pattern: string): string {
+  return PATTERN_NAMES[pattern] ?? pattern;
+}
+
+const MATCH_TEXT = {
+  full: 'Full match: the deployed code is byte for byte what these exact sources compile to, metadata hash included.',
+  partial:
+    'Partial match: the code matches except the metadata hash at its end, so the sources compile to the same instructions but differ in something that does not change them (comments, whitespace, file names or settings recorded in the metadata).',
+} as const;
+
+/** The source files to show: from the compiled standard JSON input, the contract's own file first. */
+export function sourceFiles(contract: VerifiedContract): { path: string; content: string }[] {
+  try {
+    const input = JSON.parse(contract.compilerInput) as { sources?: Record<string, { content?: unknown }> };
+    const files = Object.entries(input.sources ?? {})
+      .filter(([, s]) => s && typeof s.content === 'string')
+      .map(([path, s]) => ({ path, content: s.content as string }));
+    if (files.length > 0) {
+      const main = files.findIndex((f) => f.path === contract.sourcePath);
+      if (main > 0) files.unshift(...files.splice(main, 1));
+      return files;
+    }
+  } catch {
+    // fall back to the submitted text below
+  }
+  return [{ path: contract.sourcePath || `${contract.contractName}.sol`, content: contract.sourceCode }];
+}
+
+function constructorArguments(contract: VerifiedContract): Html {
+  if (!contract.constructorArguments) return html`<p class="muted">None.</p>`;
+  let decoded: Html | string = '';
+  try {
+    const abi = JSON.parse(contract.abi) as { type?: string; inputs?: AbiParameter[] }[];
+    const inputs = abi.find((item) => item.type === 'constructor')?.inputs ?? [];
+    if (inputs.length > 0) {
+      const values = decodeAbiParameters(inputs, `0x${contract.constructorArguments}`);
+      decoded = html`<ol class="mono">${inputs.map(
+        (input, i) =>
+          html`<li>${input.name || `#${i}`} <span class="muted">(${input.type})</span>: ${formatValue(values[i])}</li>`,
+      )}</ol>`;
+    }
+  } catch {
+    decoded = '';
+  }
+  return html`<pre class="source">${contract.constructorArguments}</pre>${decoded}`;
+}
+
+function formatValue(value: unknown): string {
+  const json = toJsonValue(value);
+  return typeof json === 'string' ? json : JSON.stringify(json);
+}
+
+function prettyAbi(abiText: string): string {
+  try {
+    return JSON.stringify(JSON.parse(abiText), null, 2);
+  } catch {
+    return abiText;
+  }
+}
+
+function functionForm(fn: ContractFunction, position: number, kind: 'read' | 'write', asProxy: boolean): Html {
+  const inputs = fn.abi.inputs;
+  return html`<form class="fn" data-kind="${kind}" data-proxy="${asProxy ? '1' : '0'}" data-signature="${fn.signature}">
+<h3>${position}. ${fn.abi.name} <span class="muted mono">${fn.signature}</span>${fn.payable ? html` <span class="badge warn">payable</span>` : ''}</h3>
+${inputs.map(
+  (input, i) =>
+    html`<label>${input.name || `#${i + 1}`} (${input.type})<input type="text" data-arg="${i}" data-type="${input.type}" placeholder="${placeholderFor(input.type)}" autocomplete="off" spellcheck="false"></label>`,
+)}
+${fn.payable ? html`<label>value (wei)<input type="text" data-value="1" placeholder="0" autocomplete="off"></label>` : ''}
+<button type="submit">${kind === 'read' ? 'Query' : 'Write'}</button>
+<output class="fn-result" aria-live="polite"></output>
+</form>`;
+}
+
+function placeholderFor(type: string): string {
+  if (type.endsWith(']')) return 'JSON array, e.g. ["…"]';
+  if (type.startsWith('tuple')) return 'JSON array of fields';
+  if (type === 'address') return '0x…';
+  if (type === 'bool') return 'true or false';
+  if (type.startsWith('bytes')) return '0x…';
+  if (/int/.test(type)) return 'integer';
+  return type;
+}
+
+function functionPanels(
+  functions: ContractFunction[],
+  ids: { read: string; write: string },
+  asProxy: boolean,
+  note: Html | string,
+): Html {
+  const reads = functions.filter((f) => f.readOnly);
+  const writes = functions.filter((f) => !f.readOnly);
+  return html`<section class="tab-panel" id="${ids.read}">
+${note}
+${reads.length ? reads.map((f, i) => functionForm(f, i + 1, 'read', asProxy)) : html`<p class="muted">No read functions.</p>`}
+</section>
+<section class="tab-panel" id="${ids.write}">
+${note}
+<p class="muted">Writing sends a transaction from your browser wallet; without one, the page shows the call data to send yourself.</p>
+${writes.length ? writes.map((f, i) => functionForm(f, i + 1, 'write', asProxy)) : html`<p class="muted">No write functions.</p>`}
+</section>`;
+}
+
+function proxyDetails(data: ContractPageData): Html | string {
+  const record = data.proxy;
+  if (!record) return '';
+  const detection = (record.detection && typeof record.detection === 'object' ? record.detection : {}) as Record<string, unknown>;
+  const hops = Array.isArray(detection.chain)
+    ? (detection.chain as Record<string, unknown>[]).filter((h) => typeof h?.implementation === 'string' && ADDRESS_RE.test(h.implementation))
+    : [];
+  const addressList = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string' && ADDRESS_RE.test(a)) : [];
+  const beacon = typeof detection.beacon === 'string' && ADDRESS_RE.test(detection.beacon) ? detection.beacon : null;
+  const admin = typeof detection.admin === 'string' && ADDRESS_RE.test(detection.admin) ? detection.admin : null;
+  const facets = addressList(detection.facets);
+  const conflicts = Array.isArray(detection.conflicts)
+    ? (detection.conflicts as Record<string, unknown>[]).filter((c) => typeof c?.implementation === 'string' && ADDRESS_RE.test(c.implementation))
+    : [];
+  return html`<div class="card" id="proxy">
+<h2>Proxy <span class="badge info">${patternName(record.pattern)}</span></h2>
+${detection.isDelegatedAccount === true ? html`<p class="notice info">This address is an account delegating to code (EIP-7702), not a contract proxy.</p>` : ''}
+<dl class="facts">
+<dt>Implementation</dt><dd>${addressLink(record.implementation)}</dd>
+${record.finalImplementation.toLowerCase() !== record.implementation.toLowerCase() ? html`<dt>Final implementation</dt><dd>${addressLink(record.finalImplementation)}</dd>` : ''}
+${hops.length > 1 ? html`<dt>Chain</dt><dd>${hops.map((h, i) => html`${i ? ' → ' : ''}${addressLink(String(h.address))} <span class="muted">(${patternName(String(h.pattern))})</span>`)} → ${addressLink(String(hops[hops.length - 1]!.implementation))}</dd>` : ''}
+${beacon ? html`<dt>Beacon</dt><dd>${addressLink(beacon)}</dd>` : ''}
+${admin ? html`<dt>Admin</dt><dd class="addr">${admin.toLowerCase()}</dd>` : ''}
+${facets.length ? html`<dt>Facets</dt><dd>${facets.map((f, i) => html`${i ? ', ' : ''}${addressLink(f)}`)}</dd>` : ''}
+${conflicts.length ? html`<dt>Other candidates</dt><dd>${conflicts.map((c, i) => html`${i ? ', ' : ''}${addressLink(String(c.implementation))} <span class="muted">(${patternName(String(c.pattern))})</span>`)}</dd>` : ''}
+<dt>Read at block</dt><dd>${record.blockNumber}</dd>
+<dt>Checked</dt><dd>${timeTag(record.checkedAt)}</dd>
+</dl>
+${data.implementation ? '' : html`<p class="notice warn">The implementation ${record.finalImplementation.toLowerCase()} is not verified here, so this page cannot offer Read/Write as Proxy. Verify it, then reload.</p>`}
+</div>`;
+}
+
+function verifyHint(data: ContractPageData): Html {
+  const api = `${data.baseUrl}/api`;
+  const curl = `curl -X POST '${api}' \\
+  -d module=contract -d action=verifysourcecode -d apikey=YOUR_KEY \\
+  -d contractaddress=${data.address} \\
+  -d codeformat=solidity-standard-json-input \\
+  -d contractname='contracts/MyContract.sol:MyContract' \\
+  -d compilerversion=v0.8.28+commit.7893614a \\
+  --data-urlencode sourceCode@standard-input.json`;
+  const hardhat = `// hardhat.config.ts (hardhat-verify 2)
+etherscan: {
+  apiKey: { solproof: 'YOUR_KEY' },
+  customChains: [{ network: 'solproof', chainId: ${data.chainId},
+    urls: { apiURL: '${api}', browserURL: '${data.baseUrl}' } }],
+}
+// then: npx hardhat verify --network solproof ${data.address} [constructor args]`;
+  return html`<div class="card">
+<h2>How to verify</h2>
+<p>Submit the sources with an API key (<span class="mono">solproof keys create</span>), then follow the receipt it returns at <span class="mono">/receipt/&lt;guid&gt;</span>. With curl:</p>
+<pre class="source">${curl}</pre>
+<p>Or with Hardhat:</p>
+<pre class="source">${hardhat}</pre>
+</div>`;
+}
+
+function proxyNote(data: ContractPageData): Html | string {
+  return data.implementation
+    ? html`<p class="notice info">Calls go to the proxy ${data.address} with the ABI of its implementation ${addressLink(data.implementation.address)} (${data.implementation.contractName}).</p>`
+    : '';
+}
+
+function unverifiedPage(data: ContractPageData): Html {
+  const codeNote =
+    data.hasCode === false
+      ? html`<p class="notice warn">There is no contract code at this address (an account, or nothing deployed yet).</p>`
+      : data.hasCode === true
+        ? html`<p class="notice info">Contract code is deployed here, but its source code is not verified.</p>`
+        : html`<p class="notice warn">The source code is not verified. (The network node could not be asked whether code is deployed here.)</p>`;
+  const proxyPanels = data.implementation
+    ? functionPanels(abiFunctions(data.implementation.abi), { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data))
+    : null;
+  return layout(
+    { title: `Address ${data.address}`, chainId: data.chainId, query: data.address },
+    html`<div data-address="${data.address}">
+<h1>Address ${data.address} <span class="badge warn">Not verified</span></h1>
+${codeNote}
+${proxyDetails(data)}
+${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
+${verifyHint(data)}
+</div>`,
+  );
+}
+
+/** The contract page: verified details, sources, ABI, Read/Write (and as Proxy); or how to verify. */
+export function contractPage(data: ContractPageData): Html {
+  const contract = data.contract;
+  if (!contract) return unverifiedPage(data);
+  const files = sourceFiles(contract);
+  const functions = abiFunctions(contract.abi);
+  const implementationFunctions = data.implementation ? abiFunctions(data.implementation.abi) : null;
+  const reads = functions.filter((f) => f.readOnly).length;
+  const writes = functions.length - reads;
+  const tabs: { id: string; label: string }[] = [
+    { id: 'code', label: 'Code' },
+    { id: 'read', label: `Read Contract (${reads})` },
+    { id: 'write', label: `Write Contract (${writes})` },
+  ];
+  if (implementationFunctions) {
+    tabs.push({ id: 'read-proxy', label: 'Read as Proxy' }, { id: 'write-proxy', label: 'Write as Proxy' });
+  }
+  const matchKind = contract.matchKind === 'full' ? 'full' : 'partial';
+  return layout(
+    { title: `${contract.contractName} ${data.address}`, chainId: data.chainId, query: data.address },
+    html`<div data-address="${data.address}">
+<h1>${contract.contractName} <span class="badge ok">Verified</span> <span class="badge ${matchKind === 'full' ? 'ok' : 'warn'}">${matchKind} match</span>${data.proxy ? html` <span class="badge info">Proxy</span>` : ''}</h1>
+<p class="addr">${data.address}</p>
+<div class="card">
+<dl class="facts">
+<dt>Contract name</dt><dd>${contract.contractName}</dd>
+<dt>Compiler</dt><dd class="mono">${contract.compilerVersion}</dd>
+<dt>Optimizer</dt><dd>${contract.optimizationUsed ? `enabled, ${contract.runs} runs` : 'disabled'}${contract.viaIR ? ' · via IR' : ''}</dd>
+<dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
+<dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
+<dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${contract.creationMatch || contract.runtimeMatch ? html` <span class="muted">(creation code: ${contract.creationMatch ?? 'not compared'}, runtime code: ${contract.runtimeMatch ?? 'not compared'})</span>` : ''}</dd>
+<dt>Verified</dt><dd>${timeTag(contract.verifiedAt)}${contract.receipt && /^[a-z0-9]{50}$/.test(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
+${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${ADDRESS_RE.test(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
+</dl>
+</div>
+${proxyDetails(data)}
+<nav class="tabs">${tabs.map((t) => html`<a href="#${t.id}" aria-selected="false">${t.label}</a>`)}</nav>
+<section class="tab-panel" id="code">
+<h2>Source code <span class="muted">(${files.length} file${files.length === 1 ? '' : 's'})</span></h2>
+${files.map(
+  (f, i) => html`<div class="file"><div class="file-head"><span class="mono">${f.path}</span><span class="muted">File ${i + 1} of ${files.length}</span></div>
+<pre class="source"><code>${f.content}</code></pre></div>`,
+)}
+<h2>Constructor arguments</h2>
+${constructorArguments(contract)}
+<h2>Contract ABI</h2>
+<pre class="source abi">${prettyAbi(contract.abi)}</pre>
+</section>
+${functionPanels(functions, { read: 'read', write: 'write' }, false, '')}
+${implementationFunctions ? functionPanels(implementationFunctions, { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data)) : ''}
+</div>`,
+  );
+}

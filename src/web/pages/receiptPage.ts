@@ -1,0 +1,65 @@
+import type { VerificationJob } from '../../store/verificationJobs.js';
+import { html, type Html } from '../html.js';
+import { addressLink, layout, timeTag } from '../layout.js';
+
+/** Seconds between reloads of a pending receipt page. */
+export const RECEIPT_REFRESH_SECONDS = 2;
+
+type StepState = 'done' | 'current' | 'failed' | '';
+
+/** `/receipt/:guid`: where a verification or proxy job stands; reloads itself while pending. */
+export function receiptPage(data: { chainId: number; job: VerificationJob; now?: number }): Html {
+  const job = data.job;
+  const proxy = job.kind === 'proxy';
+  const pending = job.state === 'queued' || job.state === 'running';
+  const labels = proxy ? ['Queued', 'Reading the proxy', 'Implementation found'] : ['Queued', 'Compiling and comparing', 'Verified'];
+  let steps: StepState[];
+  let status: Html;
+  switch (job.state) {
+    case 'queued':
+      steps = ['current', '', ''];
+      status = html`<span class="badge info">Queued</span>`;
+      break;
+    case 'running':
+      steps = ['done', 'current', ''];
+      status = html`<span class="badge info">${proxy ? 'Reading the proxy' : 'Compiling'}</span>`;
+      break;
+    case 'pass':
+      steps = ['done', 'done', 'done'];
+      status = html`<span class="badge ok">${proxy ? 'Implementation found' : 'Verified'}</span>`;
+      break;
+    case 'already_verified':
+      steps = ['done', 'done', 'done'];
+      status = html`<span class="badge ok">Already verified</span>`;
+      break;
+    case 'fail':
+      steps = ['done', 'done', 'failed'];
+      status = html`<span class="badge err">Failed</span>`;
+      labels[2] = proxy ? 'Not found' : 'Not verified';
+      break;
+  }
+  const elapsed = Math.max(0, Math.round(((job.finishedAt ?? data.now ?? Date.now()) - job.createdAt) / 1000));
+  let outcome: Html | string = '';
+  if (job.state === 'pass' || job.state === 'already_verified') {
+    outcome = html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>`;
+  } else if (job.state === 'fail') {
+    outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p><p><a href="/address/${job.address}">Open the address page →</a></p>`;
+  } else {
+    outcome = html`<p class="notice info">${proxy ? 'Looking for the implementation' : 'Working'}… this page reloads every ${RECEIPT_REFRESH_SECONDS} seconds.</p>
+${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${job.lastError}</p>` : ''}`;
+  }
+  return layout(
+    { title: `Receipt ${job.receipt}`, chainId: data.chainId, refreshSeconds: pending ? RECEIPT_REFRESH_SECONDS : undefined },
+    html`<h1>${proxy ? 'Proxy verification' : 'Verification'} ${status}</h1>
+<div class="card">
+<ol class="steps">${labels.map((label, i) => html`<li class="${steps[i]!}">${label}</li>`)}</ol>
+${outcome}
+<dl class="facts">
+<dt>Address</dt><dd>${addressLink(job.address)}</dd>
+<dt>Receipt</dt><dd class="mono">${job.receipt}</dd>
+<dt>Submitted</dt><dd>${timeTag(job.createdAt)}</dd>
+<dt>${pending ? 'Waiting for' : 'Took'}</dt><dd>${elapsed} s${job.attempts > 1 ? ` (${job.attempts} attempts)` : ''}</dd>
+</dl>
+</div>`,
+  );
+}

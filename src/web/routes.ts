@@ -1,0 +1,258 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiContext } from '../api/context.js';
+import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
+import type { Address } from '../core/types.js';
+import { getProxyRecord } from '../store/proxyRecords.js';
+import { getJob } from '../store/verificationJobs.js';
+import {
+  countVerifiedContracts,
+  getVerifiedContract,
+  listVerifiedContracts,
+  type VerifiedContract,
+} from '../store/verifiedContracts.js';
+import { EXPLORER_CSS, EXPLORER_JS } from './assets.js';
+import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
+import { csvRow } from './csv.js';
+import { html, type Html } from './html.js';
+import { CONTENT_SECURITY_POLICY } from './layout.js';
+import { apiDocsPage } from './pages/apiDocsPage.js';
+import { contractListPage } from './pages/contractListPage.js';
+import { contractPage } from './pages/contractPage.js';
+import { homePage } from './pages/homePage.js';
+import { messagePage } from './pages/messagePage.js';
+import { receiptPage } from './pages/receiptPage.js';
+
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+const RECEIPT_RE = /^[a-z0-9]{50}$/;
+
+/** Contracts per list page. */
+export const LIST_PAGE_SIZE = 25;
+/** How many pages deep the list goes (bounds the offset a request can ask for). */
+const MAX_LIST_PAGE = 100_000;
+/** Latest contracts on the start page. */
+const HOME_LATEST = 10;
+/** Rows read from the store per batch while writing the CSV. */
+const CSV_BATCH = 100;
+/** Read/encode requests are small JSON documents. */
+const CALL_BODY_LIMIT = 64 * 1024;
+
+export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
+
+function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
+}
+
+/** The public base URL for hints shown on pages. */
+function baseUrlOf(ctx: ApiContext, request: FastifyRequest): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+interface CallBody {
+  function?: unknown;
+  index?: unknown;
+  args?: unknown;
+  asProxy?: unknown;
+  value?: unknown;
+}
+
+/**
+ * The explorer: `/`, `/contracts`, `/address/:address` (+ `/read`, `/encode`), `/receipt/:guid`,
+ * `/verified-contracts.csv`, `/docs/api`, `/search` and the static script and stylesheet.
+ * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
+ * call endpoints) instead of the API's envelopes.
+ */
+export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  await app.register(async (web) => {
+    web.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+      reply.header('x-frame-options', 'DENY');
+      return payload;
+    });
+
+    web.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+      const status = error instanceof CallError ? error.status : error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+      if (status >= 500 && !(error instanceof CallError)) ctx.logger.error({ err: error, url: request.url }, 'page failed');
+      const text =
+        error instanceof CallError
+          ? error.message
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? `The request body is too large (at most ${CALL_BODY_LIMIT} bytes)`
+            : status < 500
+              ? 'The request could not be read'
+              : 'Internal error; please try again later';
+      if (request.method === 'POST') {
+        return reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ error: text });
+      }
+      return sendPage(reply, messagePage({ chainId: ctx.chainId, title: status >= 500 ? 'Something went wrong' : 'Bad request', message: text }), status);
+    });
+
+    web.get('/static/explorer.css', async (_req, reply) =>
+      reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(EXPLORER_CSS),
+    );
+    web.get('/static/explorer.js', async (_req, reply) =>
+      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(EXPLORER_JS),
+    );
+
+    web.get('/', async (_request, reply) => {
+      const [latest, total] = await Promise.all([
+        listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
+        countVerifiedContracts(ctx.store.db),
+      ]);
+      return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total }));
+    });
+
+    web.get('/search', async (request, reply) => {
+      const raw = (request.query as Record<string, unknown>).q;
+      const q = typeof raw === 'string' ? raw.trim() : '';
+      if (ADDRESS_RE.test(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
+      if (RECEIPT_RE.test(q)) return reply.redirect(`/receipt/${q}`, 303);
+      const [latest, total] = await Promise.all([
+        listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
+        countVerifiedContracts(ctx.store.db),
+      ]);
+      const message = q
+        ? 'Not an address or a receipt: an address is 0x and 40 hex digits, a receipt 50 lower-case letters and digits.'
+        : 'Type an address or a receipt.';
+      return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total, message, query: q.slice(0, 120) }), 400);
+    });
+
+    web.get('/contracts', async (request, reply) => {
+      const raw = (request.query as Record<string, unknown>).page;
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      const page = text === '' ? 1 : /^\d{1,6}$/.test(text) ? Number(text) : NaN;
+      if (!Number.isInteger(page) || page < 1 || page > MAX_LIST_PAGE) {
+        return sendPage(
+          reply,
+          messagePage({ chainId: ctx.chainId, title: 'Bad request', message: `page must be a whole number from 1 to ${MAX_LIST_PAGE}` }),
+          400,
+        );
+      }
+      const [contracts, total] = await Promise.all([
+        listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
+        countVerifiedContracts(ctx.store.db),
+      ]);
+      return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, page, pageSize: LIST_PAGE_SIZE, total }));
+    });
+
+    web.get('/docs/api', async (request, reply) => sendPage(reply, apiDocsPage({ chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request) })));
+
+    web.get('/address/:address', async (request, reply) => {
+      const given = (request.params as { address: string }).address;
+      if (!ADDRESS_RE.test(given)) {
+        return sendPage(
+          reply,
+          messagePage({
+            chainId: ctx.chainId,
+            title: 'Not an address',
+            message: html`“${given.slice(0, 120)}” is not an address: an address is 0x followed by 40 hex digits.`,
+            query: given.slice(0, 120),
+          }),
+          400,
+        );
+      }
+      const address = given.toLowerCase() as Address;
+      const [contract, proxy] = await Promise.all([getVerifiedContract(ctx.store.db, address), getProxyRecord(ctx.store.db, address)]);
+      const implementation = proxy ? await getVerifiedContract(ctx.store.db, proxy.finalImplementation) : null;
+      let hasCode: boolean | null = true;
+      if (!contract) {
+        try {
+          hasCode = (await ctx.chain.getCode(address)) !== '0x';
+        } catch {
+          hasCode = null;
+        }
+      }
+      return sendPage(
+        reply,
+        contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode }),
+      );
+    });
+
+    /** The ABI a call uses: the contract's own, or with asProxy its implementation's. */
+    const abiFor = async (request: FastifyRequest): Promise<{ address: Address; abi: string; body: CallBody }> => {
+      const given = (request.params as { address: string }).address;
+      if (!ADDRESS_RE.test(given)) throw new CallError(400, 'Not an address: 0x followed by 40 hex digits');
+      const address = given.toLowerCase() as Address;
+      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as CallBody;
+      if (body.asProxy === true || body.asProxy === 'true') {
+        const proxy = await getProxyRecord(ctx.store.db, address);
+        if (!proxy) throw new CallError(404, 'No proxy is recorded for this address (verifyproxycontract first)');
+        const implementation = await getVerifiedContract(ctx.store.db, proxy.finalImplementation);
+        if (!implementation) throw new CallError(409, `The implementation ${proxy.finalImplementation} is not verified`);
+        return { address, abi: implementation.abi, body };
+      }
+      const contract = await getVerifiedContract(ctx.store.db, address);
+      if (!contract) throw new CallError(404, 'This contract is not verified');
+      return { address, abi: contract.abi, body };
+    };
+
+    web.post('/address/:address/read', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
+      const { address, abi, body } = await abiFor(request);
+      const fn = findFunction(abiFunctions(abi), body.function, body.index);
+      const result = await readFunction(ctx.chain, address, fn, body.args);
+      return reply.header('content-type', 'application/json; charset=utf-8').send(result);
+    });
+
+    web.post('/address/:address/encode', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
+      const { address, abi, body } = await abiFor(request);
+      const fn = findFunction(abiFunctions(abi), body.function, body.index);
+      const data = encodeCall(fn, body.args);
+      const value = parseWei(body.value);
+      if (value > 0n && !fn.payable) throw new CallError(400, `${fn.signature} is not payable: send no value`);
+      return reply.header('content-type', 'application/json; charset=utf-8').send({
+        function: fn.signature,
+        to: address,
+        data,
+        value: `0x${value.toString(16)}`,
+        valueWei: value.toString(),
+      });
+    });
+
+    web.get('/receipt/:guid', async (request, reply) => {
+      const guid = (request.params as { guid: string }).guid;
+      if (!RECEIPT_RE.test(guid)) {
+        return sendPage(
+          reply,
+          messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }),
+          400,
+        );
+      }
+      const job = await getJob(ctx.store.db, guid);
+      if (!job) {
+        return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Unknown receipt', message: 'No verification has this receipt.' }), 404);
+      }
+      return sendPage(reply, receiptPage({ chainId: ctx.chainId, job }));
+    });
+
+    web.get('/verified-contracts.csv', async (_request, reply) => {
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="verified-contracts.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(csvLines(ctx)));
+    });
+  });
+}
+
+/**
+ * The CSV rows, read in batches so a large store is never held in memory at once. Rows
+ * verified while the export runs may shift the pages; the address set keeps each row once.
+ */
+async function* csvLines(ctx: ApiContext): AsyncGenerator<string> {
+  yield csvRow(CSV_COLUMNS);
+  const seen = new Set<string>();
+  for (let offset = 0; ; offset += CSV_BATCH) {
+    const batch: VerifiedContract[] = await listVerifiedContracts(ctx.store.db, { limit: CSV_BATCH, offset });
+    let chunk = '';
+    for (const c of batch) {
+      if (!isOpenSourceLicense(c.licenseType) || seen.has(c.address)) continue;
+      seen.add(c.address);
+      chunk += csvRow([c.address, c.contractName, c.compilerVersion, licenseName(c.licenseType), c.matchKind, new Date(c.verifiedAt).toISOString()]);
+    }
+    if (chunk) yield chunk;
+    if (batch.length < CSV_BATCH) return;
+  }
+}
