@@ -17,8 +17,10 @@ fi
 
 echo "ensure-chromium: installing Debian's chromium" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get install -y chromium
+if ! { apt-get update && apt-get install -y chromium; }; then
+  echo "ensure-chromium: installing chromium failed; browser tests will be skipped" >&2
+  exit 0
+fi
 
 if [ ! -x "$CHROMIUM" ]; then
   echo "ensure-chromium: chromium was installed but $CHROMIUM is not there" >&2
