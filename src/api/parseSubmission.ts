@@ -1,6 +1,8 @@
 import { canonicalEvmVersion, compareVersions, compilerKnowsEvmVersion } from '../core/evmVersions.js';
 import { LICENSES } from '../core/licenses.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
+import { isSolproofError } from '../core/errors.js';
+import { buildSolcInput, resolveSourcePath, splitQualifiedName } from '../verify/buildSolcInput.js';
 import { isAddress, type Params } from './params.js';
 import { TEXT } from './texts.js';
 
@@ -35,8 +37,10 @@ export function parseHexArgument(raw: string): string | null {
   return text.toLowerCase();
 }
 
-function parseLibraries(params: Params): ParseResult<LibraryLink[]> {
+/** The form's libraries, and for each the number of its `librarynameN` field. */
+function parseLibraries(params: Params): ParseResult<{ links: LibraryLink[]; fields: number[] }> {
   const libraries: LibraryLink[] = [];
+  const fields: number[] = [];
   for (let i = 1; i <= 20; i++) {
     const name = params.text(`libraryname${i}`);
     const address = params.text(`libraryaddress${i}`);
@@ -49,8 +53,9 @@ function parseLibraries(params: Params): ParseResult<LibraryLink[]> {
       return err(TEXT.invalidParameter(`libraryname${i}`, 'not a library name'));
     }
     libraries.push({ name, address: address.toLowerCase() as Address });
+    fields.push(i);
   }
-  return { ok: true, value: libraries };
+  return { ok: true, value: { links: libraries, fields } };
 }
 
 /** Reads verifysourcecode's fields into a submission, or names the first problem found. */
@@ -130,21 +135,56 @@ export function parseSourceSubmission(params: Params): ParseResult<SourceSubmiss
   const viaIR = parseFlag(params, 'viair', false);
   if (!viaIR.ok) return viaIR;
 
-  return {
-    ok: true,
-    value: {
-      address: address.toLowerCase() as Address,
-      codeFormat,
-      sourceCode,
-      contractName,
-      compilerVersion: version.long,
-      optimizationUsed: optimization.value,
-      runs,
-      constructorArguments,
-      evmVersion,
-      licenseType,
-      libraries: libraries.value,
-      viaIR: viaIR.value,
-    },
+  const submission: SourceSubmission = {
+    address: address.toLowerCase() as Address,
+    codeFormat,
+    sourceCode,
+    contractName,
+    compilerVersion: version.long,
+    optimizationUsed: optimization.value,
+    runs,
+    constructorArguments,
+    evmVersion,
+    licenseType,
+    libraries: libraries.value.links,
+    viaIR: viaIR.value,
   };
+  const problem = checkCompilerInput(submission, libraries.value.fields);
+  if (problem) return err(problem);
+  return { ok: true, value: submission };
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * Builds the compiler input the job would build, so that what would only fail the job later
+ * (standard JSON that is not JSON, has no sources, uses `urls`, names a file outside
+ * `sources`; conflicting libraries) is refused now with the field it concerns.
+ */
+function checkCompilerInput(submission: SourceSubmission, libraryFields: number[]): string | null {
+  let sources: Record<string, unknown>;
+  try {
+    sources = buildSolcInput(submission).input.sources;
+  } catch (e) {
+    if (!isSolproofError(e)) throw e;
+    if (e.code === 'invalid_standard_json') {
+      if (/not valid JSON|must be a JSON object/.test(e.message)) {
+        return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');
+      }
+      return TEXT.invalidParameter('sourceCode', lowerFirst(e.message));
+    }
+    if (e.code === 'contract_not_found_in_output') {
+      const { path } = splitQualifiedName(submission.contractName);
+      return TEXT.invalidParameter('contractname', `the file "${(path ?? '').slice(0, 200)}" is not among the sources of the standard JSON input`);
+    }
+    return TEXT.invalidSubmission(e.message.slice(0, 300));
+  }
+  if (submission.codeFormat !== 'solidity-standard-json-input') return null;
+  for (const [i, link] of submission.libraries.entries()) {
+    const { path } = splitQualifiedName(link.name);
+    if (path !== null && resolveSourcePath(sources, path) === null) {
+      return TEXT.invalidParameter(`libraryname${libraryFields[i]}`, `the file "${path.slice(0, 200)}" is not among the sources of the standard JSON input`);
+    }
+  }
+  return null;
 }

@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
-import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AccessControl, type ActionClass } from './access.js';
 import { checkProxyVerification } from './actions/checkProxyVerification.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
@@ -9,9 +8,11 @@ import { getLogs } from './actions/getLogs.js';
 import { getSourceCode } from './actions/getSourceCode.js';
 import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
+import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
+import { BodyError, createBodyParser } from './requestBody.js';
 import { TEXT } from './texts.js';
 import { registerWebRoutes } from '../web/routes.js';
 
@@ -35,20 +36,6 @@ const ACTIONS = new Map<string, ActionSpec>([
 ]);
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
 
-/** Reads a body of any content type other than multipart: a JSON object when it is one, else a form. */
-function parseLooseBody(text: string): Record<string, unknown> {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      const json: unknown = JSON.parse(trimmed);
-      if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>;
-    } catch {
-      // not JSON: read it as a form below
-    }
-  }
-  return Object.fromEntries(new URLSearchParams(text));
-}
-
 /** Builds the HTTP server: `/api` (and `/api/`), `/health`. */
 export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -59,6 +46,12 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
     // Bodies of several MB arrive slowly from far away; still, never wait forever.
     requestTimeout: 120_000,
     connectionTimeout: 0,
+    // Requests that never reach a route still get an envelope: Hardhat v3 reads no 4xx body.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => {
+      const text = error.code === 'FST_ERR_BAD_URL' ? TEXT.badUrl : TEXT.malformedRequest;
+      void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
+    },
   });
   const access = new AccessControl(ctx.store, ctx.config, {
     okKeyless: TEXT.okKeyless,
@@ -71,20 +64,21 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'] });
   // Every body is read leniently: clients send forms with no or wrong content types.
   app.removeAllContentTypeParsers();
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fieldSize: ctx.config.bodyLimit, fileSize: ctx.config.bodyLimit, fields: 200, files: 20, parts: 220 },
-  });
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, parseLooseBody(body as string));
-  });
+  app.addContentTypeParser(
+    '*',
+    createBodyParser({ tooDeep: TEXT.bodyTooDeep, tooManyFields: TEXT.tooManyFields, malformed: TEXT.malformedBody }),
+  );
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     let text: string = TEXT.internalError;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FILES_LIMIT' || error.code === 'FST_FIELDS_LIMIT') {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
+    } else if (error instanceof BodyError) {
+      text = error.message;
     } else if (error.statusCode !== undefined && error.statusCode < 500) {
       text = TEXT.malformedBody;
+    } else if (error.code === 'ECONNRESET') {
+      // The client went away mid-body: not a fault of the service, nothing worth logging.
     } else {
       ctx.logger.error({ err: error, url: request.url }, 'request failed');
     }
@@ -94,6 +88,7 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
   app.get('/health', async (_req, reply) => reply.send({ status: 'ok', chainId: ctx.chainId }));
 
   const handle = async (request: FastifyRequest): Promise<Envelope> => {
+    if (request.method !== 'GET' && request.method !== 'POST') return fail(TEXT.methodNotAllowed(request.method));
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : undefined;
     const params = new Params(request.query as Record<string, unknown>, body);
     const module = params.text('module').toLowerCase();
@@ -109,7 +104,7 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
     const caller: Caller = { key: decision.key, client: request.ip, sentChainId: chainIdText !== '' };
     return action.run(ctx, params, caller, decision.okMessage);
   };
-  app.route({ method: ['GET', 'POST'], url: '/api', handler: handle });
+  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });
   await registerWebRoutes(app, ctx);
   return app;
 }

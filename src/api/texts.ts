@@ -50,4 +50,7 @@ export const TEXT = {
   malformedRequest: 'The request could not be read as HTTP',
   badUrl: 'The request URL could not be decoded',
   requestTimeout: 'The request took too long to arrive',
+  invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
+  bodyTooDeep: (depth: number) => `The request body's JSON is nested more than ${depth} levels deep`,
+  tooManyFields: (max: number) => `The request body has more than ${max} fields`,
 } as const;

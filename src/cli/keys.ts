@@ -2,6 +2,7 @@ import type { Config } from '../core/config.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys.js';
 import type { ApiKeyTier } from '../store/database.js';
 import { openStore } from '../store/openStore.js';
+import { quotaUsageToday } from '../store/quotas.js';
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -24,10 +25,15 @@ export async function keys(config: Config, words: string[], flags: Record<string
       }
       case 'list': {
         const rows = await listApiKeys(store.db);
-        out(['ID', 'PREFIX', 'OWNER', 'TIER', 'CREATED', 'LAST USED', 'REVOKED'].join('\t'));
+        const usage = await quotaUsageToday(store.db);
+        // LAST USED is written at most once a minute per key; the day's counts are exact (UTC day).
+        out(['ID', 'PREFIX', 'OWNER', 'TIER', 'CREATED', 'LAST USED', 'REVOKED', 'VERIFY TODAY', 'PROXY TODAY'].join('\t'));
         for (const k of rows) {
           const t = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
-          out([k.id, `${k.keyPrefix}...`, k.owner ?? '-', k.tier, t(k.createdAt), t(k.lastUsedAt), t(k.revokedAt)].join('\t'));
+          const today = usage.get(k.id) ?? { verify: 0, proxy: 0 };
+          out(
+            [k.id, `${k.keyPrefix}...`, k.owner ?? '-', k.tier, t(k.createdAt), t(k.lastUsedAt), t(k.revokedAt), today.verify, today.proxy].join('\t'),
+          );
         }
         return 0;
       }

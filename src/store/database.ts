@@ -95,9 +95,20 @@ export interface ProxyRecordsTable {
   receipt: string | null;
 }
 
+export type QuotaKind = 'verify' | 'proxy';
+
+/** Submissions per key, kind and UTC day (`YYYY-MM-DD`). */
+export interface DailyQuotasTable {
+  apiKeyId: string;
+  kind: QuotaKind;
+  day: string;
+  count: number;
+}
+
 export interface Database {
   apiKeys: ApiKeysTable;
   verificationJobs: VerificationJobsTable;
   verifiedContracts: VerifiedContractsTable;
   proxyRecords: ProxyRecordsTable;
+  dailyQuotas: DailyQuotasTable;
 }

@@ -1,0 +1,144 @@
+/**
+ * Reading request bodies from clients that may be careless or hostile: every content type
+ * is read leniently (forms arrive with no or wrong content types), within the route's body
+ * limit, and an oversized body is read to its end before it is refused, so the client gets
+ * the refusal instead of a connection reset in the middle of its upload.
+ */
+import type { Readable } from 'node:stream';
+import { errorCodes, type FastifyRequest } from 'fastify';
+
+/** More fields than any action takes; past it, parsing and merging would be work for nothing. */
+export const MAX_BODY_FIELDS = 220;
+/** Deeper JSON than any client sends; past it, walking the value would exhaust the stack. */
+export const MAX_JSON_DEPTH = 64;
+/** An oversized body is drained up to this multiple of the limit; beyond that the connection is dropped. */
+const DRAIN_FACTOR = 4;
+
+/** A body the service refuses; `message` is the text the client is shown. */
+export class BodyError extends Error {
+  readonly statusCode = 400;
+  constructor(
+    readonly code: 'SOLPROOF_BODY_TOO_DEEP' | 'SOLPROOF_BODY_TOO_MANY_FIELDS' | 'SOLPROOF_BODY_MALFORMED',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BodyError';
+  }
+}
+
+export interface BodyTexts {
+  tooDeep(depth: number): string;
+  tooManyFields(max: number): string;
+  malformed: string;
+}
+
+/**
+ * A Fastify content-type parser for every content type: multipart through the platform's
+ * FormData reader, anything else as a JSON object when it is one, else as a form. Oversized
+ * bodies fail with Fastify's FST_ERR_CTP_BODY_TOO_LARGE, the others with a BodyError.
+ */
+export function createBodyParser(texts: BodyTexts) {
+  return async function parseBody(request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
+    const limit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+    const raw = await readLimited(payload, limit, Number(request.headers['content-length']));
+    const contentType = request.headers['content-type'] ?? '';
+    if (/^\s*multipart\/form-data/i.test(contentType)) return parseMultipart(raw, contentType, texts);
+    return parseLooseBody(raw.toString('utf8'), texts);
+  };
+}
+
+function readLimited(payload: Readable, limit: number, declared: number): Promise<Buffer> {
+  const drainLimit = limit * DRAIN_FACTOR;
+  if (declared > drainLimit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (error: Error | null): void => {
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.removeListener('error', onError);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.length;
+      if (received <= limit) {
+        chunks.push(bytes);
+      } else {
+        // Keep reading (and forgetting) so the client can finish sending and read the answer.
+        chunks.length = 0;
+        if (received > drainLimit) finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      }
+    };
+    const onEnd = (): void => finish(received > limit ? new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE() : null);
+    const onError = (error: Error): void => finish(error);
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
+    payload.resume();
+  });
+}
+
+async function parseMultipart(raw: Buffer, contentType: string, texts: BodyTexts): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new BodyError('SOLPROOF_BODY_MALFORMED', texts.malformed);
+  }
+  const fields = new Map<string, string>();
+  let count = 0;
+  for (const [name, value] of form) {
+    if (++count > MAX_BODY_FIELDS) throw new BodyError('SOLPROOF_BODY_TOO_MANY_FIELDS', texts.tooManyFields(MAX_BODY_FIELDS));
+    // A file part (clients attach sources that way) counts as its text; a repeated name keeps the last.
+    fields.set(name, typeof value === 'string' ? value : await value.text());
+  }
+  return Object.fromEntries(fields);
+}
+
+/** A JSON object when the body is one, else a form (whatever the content type said). */
+export function parseLooseBody(text: string, texts: BodyTexts): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    if (nestsDeeperThan(trimmed, MAX_JSON_DEPTH)) throw new BodyError('SOLPROOF_BODY_TOO_DEEP', texts.tooDeep(MAX_JSON_DEPTH));
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      json = undefined; // not JSON: read it as a form below
+    }
+    if (json && typeof json === 'object' && !Array.isArray(json)) {
+      if (Object.keys(json).length > MAX_BODY_FIELDS) {
+        throw new BodyError('SOLPROOF_BODY_TOO_MANY_FIELDS', texts.tooManyFields(MAX_BODY_FIELDS));
+      }
+      return json as Record<string, unknown>;
+    }
+  }
+  // Fields are separated by raw '&' (values carry theirs percent-encoded): count before splitting.
+  let separators = 0;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    if (++separators >= MAX_BODY_FIELDS) throw new BodyError('SOLPROOF_BODY_TOO_MANY_FIELDS', texts.tooManyFields(MAX_BODY_FIELDS));
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** True when brackets outside strings nest deeper than `max`: a linear scan, no parsing. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiPost, type Envelope } from '../helpers/api.js';
+import { deployContract } from '../helpers/chain.js';
+import { build, standardInput } from '../helpers/contracts.js';
+import { CLI, cleanEnv, createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+
+const ACCOUNT = 6;
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract QuotaTarget { uint256 public n; function bump() external { n += 1; } }
+`;
+
+function quotaText(now: Date): string {
+  const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  return `Daily limit of 100 source code verifications reached for this API key; it resets at ${midnight.toISOString().replace('.000Z', 'Z')}`;
+}
+
+describe('daily verification quota (100 per key per UTC day)', () => {
+  const rpcUrl = inject('rpcUrl');
+  let dataDir: string;
+  let service: RunningService;
+  let address: string;
+  let compilerVersion: string;
+  let key: string;
+  let otherKey: string;
+  // Requests per second are not what this file is about: only the daily quota may refuse.
+  const args = ['--rate-free', '100000', '--job-concurrency', '1'];
+
+  beforeAll(async () => {
+    dataDir = await newDataDir();
+    const built = await build('0.8.28', standardInput({ 'QuotaTarget.sol': SOURCE }), 'QuotaTarget.sol', 'QuotaTarget');
+    compilerVersion = built.compilerVersion;
+    ({ address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT));
+    [key, otherKey] = await Promise.all([createKey(dataDir), createKey(dataDir)]);
+    service = await startService({ rpcUrl, dataDir, args });
+  });
+  afterAll(async () => service?.stop());
+
+  // A source that does not compile: every accepted job fails at once and the address stays
+  // unverified, so each submission reaches the quota check.
+  const submit = (apiKey: string): Promise<Envelope> =>
+    apiPost(service.apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: apiKey, contractaddress: address,
+      sourceCode: 'pragma solidity ^0.8.0; contract QuotaTarget { this does not compile }',
+      contractname: 'QuotaTarget', compilerversion: compilerVersion, optimizationUsed: '0',
+    });
+
+  it('a concurrent burst of 150 submissions by one key accepts exactly 100; the others get the quota text', async () => {
+    const before = new Date();
+    const answers = await Promise.all(Array.from({ length: 150 }, () => submit(key)));
+    const after = new Date();
+    const accepted = answers.filter((a) => a.status === '1');
+    const refused = answers.filter((a) => a.status === '0');
+    expect(accepted).toHaveLength(100);
+    for (const a of accepted) expect(a.result).toMatch(/^[a-z0-9]{50}$/);
+    expect(new Set(accepted.map((a) => a.result)).size).toBe(100);
+    expect(refused).toHaveLength(50);
+    for (const r of refused) {
+      expect(r.message).toBe('NOTOK');
+      expect([quotaText(before), quotaText(after)]).toContain(r.result);
+    }
+  });
+
+  it('the 101st submission stays refused, also after a restart; another key has its own quota', async () => {
+    expect((await submit(key)).result).toBe(quotaText(new Date()));
+    await service.stop();
+    service = await startService({ rpcUrl, dataDir, args });
+    expect(await submit(key)).toEqual({ status: '0', message: 'NOTOK', result: quotaText(new Date()) });
+    const other = await submit(otherKey);
+    expect(other.status, JSON.stringify(other)).toBe('1');
+  });
+
+  it('refused submissions that fail validation do not count', async () => {
+    const fresh = await createKey(dataDir);
+    for (let i = 0; i < 5; i++) {
+      const env = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: fresh, contractaddress: '0x12' });
+      expect(env.result).toBe('Error! Invalid address format');
+    }
+    expect((await submit(fresh)).status).toBe('1');
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
+    const [head, ...rows] = stdout.trim().split('\n').map((l) => l.split('\t'));
+    const column = head!.indexOf('VERIFY TODAY');
+    // The burst key 100, the other key and the fresh one 1 each: the five refusals did not count.
+    expect(rows.map((r) => r[column]).sort()).toEqual(['1', '1', '100']);
+  });
+});
