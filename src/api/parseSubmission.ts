@@ -171,7 +171,8 @@ function checkCompilerInput(submission: SourceSubmission, libraryFields: number[
       if (/not valid JSON|must be a JSON object/.test(e.message)) {
         return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');
       }
-      return TEXT.invalidParameter('sourceCode', lowerFirst(e.message));
+      // Messages quote the user's source paths: keep the echo short.
+      return TEXT.invalidParameter('sourceCode', lowerFirst(e.message.slice(0, 300)));
     }
     if (e.code === 'contract_not_found_in_output') {
       const { path } = splitQualifiedName(submission.contractName);

@@ -149,6 +149,14 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     }
   });
 
+  it('texts quoting a submitted path stay short', async () => {
+    const path = 'p'.repeat(100_000);
+    const env = await submit(std({ language: 'Solidity', sources: { [path]: { urls: ['x'] } } }));
+    expect(env.status).toBe('0');
+    expect(env.result).toMatch(/^Invalid parameter sourceCode: source "p+/);
+    expect(env.result.length).toBeLessThan(400);
+  });
+
   it('a key that is far too long is just an invalid key', async () => {
     expect(await apiPost(service.apiUrl, { ...base, apikey: 'K'.repeat(100_000) })).toEqual(fail('Invalid API Key'));
   });
