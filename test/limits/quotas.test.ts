@@ -86,3 +86,22 @@ describe('daily verification quota (100 per key per UTC day)', () => {
     expect(rows.map((r) => r[column]).sort()).toEqual(['1', '1', '100']);
   });
 });
+
+describe('daily proxy verification quota', () => {
+  it('verifyproxycontract submissions beyond the daily quota get the proxy quota text', async () => {
+    const dataDir = await newDataDir(false);
+    const key = await createKey(dataDir);
+    const service = await startService({ rpcUrl: inject('rpcUrl'), dataDir, args: ['--rate-free', '100000', '--daily-proxy-quota', '3'] });
+    try {
+      const link = () =>
+        apiPost(service.apiUrl, { module: 'contract', action: 'verifyproxycontract', apikey: key, address: '0x000000000000000000000000000000000000bEEF' });
+      const answers = await Promise.all(Array.from({ length: 5 }, link));
+      expect(answers.filter((a) => a.status === '1')).toHaveLength(3);
+      for (const refused of answers.filter((a) => a.status === '0')) {
+        expect(refused.result).toMatch(/^Daily limit of 3 proxy verifications reached for this API key; it resets at \d{4}-\d\d-\d\dT00:00:00Z$/);
+      }
+    } finally {
+      await service.stop();
+    }
+  });
+});
