@@ -39,6 +39,9 @@ export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'pass', 'fa
 const RECEIPT_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const RECEIPT_LENGTH = 50;
 
+/** What a receipt looks like; anything else cannot name a job. */
+export const RECEIPT_PATTERN = /^[a-z0-9]{50}$/;
+
 /** A fresh receipt: 50 crypto-random lower-case letters and digits. */
 export function newReceipt(): string {
   return randomString(RECEIPT_ALPHABET, RECEIPT_LENGTH);

@@ -4,7 +4,7 @@ import type { ApiContext } from '../api/context.js';
 import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
 import type { Address } from '../core/types.js';
 import { getProxyRecord } from '../store/proxyRecords.js';
-import { getJob } from '../store/verificationJobs.js';
+import { getJob, RECEIPT_PATTERN } from '../store/verificationJobs.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,
@@ -24,7 +24,6 @@ import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
-const RECEIPT_RE = /^[a-z0-9]{50}$/;
 
 /** Contracts per list page. */
 export const LIST_PAGE_SIZE = 25;
@@ -109,7 +108,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
       const raw = (request.query as Record<string, unknown>).q;
       const q = typeof raw === 'string' ? raw.trim() : '';
       if (ADDRESS_RE.test(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
-      if (RECEIPT_RE.test(q)) return reply.redirect(`/receipt/${q}`, 303);
+      if (RECEIPT_PATTERN.test(q)) return reply.redirect(`/receipt/${q}`, 303);
       const [latest, total] = await Promise.all([
         listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
         countVerifiedContracts(ctx.store.db),
@@ -213,7 +212,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
 
     web.get('/receipt/:guid', async (request, reply) => {
       const guid = (request.params as { guid: string }).guid;
-      if (!RECEIPT_RE.test(guid)) {
+      if (!RECEIPT_PATTERN.test(guid)) {
         return sendPage(
           reply,
           messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }),

@@ -1,10 +1,8 @@
-import { getJob } from '../../store/verificationJobs.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
 import { TEXT } from '../texts.js';
-
-export const RECEIPT_RE = /^[a-z0-9]{50}$/;
+import { findJob, isEnvelope } from './findJob.js';
 
 /**
  * `checkverifystatus`. Failure reasons: Hardhat v2 only recognises the bare
@@ -13,11 +11,8 @@ export const RECEIPT_RE = /^[a-z0-9]{50}$/;
  * send `chainid` and show the reason. So the reason goes out when `chainid` came along.
  */
 export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
-  const guid = params.text('guid');
-  if (!guid) return fail(TEXT.missingParameter('guid'));
-  if (!RECEIPT_RE.test(guid)) return fail(TEXT.invalidParameter('guid', 'a receipt is 50 lower-case letters and digits'));
-  const job = await getJob(ctx.store.db, guid);
-  if (!job || job.kind !== 'source') return fail(TEXT.unknownUid);
+  const job = await findJob(ctx, params, 'source');
+  if (isEnvelope(job)) return job;
   switch (job.state) {
     case 'queued':
     case 'running':
