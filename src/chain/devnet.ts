@@ -75,7 +75,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   ];
   // The state is also written every few seconds, so a killed service keeps its devnet's chain.
   if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', '5');
-  const child: ChildProcess = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // anvil runs under a small shell that holds a pipe from this process: when this process
+  // ends in any way (even SIGKILL) the pipe closes, `read` returns and the shell stops anvil.
+  const watchdog = '"$0" "$@" </dev/null & anvil=$!; read _ignored; kill $anvil 2>/dev/null; wait $anvil';
+  const child: ChildProcess = spawn('/bin/sh', ['-c', watchdog, anvilBinaryPath(), ...args], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -101,7 +106,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       if (child.exitCode !== null) throw e;
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      child.stdin?.end();
       throw new Error(`anvil did not start within 30 s: ${stderr.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -114,8 +119,8 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+        child.stdin?.end();
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
 }
