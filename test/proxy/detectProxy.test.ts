@@ -1,10 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeFunctionData, toFunctionSelector, type Abi, type PublicClient, type WalletClient } from 'viem';
 import type { Address, Hex } from '../../src/core/types.js';
 import { isKnownSafeProxyCode } from '../../src/verify/proxy/bytecodeShapes.js';
 import { detectProxy, type ProxyFound, type ProxyPattern } from '../../src/verify/proxy/index.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
-import { anvilCheats, compileFixtures, initCodeFor, viemChainReader, type Artifact } from './fixtures.js';
+import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
+import type { ChainReader } from '../../src/verify/ports.js';
+import { anvilCheats, compileFixtures, initCodeFor, type Artifact } from './fixtures.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = 7;
@@ -16,7 +18,7 @@ let publicClient: PublicClient;
 let walletClient: WalletClient;
 let account: Address;
 let cheats: ReturnType<typeof anvilCheats>;
-let reader: ReturnType<typeof viemChainReader>;
+let reader: ChainReader;
 const at: Record<string, Address> = {};
 
 function randomAddress(): Address {
@@ -71,7 +73,8 @@ beforeAll(async () => {
   artifacts = compileFixtures();
   ({ publicClient, walletClient, account } = devnetClients(ACCOUNT));
   cheats = anvilCheats(devnetClients(ACCOUNT).rpcUrl);
-  reader = viemChainReader(publicClient);
+  // The service's own chain reader: what verifyproxycontract runs on.
+  reader = createRpcChainReader({ rpcUrl: inject('rpcUrl') });
 
   const logic = (at.logic = await deploy('Logic'));
   at.logicV2 = await deploy('LogicV2');

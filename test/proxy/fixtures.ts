@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseError, createTestClient, http, type Abi, type PublicClient } from 'viem';
+import { createTestClient, http, type Abi } from 'viem';
 import type { Address, Hex } from '../../src/core/types.js';
-import type { ChainReader } from '../../src/verify/ports.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -83,49 +82,6 @@ export function initCodeFor(runtime: Hex): Hex {
   const length = (runtime.length - 2) / 2;
   // PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN: 12 bytes before the runtime.
   return `0x61${length.toString(16).padStart(4, '0')}80600c6000396000f3${runtime.slice(2)}`;
-}
-
-/** Counts of each ChainReader method used, to report how much a detection reads. */
-export interface ReadCounts {
-  getCode: number;
-  getStorageAt: number;
-  call: number;
-  getBlockNumber: number;
-}
-
-/**
- * The ChainReader port over a viem public client: the neighbour of the code under test,
- * kept minimal. Reverted calls answer null, as the port says.
- */
-export function viemChainReader(client: PublicClient): ChainReader & { counts: ReadCounts } {
-  const counts: ReadCounts = { getCode: 0, getStorageAt: 0, call: 0, getBlockNumber: 0 };
-  return {
-    counts,
-    chainId: () => client.getChainId(),
-    async getCode(address, blockNumber) {
-      counts.getCode++;
-      return ((await client.getCode({ address, blockNumber })) ?? '0x') as Hex;
-    },
-    findCreation: async () => null,
-    async getStorageAt(address, slot, blockNumber) {
-      counts.getStorageAt++;
-      return ((await client.getStorageAt({ address, slot, blockNumber })) ?? `0x${'0'.repeat(64)}`) as Hex;
-    },
-    async call(to, data, blockNumber) {
-      counts.call++;
-      try {
-        const result = await client.call({ to, data, blockNumber });
-        return (result.data ?? '0x') as Hex;
-      } catch (error) {
-        if (error instanceof BaseError && error.walk((e) => /revert/i.test((e as Error).message ?? ''))) return null;
-        throw error;
-      }
-    },
-    async getBlockNumber() {
-      counts.getBlockNumber++;
-      return client.getBlockNumber({ cacheTime: 0 });
-    },
-  };
 }
 
 /** anvil's cheat methods, for code and storage no transaction can produce. */
