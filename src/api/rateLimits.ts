@@ -1,6 +1,7 @@
 /**
- * In-process limits on request rates. A single service process keeps them in memory;
- * their maps are bounded so that many client addresses cannot grow them without end.
+ * Limits on request rates. A single service process keeps them in memory (below; the maps
+ * are bounded so that many client addresses cannot grow them without end); several
+ * processes share them through Redis (redisRateLimits.ts). Both implement RateLimitStore.
  */
 
 const MAX_TRACKED = 100_000;
@@ -73,4 +74,64 @@ export class FailureCounter {
     this.entries.set(client, e);
     prune(this.entries);
   }
+}
+
+/** What the invalid-key cool-down counts: `threshold` failures within `windowMs` block for `coolDownMs`. */
+export interface FailurePolicy {
+  threshold: number;
+  windowMs: number;
+  coolDownMs: number;
+}
+
+/**
+ * Where the request limits keep their state. `scope` names one limiter (keyless reads,
+ * keyed requests, ...), so that the same client or key id in two limiters never collide.
+ * Each call is one atomic step: concurrent requests, in one process or in several sharing
+ * the store, never both get the last token.
+ */
+export interface RateLimitStore {
+  readonly kind: 'memory' | 'redis';
+  /** One request per `intervalMs` per client; true when this one may go ahead (and it is recorded). */
+  takeInterval(scope: string, client: string, intervalMs: number): Promise<boolean>;
+  /** Takes a token from the bucket of `id` (`ratePerSecond` sustained, bursts up to the same); true when there was one. */
+  takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean>;
+  /** Counts a failure of `client`; true when the client is now blocked. */
+  recordFailure(scope: string, client: string, policy: FailurePolicy): Promise<boolean>;
+  /** True while `client` is in a cool-down started by `recordFailure`. */
+  isBlocked(scope: string, client: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The limits of one process, in its memory (the default: one service process). */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly kind = 'memory';
+  private readonly intervals = new Map<string, IntervalLimiter>();
+  private readonly buckets = new Map<string, TokenBucketLimiter>();
+  private readonly failures = new Map<string, FailureCounter>();
+
+  async takeInterval(scope: string, client: string, intervalMs: number): Promise<boolean> {
+    const name = `${scope}/${intervalMs}`;
+    let limiter = this.intervals.get(name);
+    if (!limiter) this.intervals.set(name, (limiter = new IntervalLimiter(intervalMs)));
+    return limiter.take(client);
+  }
+
+  async takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {
+    let limiter = this.buckets.get(scope);
+    if (!limiter) this.buckets.set(scope, (limiter = new TokenBucketLimiter()));
+    return limiter.take(id, ratePerSecond);
+  }
+
+  async recordFailure(scope: string, client: string, policy: FailurePolicy): Promise<boolean> {
+    let counter = this.failures.get(scope);
+    if (!counter) this.failures.set(scope, (counter = new FailureCounter(policy.threshold, policy.windowMs, policy.coolDownMs)));
+    counter.record(client);
+    return counter.isBlocked(client);
+  }
+
+  async isBlocked(scope: string, client: string): Promise<boolean> {
+    return this.failures.get(scope)?.isBlocked(client) ?? false;
+  }
+
+  async close(): Promise<void> {}
 }

@@ -12,6 +12,7 @@ import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
+import type { RateLimitStore } from './rateLimits.js';
 import { BodyError, createBodyParser } from './requestBody.js';
 import { TEXT } from './texts.js';
 import { registerWebRoutes } from '../web/routes.js';
@@ -36,8 +37,11 @@ const ACTIONS = new Map<string, ActionSpec>([
 ]);
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
 
-/** Builds the HTTP server: `/api` (and `/api/`), `/health`. */
-export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP server: `/api` (and `/api/`), `/health`. `rateLimits` is where the request
+ * limits live (default: this process's memory; Redis to share them between processes).
+ */
+export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateLimitStore } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.config.bodyLimit,
@@ -53,13 +57,14 @@ export async function buildServer(ctx: ApiContext): Promise<FastifyInstance> {
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
   });
-  const access = new AccessControl(ctx.store, ctx.config, {
+  const accessTexts = {
     okKeyless: TEXT.okKeyless,
     maxRateKeyless: TEXT.maxRateKeyless,
     maxRateKeyed: TEXT.maxRateKeyed,
     tooManyInvalid: TEXT.tooManyInvalidKeys,
     invalidKey: TEXT.invalidApiKey,
-  });
+  };
+  const access = new AccessControl(ctx.store, ctx.config, accessTexts, options.rateLimits);
 
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'] });
   // Every body is read leniently: clients send forms with no or wrong content types.

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MemoryRateLimitStore, type RateLimitStore } from '../api/rateLimits.js';
+import { connectRedisRateLimitStore } from '../api/redisRateLimits.js';
 import { buildServer } from '../api/server.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { startDevnet, type Devnet } from '../chain/devnet.js';
@@ -24,6 +26,11 @@ export async function start(config: Config): Promise<void> {
   const logger = createLogger();
   mkdirSync(config.dataDir, { recursive: true });
 
+  // Checked before anything starts: processes meant to share one limit must not each run their own.
+  const rateLimits: RateLimitStore = config.redisUrl
+    ? await connectRedisRateLimitStore({ url: config.redisUrl, logger })
+    : new MemoryRateLimitStore();
+
   let devnet: Devnet | undefined;
   let rpcUrl = config.rpcUrl;
   if (!rpcUrl) {
@@ -41,6 +48,7 @@ export async function start(config: Config): Promise<void> {
     if (config.chainId !== undefined) await checkChainId(chain, config.chainId);
   } catch (e) {
     await devnet?.stop();
+    await rateLimits.close();
     throw e;
   }
 
@@ -74,11 +82,11 @@ export async function start(config: Config): Promise<void> {
     logger,
   });
 
-  const app = await buildServer({ config, chainId, store, chain, wakeJobs: () => runner.wake(), logger });
+  const app = await buildServer({ config, chainId, store, chain, wakeJobs: () => runner.wake(), logger }, { rateLimits });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  say(`solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, data dir ${config.dataDir})`);
+  say(`solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`);
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -87,6 +95,7 @@ export async function start(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down');
     await app.close().catch(() => undefined);
     await runner.stop().catch(() => undefined);
+    await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     await devnet?.stop();

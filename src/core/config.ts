@@ -34,6 +34,8 @@ export interface Config {
   dailyProxyQuota: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
+  /** redis:// URL: rate limits shared by every process using it; undefined keeps them in memory. */
+  redisUrl?: string;
 }
 
 /** A configuration option: its flag, its environment variable and how to read it. */
@@ -66,6 +68,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'dailyVerifyQuota', flag: 'daily-verify-quota', env: 'SOLPROOF_DAILY_VERIFY_QUOTA', kind: 'int', help: 'verifysourcecode submissions per key per UTC day (default 100)' },
   { key: 'dailyProxyQuota', flag: 'daily-proxy-quota', env: 'SOLPROOF_DAILY_PROXY_QUOTA', kind: 'int', help: 'verifyproxycontract submissions per key per UTC day (default 100)' },
   { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
+  { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', kind: 'string', help: 'redis:// URL to share rate limits between service processes' },
 ];
 
 export function defaultConfig(): Config {
@@ -118,6 +121,7 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
   const result = config as unknown as Config;
   if (result.rpcUrl === '') delete result.rpcUrl;
   if (result.databaseUrl === '') delete result.databaseUrl;
+  if (result.redisUrl === '') delete result.redisUrl;
   result.dataDir = resolve(result.dataDir);
   if (result.port > 65535) throw new ConfigError(`--port must be at most 65535`);
   return result;
