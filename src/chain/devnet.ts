@@ -37,6 +37,16 @@ export function anvilBinaryPath(): string {
   return pkg.replace(/package\.json$/, 'bin/anvil');
 }
 
+/** Whether `port` can be listened on at `host` right now. */
+export async function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

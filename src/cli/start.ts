@@ -5,7 +5,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../api/rateLimits.js'
 import { connectRedisRateLimitStore } from '../api/redisRateLimits.js';
 import { buildServer } from '../api/server.js';
 import { checkChainId } from '../chain/checkChainId.js';
-import { startDevnet, type Devnet } from '../chain/devnet.js';
+import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { createSolcCompiler } from '../compilers/index.js';
 import type { Config } from '../core/config.js';
@@ -15,6 +15,8 @@ import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js'
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
 import { requeueRunningJobs } from '../store/verificationJobs.js';
+
+const DEVNET_PORT = 8545;
 
 /** Writes a line for the person who started the service (stdout; logs go to stderr). */
 function say(line: string): void {
@@ -34,7 +36,9 @@ export async function start(config: Config): Promise<void> {
   let devnet: Devnet | undefined;
   let rpcUrl = config.rpcUrl;
   if (!rpcUrl) {
-    devnet = await startDevnet({ chainId: config.chainId ?? 31337, stateFile: join(config.dataDir, 'devnet-state.json') });
+    // The usual development port when it is free, so wallets and Hardhat configs find it.
+    const port = (await portIsFree(DEVNET_PORT)) ? DEVNET_PORT : 0;
+    devnet = await startDevnet({ port, chainId: config.chainId ?? 31337, stateFile: join(config.dataDir, 'devnet-state.json') });
     rpcUrl = devnet.rpcUrl;
     say(`No --rpc-url given: started a local devnet (anvil) at ${devnet.rpcUrl}, chain id ${devnet.chainId}.`);
     say('Funded development accounts (10000 ETH each; these keys are public, use them on this devnet only):');
