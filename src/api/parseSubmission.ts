@@ -7,7 +7,8 @@ import { isAddress, type Params } from './params.js';
 import { TEXT } from './texts.js';
 
 export const MAX_LIBRARIES = 10;
-const VERSION_RE = /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.([0-9a-f]{8})$/;
+// A space stands for the `+` when a client form-encodes the version without escaping it.
+const VERSION_RE = /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?[+ ]commit\.([0-9a-f]{8})$/;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };

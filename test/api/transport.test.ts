@@ -123,6 +123,12 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
     expect(await submit(fields as Record<string, string>)).toEqual({ status: '0', message: 'NOTOK', result: text });
   });
 
+  it('reads a compiler version whose + arrived as a space (a form-encoding slip) as the same version', async () => {
+    expect((await submit({ compilerversion: 'v0.8.28 commit.7893614a' })).result).toBe(
+      'Unable to locate ContractCode at 0x000000000000000000000000000000000000dead',
+    );
+  });
+
   it('checkverifystatus: malformed and unknown receipts', async () => {
     expect((await apiGet(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: 'abc' })).result).toBe(
       'Invalid parameter guid: a receipt is 50 lower-case letters and digits',
