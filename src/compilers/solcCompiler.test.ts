@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -96,6 +96,21 @@ describe('createSolcCompiler with a seeded cache', () => {
     expect(runtime('0.4.11')).toMatch(/a165627a7a72305820[0-9a-f]{64}0029$/);
     expect(runtime('0.8.28')).toMatch(/a264697066735822[0-9a-f]{68}64736f6c634300081c0033$/);
     expect(runtime('0.8.18')).toMatch(/64736f6c63430008120033$/);
+  });
+
+  it('loads compilers from a cache inside an ES-module package (the default ./.data of this project)', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'solproof-esm-project-'));
+    try {
+      await writeFile(join(project, 'package.json'), '{ "type": "module" }\n');
+      const inner = join(project, '.data', 'compilers');
+      await seedCompilerCache(inner, ['0.8.28']);
+      const compiler = createSolcCompiler({ cacheDir: inner, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 1 });
+      compilers.push(compiler);
+      const output = await compiler.compile(versions['0.8.28']!, counterInput());
+      expect(output.contracts?.['Counter.sol']?.['Counter']?.evm?.bytecode?.object).toMatch(/^[0-9a-f]+$/);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it('returns Solidity errors in the output instead of throwing', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { access, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -87,11 +87,23 @@ const NATIVE_SINCE = { major: 0, minor: 8, patch: 8 };
 type ListEntry = { at: number; builds: Map<string, SolcBinBuild> | null } | { at: number; error: DownloadError };
 
 /**
+ * soljson builds are CommonJS scripts loaded with require(). A cache inside an ES-module
+ * package (the default `./.data` of this very project) would make Node read them as ES
+ * modules, so the cache declares its own module type.
+ */
+function markCacheAsCommonJs(cacheDir: string): void {
+  mkdirSync(cacheDir, { recursive: true });
+  const marker = join(cacheDir, 'package.json');
+  if (!existsSync(marker)) writeFileSync(marker, '{ "type": "commonjs" }\n');
+}
+
+/**
  * Creates the real compiler: local cache, then the solc-bin mirror, then the npm registry;
  * compiles in a piscina worker pool (soljson) or a child process (native).
  */
 export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
   const cacheDir = options.cacheDir;
+  markCacheAsCommonJs(cacheDir);
   const mirrorUrl = options.mirrorUrl === undefined ? DEFAULT_MIRROR : options.mirrorUrl;
   const npmRegistryUrl = options.npmRegistryUrl === undefined ? DEFAULT_NPM : options.npmRegistryUrl;
   const useNative = options.useNative ?? (process.platform === 'linux' && process.arch === 'x64');

@@ -83,7 +83,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         return { state: 'fail', resultText: `Solidity Compilation Error: the compiler crashed on this input (${error.message.slice(0, 300)})` };
       }
       if (isSolproofError(error) && error.retryable) {
-        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message }, 'verification will be retried');
+        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message, details: error.details }, 'verification will be retried');
         return { retry: true, delayMs: retryDelayMs, error: error.message };
       }
       if (isSolproofError(error)) {
