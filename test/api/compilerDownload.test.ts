@@ -1,0 +1,36 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { verifyAndWait } from '../helpers/api.js';
+import { deployContract } from '../helpers/chain.js';
+import { build, standardInput } from '../helpers/contracts.js';
+import { createKey, startService } from '../helpers/service.js';
+
+const ACCOUNT = 14;
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Fetched { uint256 public constant ANSWER = 42; }
+`;
+
+describe('a service with an empty compiler cache', () => {
+  it('fetches the compiler from the npm registry on first use and verifies', async () => {
+    // Like the default ./.data: a data dir inside an ES-module package.
+    const project = mkdtempSync(join(tmpdir(), 'solproof-project-'));
+    writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
+    const dataDir = join(project, '.data');
+    const built = await build('0.8.28', standardInput({ 'Fetched.sol': SOURCE }), 'Fetched.sol', 'Fetched');
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const service = await startService({ rpcUrl: inject('rpcUrl'), dataDir, seedCompilers: false, args: ['--rate-free', '1000'] });
+    try {
+      const key = await createKey(dataDir);
+      const { status } = await verifyAndWait(service.apiUrl, key, {
+        contractaddress: address, sourceCode: SOURCE, contractname: 'Fetched', compilerversion: built.compilerVersion,
+      });
+      expect(status?.result, service.output()).toBe('Pass - Verified');
+      expect(readdirSync(join(dataDir, 'compilers'))).toContain('soljson-v0.8.28+commit.7893614a.js');
+    } finally {
+      await service.stop();
+    }
+  });
+});
