@@ -1,0 +1,348 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { HardhatError } from '@nomicfoundation/hardhat-errors';
+import { encodeAbiParameters } from 'viem';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+// The package's export map hides its Etherscan client (only the Hardhat plugin, `verify` and
+// `types` are exported), so the built files are imported by path. Neither module loads
+// `hardhat` at run time: their only `hardhat` imports are types.
+import { rejectLocalNetworks } from '../../node_modules/hardhat-verify-v3/dist/src/internal/chains.js';
+import { Etherscan } from '../../node_modules/hardhat-verify-v3/dist/src/internal/etherscan.js';
+import type { SolcInput } from '../../src/verify/solcTypes.js';
+import { TEXT } from '../../src/api/texts.js';
+import { apiGet, sharedService } from '../helpers/api.js';
+import { deployContract } from '../helpers/chain.js';
+import { build, type Built } from '../helpers/contracts.js';
+import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recordingProxy.js';
+
+/*
+ * @nomicfoundation/hardhat-verify 3.1.1 (npm alias `hardhat-verify-v3`), driven directly: its
+ * `Etherscan` class (src/internal/etherscan.ts) builds every request and decides what every
+ * answer means. The plugin's `verifyContract` (src/internal/verification.ts) cannot run here
+ * without a Hardhat 3 runtime (network connection, artifacts, build system), so its few lines
+ * of orchestration around the client are restated below, marked as such.
+ */
+
+// The client resolves a proxy from these even though it skips loopback; keep them out anyway.
+for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
+
+// Deployer account reserved for this file, so nonces never race with other files.
+const ACCOUNT = 13;
+const { apiUrl, baseUrl, apiKey } = sharedService();
+const CHAIN_ID = inject('chainId');
+const COMPILER = 'v0.8.28+commit.7893614a';
+// Hardhat 3 names project files `project/...` and npm files `npm/<package>@<version>/...` in
+// the solc input, and sends that input name as `contractname`.
+const FQN = 'project/contracts/Greeter.sol:Greeter';
+
+const require = createRequire(import.meta.url);
+const OZ_DIR = dirname(require.resolve('@openzeppelin/contracts/package.json'));
+const OZ = `npm/@openzeppelin/contracts@${(JSON.parse(readFileSync(join(OZ_DIR, 'package.json'), 'utf8')) as { version: string }).version}`;
+
+const COUNTED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+abstract contract Counted {
+    uint256 public greeted;
+    function bump() internal { greeted += 1; }
+}
+`;
+
+const GREETER = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Counted} from "./Counted.sol";
+
+contract Greeter is Ownable, Counted {
+    string private greeting;
+
+    constructor(string memory _greeting, uint256 start) Ownable(msg.sender) {
+        greeting = _greeting;
+        greeted = start;
+    }
+
+    function greet() external returns (string memory) {
+        bump();
+        return greeting;
+    }
+
+    function setGreeting(string calldata g) external onlyOwner {
+        greeting = g;
+    }
+}
+`;
+
+// In the compilation job, but not imported by Greeter.
+const UNRELATED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+contract Unrelated {
+    function ping() external pure returns (uint256) { return 42; }
+}
+`;
+
+const oz = (file: string) => readFileSync(join(OZ_DIR, file), 'utf8');
+
+/**
+ * The solc input Hardhat 3 writes for a compilation job (compilation-job.ts, #buildSolcInput):
+ * sources sorted by name, its default output selection, the evm version of the solc version,
+ * and one remapping per npm package; the plugin adds `libraries` before sending it.
+ */
+function hardhat3Input(withUnrelated: boolean, runs = 200): SolcInput {
+  const sources: Record<string, string> = {
+    [`${OZ}/access/Ownable.sol`]: oz('access/Ownable.sol'),
+    [`${OZ}/utils/Context.sol`]: oz('utils/Context.sol'),
+    'project/contracts/Counted.sol': COUNTED,
+    'project/contracts/Greeter.sol': GREETER,
+  };
+  if (withUnrelated) sources['project/contracts/Unrelated.sol'] = UNRELATED;
+  return {
+    language: 'Solidity',
+    sources: Object.fromEntries(Object.keys(sources).sort().map((name) => [name, { content: sources[name]! }])),
+    settings: {
+      optimizer: { enabled: true, runs },
+      evmVersion: 'cancun',
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode', 'evm.methodIdentifiers', 'metadata'], '': ['ast'] },
+      },
+      remappings: [`project/:@openzeppelin/contracts/=${OZ}/`],
+      libraries: {},
+    },
+  };
+}
+
+const encodeArgs = (greeting: string, start: bigint) =>
+  encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], [greeting, start]).slice(2);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Attempt {
+  success: boolean;
+  message: string;
+  isRetryable: boolean;
+}
+
+/** Each request's `METHOD action`, with a run of status polls shown once. */
+function actions(requests: RecordedRequest[]): string[] {
+  const out: string[] = [];
+  for (const r of requests) {
+    const step = `${r.method} ${r.query.action}`;
+    if (step === 'GET checkverifystatus' && out.at(-1) === step) continue;
+    out.push(step);
+  }
+  return out;
+}
+
+describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 3.1.1)", () => {
+  let greeter: Built;
+  let minimal: SolcInput;
+  let full: SolcInput;
+  let proxy: RecordingProxy;
+  let etherscan: Etherscan;
+  const args = encodeArgs('hello', 7n);
+
+  const deploy = async (greeting = 'hello', start = 7n) =>
+    (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
+
+  /** Restated from verification.ts `attemptVerification`: submit, wait 0.5 s, then poll (every 3 s) to a final answer. */
+  async function attemptVerification(address: string, input: SolcInput, constructorArguments: string): Promise<Attempt> {
+    const guid = await etherscan.verify({ contractAddress: address, compilerInput: input, contractName: FQN, compilerVersion: COMPILER, constructorArguments });
+    await sleep(500);
+    return etherscan.pollVerificationStatus(guid, address, FQN);
+  }
+
+  /**
+   * Restated from verification.ts `verifyContract`, from its `isVerified` check on: stop if
+   * already verified, try the minimal input, retry with the full input only when the client
+   * calls the failure retryable, else throw CONTRACT_VERIFICATION_FAILED with the last reason.
+   */
+  async function verifyContract(address: string, constructorArguments: string, minimalInput = minimal): Promise<{ outcome: 'verified' | 'already verified'; attempts: Attempt[] }> {
+    if (await etherscan.isVerified(address)) return { outcome: 'already verified', attempts: [] };
+    const attempts = [await attemptVerification(address, minimalInput, constructorArguments)];
+    if (attempts[0]!.success) return { outcome: 'verified', attempts };
+    let reason = attempts[0]!.message;
+    if (attempts[0]!.isRetryable) {
+      attempts.push(await attemptVerification(address, full, constructorArguments));
+      if (attempts[1]!.success) return { outcome: 'verified', attempts };
+      reason = attempts[1]!.message;
+    }
+    throw Object.assign(
+      new HardhatError(HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_FAILED, { reason, librariesWarning: '' }),
+      { attempts },
+    );
+  }
+
+  /** What every request v3 sent through the proxy must look like, and how the service took it. */
+  function expectWellFormed(requests: RecordedRequest[]) {
+    expect(requests.length).toBeGreaterThan(0);
+    for (const r of requests) {
+      expect(r.query, `${r.method} ${r.query.action}`).toMatchObject({ module: 'contract', chainid: String(CHAIN_ID), apikey: apiKey });
+      expect(r.status).toBe(200);
+      const answer = r.answer as { status: string; message: string; result: unknown };
+      expect(answer).toMatchObject({ status: expect.stringMatching(/^[01]$/), message: expect.any(String) });
+      expect(String(answer.result)).not.toContain('is not served here');
+    }
+  }
+
+  beforeAll(async () => {
+    expect(CHAIN_ID).toBe(31337);
+    full = hardhat3Input(true);
+    minimal = hardhat3Input(false);
+    greeter = await build('0.8.28', full, 'project/contracts/Greeter.sol', 'Greeter');
+    expect(greeter.compilerVersion).toBe(COMPILER);
+    proxy = await startRecordingProxy(apiUrl);
+
+    // How the plugin builds its client (createVerificationProviderInstance): a chain
+    // descriptor from the user's config names the explorer, `verify.etherscan.apiKey` the key.
+    const options = await Etherscan.resolveConfig({
+      chainId: CHAIN_ID,
+      networkName: 'solproof',
+      chainDescriptors: new Map([
+        [BigInt(CHAIN_ID), { name: 'solproof devnet', chainType: 'generic', blockExplorers: { etherscan: { name: 'solproof', url: baseUrl, apiUrl: proxy.apiUrl } } }],
+      ]),
+      verificationProvidersConfig: { etherscan: { enabled: true, apiKey: { get: async () => apiKey } } },
+    } as unknown as Parameters<typeof Etherscan.resolveConfig>[0]);
+    etherscan = await Etherscan.create(options);
+    expect(etherscan.apiUrl).toBe(proxy.apiUrl);
+    expect(etherscan.chainId).toBe(String(CHAIN_ID));
+    expect(etherscan.pollingIntervalMs).toBe(3);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('isVerified false, the minimal input verifies, isVerified true, the printed link opens, a resubmission is "already verified"', async () => {
+    const address = await deploy();
+    const mark = proxy.requests.length;
+
+    const { outcome, attempts } = await verifyContract(address, args);
+    expect(outcome).toBe('verified');
+    expect(attempts).toEqual([{ success: true, message: 'Pass - Verified', isRetryable: true }]);
+
+    expect(await etherscan.isVerified(address)).toBe(true);
+    // The plugin prints this link after a success; it must open our contract page.
+    const link = etherscan.getContractUrl(address);
+    expect(link).toBe(`${baseUrl}/address/${address}#code`);
+    const page = await fetch(link.replace(/#.*$/, ''));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Greeter');
+
+    // Run again, the plugin stops at isVerified; with --force it submits and the submission fails.
+    expect(await verifyContract(address, args)).toEqual({ outcome: 'already verified', attempts: [] });
+    const again = etherscan.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: args });
+    await expect(again).rejects.toSatisfy((e: unknown) =>
+      HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_ALREADY_VERIFIED));
+    await expect(again).rejects.toThrow(`The contract "${FQN}" at address "${address}" is already verified.`);
+
+    const seen = proxy.requests.slice(mark);
+    expect(actions(seen)).toEqual([
+      'GET getsourcecode', 'POST verifysourcecode', 'GET checkverifystatus', 'GET getsourcecode', 'GET getsourcecode', 'POST verifysourcecode',
+    ]);
+    expectWellFormed(seen);
+    // What v3 puts in the body, spelled its way (`constructorArguments`, not Etherscan's `constructorArguements`).
+    const submit = seen.find((r) => r.method === 'POST')!;
+    expect(submit.form).toEqual({
+      contractaddress: address,
+      sourceCode: JSON.stringify(minimal),
+      codeformat: 'solidity-standard-json-input',
+      contractname: FQN,
+      compilerversion: COMPILER,
+      constructorArguments: args,
+    });
+    expect(submit.query.action).toBe('verifysourcecode');
+    expect(seen.at(-1)!.answer).toEqual({ status: '0', message: 'NOTOK', result: TEXT.alreadyVerified });
+
+    const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
+    const record = env.result[0] as Record<string, string>;
+    expect(record.ContractName).toBe('Greeter');
+    expect(record.ConstructorArguments).toBe(args);
+  });
+
+  it('wrong constructor arguments: v3 gets our reason, calls it final (no full-input retry), and its error quotes it', async () => {
+    const address = await deploy();
+    const mark = proxy.requests.length;
+
+    const error = await verifyContract(address, encodeArgs('hello', 8n)).then(
+      () => { throw new Error('verification should have failed'); },
+      (e: unknown) => e as HardhatError & { attempts: Attempt[] },
+    );
+    const reason = `Fail - Unable to verify. ${TEXT.reasonConstructorArgs}`;
+    expect(reason).toBe('Fail - Unable to verify. Please check if the correct constructor argument was entered.');
+    // The client's own reading of our answer: a failure, with our text, not worth a retry.
+    expect(error.attempts).toEqual([{ success: false, message: reason, isRetryable: false }]);
+    expect(HardhatError.isHardhatError(error, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_FAILED)).toBe(true);
+    expect(error.message).toContain(`Reason: "${reason}"`);
+
+    const seen = proxy.requests.slice(mark);
+    expect(actions(seen)).toEqual(['GET getsourcecode', 'POST verifysourcecode', 'GET checkverifystatus']);
+    expectWellFormed(seen);
+    expect(await etherscan.isVerified(address)).toBe(false);
+  });
+
+  it('a bytecode mismatch is retryable: v3 resubmits the full compilation job, which passes', async () => {
+    const address = await deploy('retry', 1n);
+    const mark = proxy.requests.length;
+    // Stands in for a minimal input that does not reproduce the deployed code (the plugin
+    // retries for old solc versions whose output depends on unrelated files).
+    const { outcome, attempts } = await verifyContract(address, encodeArgs('retry', 1n), hardhat3Input(false, 1));
+    expect(outcome).toBe('verified');
+    expect(attempts).toEqual([
+      { success: false, message: `Fail - Unable to verify. ${TEXT.reasonBytecodeMismatch}`, isRetryable: true },
+      { success: true, message: 'Pass - Verified', isRetryable: true },
+    ]);
+    const seen = proxy.requests.slice(mark);
+    expect(actions(seen)).toEqual(['GET getsourcecode', 'POST verifysourcecode', 'GET checkverifystatus', 'POST verifysourcecode', 'GET checkverifystatus']);
+    expectWellFormed(seen);
+
+    const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
+    const record = env.result[0] as Record<string, string>;
+    expect(Object.keys(JSON.parse(record.SourceCode.slice(1, -1)).sources)).toContain('project/contracts/Unrelated.sol');
+  });
+
+  it('two submissions at once: one passes, the poll of the other throws CONTRACT_ALREADY_VERIFIED', async () => {
+    const address = await deploy('twice', 2n);
+    const mark = proxy.requests.length;
+    const submit = () => etherscan.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: encodeArgs('twice', 2n) });
+    const guids = await Promise.all([submit(), submit()]);
+    expect(new Set(guids).size).toBe(2);
+    const polls = await Promise.allSettled(guids.map((g) => etherscan.pollVerificationStatus(g, address, FQN)));
+    const passed = polls.filter((p) => p.status === 'fulfilled');
+    const refused = polls.filter((p) => p.status === 'rejected');
+    expect(passed).toHaveLength(1);
+    expect(passed[0]!.value).toEqual({ success: true, message: 'Pass - Verified', isRetryable: true });
+    expect(refused).toHaveLength(1);
+    expect(HardhatError.isHardhatError(refused[0]!.reason, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_ALREADY_VERIFIED)).toBe(true);
+    expectWellFormed(proxy.requests.slice(mark));
+  });
+
+  it('a client configured for another chain gets our chain text through v3 (request failed, not "not verified")', async () => {
+    const address = await deploy('elsewhere', 3n);
+    const other = new Etherscan({ chainId: 1, url: baseUrl, apiUrl, apiKey });
+    const wrongChain = TEXT.wrongChain('1', CHAIN_ID);
+    // isVerified reads any status "0" as "not verified"; the submission then shows our text.
+    expect(await other.isVerified(address)).toBe(false);
+    const submission = other.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: encodeArgs('elsewhere', 3n) });
+    await expect(submission).rejects.toSatisfy((e: unknown) =>
+      HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_REQUEST_FAILED));
+    await expect(submission).rejects.toThrow(wrongChain);
+  });
+
+  it("the plugin's `verify` task refuses chain ids 31337 and 1337 before it sends anything", () => {
+    // verifyContract calls rejectLocalNetworks (chains.ts) first; only the client, as used above
+    // or through a network connection's `verification.etherscan`, reaches a devnet explorer.
+    for (const id of [31337, 1337]) {
+      let thrown: unknown;
+      try {
+        rejectLocalNetworks('solproof', id);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(HardhatError.isHardhatError(thrown, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.NETWORK_NOT_SUPPORTED)).toBe(true);
+      expect((thrown as Error).message).toContain(`with chain id "${id}" is not supported`);
+    }
+    expect(() => rejectLocalNetworks('solproof', 31338)).not.toThrow();
+  });
+});
