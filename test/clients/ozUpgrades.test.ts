@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { copyFile, link } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +12,7 @@ import { startRecordingProxy, type RecordingProxy } from './recordingProxy.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = 15;
-const { apiUrl, baseUrl, apiKey, dataDir } = sharedService();
+const { apiUrl, baseUrl, apiKey } = sharedService();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROJECT = join(root, 'test', 'clients', 'oz-project');
 const HARDHAT_CLI = join(root, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
@@ -25,21 +24,10 @@ const require = createRequire(import.meta.url);
  */
 const PLUGIN_SOLC = '0.8.29+commit.ab55807c';
 
-/**
- * Puts the plugin's solc into the shared service's compiler cache, as the suite's setup does
- * for the other installed compilers, so the service never downloads it during the test.
- */
-async function seedPluginCompiler(dataDir: string): Promise<void> {
+/** The suite's setup seeds every installed solc (0.8.29 included) into the shared service's cache. */
+function checkPluginCompiler(): void {
   const buildInfo = require('@openzeppelin/upgrades-core/artifacts/build-info-v5.json') as { solcLongVersion: string };
   expect(buildInfo.solcLongVersion, 'the upgrades plugin now ships proxies built with another solc: install that one').toBe(PLUGIN_SOLC);
-  const source = join(root, 'node_modules', 'solc-0.8.29', 'soljson.js');
-  const target = join(dataDir, 'compilers', `soljson-v${PLUGIN_SOLC}.js`);
-  try {
-    await link(source, target);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') await copyFile(source, target);
-  }
 }
 
 interface Run {
@@ -109,7 +97,7 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     expect(inject('chainId')).toBe(31337);
     outDir = mkdtempSync(join(tmpdir(), 'solproof-oz-'));
     for (const d of ['tmp', 'xdg-config', 'xdg-data', 'xdg-cache']) mkdirSync(join(outDir, d));
-    await seedPluginCompiler(dataDir);
+    checkPluginCompiler();
     recorder = await startRecordingProxy(apiUrl);
     const account = devnetAccounts(ACCOUNT + 1)[ACCOUNT]!;
     env = { ...process.env };

@@ -21,6 +21,7 @@ export const SOLC_PACKAGES: Record<string, string> = {
   '0.8.18': 'solc-0.8.18',
   '0.8.26': 'solc-0.8.26',
   '0.8.28': 'solc',
+  '0.8.29': 'solc-0.8.29',
 };
 
 /** The installed package for a long version (`0.8.26+commit.8a97fa7a`, with or without `v`). */
