@@ -37,7 +37,11 @@ contract NotAProxy {
 const FILE = 'contracts/Box.sol';
 const OZ_PROXY = '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol';
 
-/** OpenZeppelin's upgrades plugin: every call is a form POST with the apikey added (its callEtherscanApi). */
+/**
+ * The request shapes of OpenZeppelin's upgrades plugin: a form POST (its current callEtherscanApi),
+ * or every field in the query string as well (older releases; 3.9.1 sends them in the query with
+ * no body, which test/clients/ozUpgrades.test.ts runs for real).
+ */
 async function callEtherscanApi(params: Record<string, string>, alsoInQuery = false): Promise<Envelope> {
   const body = new URLSearchParams({ ...params, apikey: apiKey });
   const url = alsoInQuery ? `${apiUrl}?${body.toString()}` : apiUrl;
