@@ -14,9 +14,21 @@ import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
-import { requeueRunningJobs } from '../store/verificationJobs.js';
+import { requeueRunningJobs, type VerificationJob } from '../store/verificationJobs.js';
 
 const DEVNET_PORT = 8545;
+
+/**
+ * The text of a job that could not be finished (its node or compiler source stayed out of
+ * reach, or it failed unexpectedly): it says so rather than passing for a verdict on the code.
+ * Source jobs store a reason (the API puts `Fail - Unable to verify. ` before it); proxy jobs
+ * store the whole text.
+ */
+function unfinishedJobText(job: VerificationJob): string {
+  const what = job.kind === 'proxy' ? 'The proxy could not be checked' : 'The verification could not be completed';
+  // The last error is a sentence of its own (the chain's and the compilers' texts say what to do).
+  return job.lastError ? `${what}. ${job.lastError}` : `${what}; please try again later.`;
+}
 
 /** Writes a line for the person who started the service (stdout; logs go to stderr). */
 function say(line: string): void {
@@ -74,8 +86,9 @@ export async function start(config: Config): Promise<void> {
     if (requeued > 0) logger.info({ requeued }, 'requeued jobs left running by an earlier process');
   }
 
-  const verifySource = createVerificationHandler({ store, chain, compiler, logger });
-  const verifyProxy = createProxyVerificationHandler({ store, chain, logger });
+  const retryDelayMs = config.jobRetryDelayMs;
+  const verifySource = createVerificationHandler({ store, chain, compiler, logger, retryDelayMs });
+  const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
   const runner = startJobRunner({
     db: store.db,
     handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : verifySource(job)),
@@ -84,6 +97,9 @@ export async function start(config: Config): Promise<void> {
     pollMs: 1000,
     owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
     logger,
+    maxAttempts: config.jobMaxAttempts,
+    retryDelayMs: config.jobRetryDelayMs,
+    failureText: unfinishedJobText,
   });
 
   const app = await buildServer({ config, chainId, store, chain, wakeJobs: () => runner.wake(), logger }, { rateLimits });

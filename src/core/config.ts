@@ -24,6 +24,10 @@ export interface Config {
   compileMemoryMb: number;
   /** Verification jobs run at once by this process. */
   jobConcurrency: number;
+  /** First wait before retrying a job whose node or compiler source could not be reached (doubles, at most 60 s). */
+  jobRetryDelayMs: number;
+  /** Attempts before such a job fails with a text saying why. */
+  jobMaxAttempts: number;
   /** Keyless read actions: one request per this many ms per client address. */
   keylessIntervalMs: number;
   /** Requests per second per key by tier. */
@@ -62,6 +66,8 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'compileTimeoutMs', flag: 'compile-timeout-ms', env: 'SOLPROOF_COMPILE_TIMEOUT_MS', kind: 'int', help: 'time limit of one compilation (default 120000)' },
   { key: 'compileMemoryMb', flag: 'compile-memory-mb', env: 'SOLPROOF_COMPILE_MEMORY_MB', kind: 'int', help: 'heap cap of a compiler worker (default 2048)' },
   { key: 'jobConcurrency', flag: 'job-concurrency', env: 'SOLPROOF_JOB_CONCURRENCY', kind: 'int', help: 'verification jobs run at once (default: cores)' },
+  { key: 'jobRetryDelayMs', flag: 'job-retry-delay-ms', env: 'SOLPROOF_JOB_RETRY_DELAY_MS', kind: 'int', help: 'first wait before retrying a job when the node is unreachable (default 5000, doubling)' },
+  { key: 'jobMaxAttempts', flag: 'job-max-attempts', env: 'SOLPROOF_JOB_MAX_ATTEMPTS', kind: 'int', help: 'attempts before such a job fails (default 8)' },
   { key: 'keylessIntervalMs', flag: 'keyless-interval-ms', env: 'SOLPROOF_KEYLESS_INTERVAL_MS', kind: 'int', help: 'keyless reads: one per this many ms per client (default 5000)' },
   { key: 'rateFree', flag: 'rate-free', env: 'SOLPROOF_RATE_FREE', kind: 'int', help: 'requests per second for free keys (default 5)' },
   { key: 'ratePro', flag: 'rate-pro', env: 'SOLPROOF_RATE_PRO', kind: 'int', help: 'requests per second for pro keys (default 30)' },
@@ -85,6 +91,8 @@ export function defaultConfig(): Config {
     compileTimeoutMs: 120_000,
     compileMemoryMb: 2048,
     jobConcurrency: cores,
+    jobRetryDelayMs: 5000,
+    jobMaxAttempts: 8,
     keylessIntervalMs: 5000,
     rateFree: 5,
     ratePro: 30,

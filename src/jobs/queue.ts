@@ -56,6 +56,12 @@ export interface JobRunner {
 }
 
 const MAX_RETRY_DELAY_MS = 5 * 60_000;
+const MAX_HANDLER_RETRY_DELAY_MS = 60_000;
+
+/** The wait before attempt `attempts + 1` of a job that asked to be retried: doubling from `baseMs`, at most a minute. */
+export function retryDelay(baseMs: number, attempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_HANDLER_RETRY_DELAY_MS);
+}
 
 /** Texts a client sees when a job failed for reasons other than its verdict. */
 function defaultFailureText(job: VerificationJob): string {

@@ -6,7 +6,7 @@ import { saveProxyRecord } from '../store/proxyRecords.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import type { ChainReader } from '../verify/ports.js';
 import { detectProxy } from '../verify/proxy/index.js';
-import type { JobOutcome } from './queue.js';
+import { retryDelay, type JobOutcome } from './queue.js';
 
 /** What verifyproxycontract queues. */
 export interface ProxyRequest {
@@ -70,7 +70,7 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, err: error.message }, 'proxy detection will be retried');
-        return { retry: true, delayMs: retryDelayMs, error: error.message };
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
       }
       throw error;
     }

@@ -7,7 +7,7 @@ import { getVerifiedContract, insertVerifiedContract } from '../store/verifiedCo
 import type { ChainReader, Compiler } from '../verify/ports.js';
 import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
 import { licenseFromSource } from './licenseFromSource.js';
-import type { JobOutcome } from './queue.js';
+import { retryDelay, type JobOutcome } from './queue.js';
 
 /** Texts stored as a failed job's reason; the API prefixes `Fail - Unable to verify. `. */
 export const FAILURE_REASONS = {
@@ -84,7 +84,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       }
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message, details: error.details }, 'verification will be retried');
-        return { retry: true, delayMs: retryDelayMs, error: error.message };
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
       }
       if (isSolproofError(error)) {
         return { state: 'fail', resultText: failureReason(error), result: { code: error.code, details: error.details } };
