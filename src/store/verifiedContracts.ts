@@ -128,19 +128,33 @@ export async function updateProxyInfo(
 }
 
 /** Verified contracts, most recently verified first. `limit` is capped at 1000. */
+/** What a list of verified contracts shows: no sources, ABI or metadata. */
+export type VerifiedContractSummary = Pick<
+  VerifiedContract,
+  'address' | 'contractName' | 'compilerVersion' | 'licenseType' | 'matchKind' | 'verifiedAt'
+>;
+
+/** Verified contracts, newest first, a page at a time (at most 1000), without their documents. */
 export async function listVerifiedContracts(
   db: Kysely<Database>,
   page: { limit: number; offset: number },
-): Promise<VerifiedContract[]> {
+): Promise<VerifiedContractSummary[]> {
   const rows = await db
     .selectFrom('verifiedContracts')
-    .selectAll()
+    .select(['address', 'contractName', 'compilerVersion', 'licenseType', 'matchKind', 'verifiedAt'])
     .orderBy('verifiedAt', 'desc')
     .orderBy('address')
     .limit(Math.max(0, Math.min(Math.floor(page.limit), 1000)))
     .offset(Math.max(0, Math.floor(page.offset)))
     .execute();
-  return rows.map(toContract);
+  return rows.map((row) => ({
+    address: row.address as Address,
+    contractName: row.contractName,
+    compilerVersion: row.compilerVersion,
+    licenseType: Number(row.licenseType),
+    matchKind: row.matchKind as MatchKind,
+    verifiedAt: Number(row.verifiedAt),
+  }));
 }
 
 /** How many contracts are verified. */

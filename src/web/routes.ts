@@ -9,7 +9,6 @@ import {
   countVerifiedContracts,
   getVerifiedContract,
   listVerifiedContracts,
-  type VerifiedContract,
 } from '../store/verifiedContracts.js';
 import { EXPLORER_CSS, EXPLORER_JS } from './assets.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
@@ -244,7 +243,7 @@ async function* csvLines(ctx: ApiContext): AsyncGenerator<string> {
   yield csvRow(CSV_COLUMNS);
   const seen = new Set<string>();
   for (let offset = 0; ; offset += CSV_BATCH) {
-    const batch: VerifiedContract[] = await listVerifiedContracts(ctx.store.db, { limit: CSV_BATCH, offset });
+    const batch = await listVerifiedContracts(ctx.store.db, { limit: CSV_BATCH, offset });
     let chunk = '';
     for (const c of batch) {
       if (!isOpenSourceLicense(c.licenseType) || seen.has(c.address)) continue;

@@ -1,4 +1,4 @@
-import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
 import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';
@@ -6,7 +6,7 @@ import { contractTable } from './contractTable.js';
 /** `/contracts?page=N`: the public list, newest first. */
 export function contractListPage(data: {
   chainId: number;
-  contracts: readonly VerifiedContract[];
+  contracts: readonly VerifiedContractSummary[];
   page: number;
   pageSize: number;
   total: number;

@@ -1,10 +1,10 @@
-import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
 import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';
 
 /** `/`: what the service is, the search box, the latest verified contracts. */
-export function homePage(data: { chainId: number; latest: readonly VerifiedContract[]; total: number; message?: string; query?: string }): Html {
+export function homePage(data: { chainId: number; latest: readonly VerifiedContractSummary[]; total: number; message?: string; query?: string }): Html {
   return layout(
     { title: 'Contract verification', chainId: data.chainId, query: data.query },
     html`<div class="card hero">
