@@ -52,7 +52,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     connectionTimeout: 0,
     // Requests that never reach a route still get an envelope: Hardhat v3 reads no 4xx body.
     clientErrorHandler: answerClientError,
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error, _request, reply) => {
       const text = error.code === 'FST_ERR_BAD_URL' ? TEXT.badUrl : TEXT.malformedRequest;
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
