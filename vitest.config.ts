@@ -8,7 +8,6 @@ export default defineConfig({
     hookTimeout: 300_000,
     // Two cores: compilers are CPU-bound, so run few files at once.
     maxWorkers: 2,
-    minWorkers: 1,
     pool: 'forks',
   },
 });

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
-import { connectRedisRateLimitStore, probeRedis, type RedisRateLimitStore } from './redisRateLimits.js';
+import { connectRedisRateLimitStore, probeRedis } from './redisRateLimits.js';
 
 const REDIS_URL = process.env.SOLPROOF_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const unavailable = await probeRedis(REDIS_URL);

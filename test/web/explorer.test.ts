@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodeFunctionData, type Abi } from 'viem';
+import { encodeAbiParameters, encodeFunctionData } from 'viem';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
