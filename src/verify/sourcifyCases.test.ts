@@ -1,46 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
-import type { Hex, SourceSubmission } from '../core/types.js';
-import type { Transformation, TransformationValues } from './transformations.js';
+import {
+  IN_SCOPE_CASES,
+  loadSourcifyCase,
+  matchKindOf,
+  SOURCIFY_CASES_DIR,
+  SOURCIFY_CASES_MISSING,
+  type SourcifyMatch,
+} from '../../test/helpers/sourcifyCases.js';
+import type { SourceSubmission } from '../core/types.js';
+import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
 
-/** Sourcify's server verification cases: the 15 in scope (solc 0.8.18 to 0.8.28) and yul. */
-const FIXTURES = '/work/shared/fixtures/sourcify-cases';
-const CASES = [
-  'constructor_arguments',
-  'full_match',
-  'full_match_double_auxdata',
-  'immutables',
-  'libraries_linked_by_compiler',
-  'libraries_manually_linked',
-  'metadata_hash_absent',
-  'multi_source_solidity',
-  'onchain_append_cbor_false_compiled_bytecode_hash_none',
-  'onchain_append_cbor_false_compiled_standard',
-  'onchain_bytecode_hash_none_compiled_standard',
-  'partial_match',
-  'partial_match_2',
-  'partial_match_double_auxdata',
-  'transient_storage_layout',
-  // Beyond the seed's scope, but the compiler is installed: Yul source.
-  'yul',
-];
+/** The in-scope cases, and yul: beyond the seed's scope, but its compiler is installed. */
+const CASES = [...IN_SCOPE_CASES, 'yul'];
+if (!SOURCIFY_CASES_DIR) console.warn(`${SOURCIFY_CASES_MISSING}: skipped`);
 
-interface SourcifyCase {
-  onchain: { creationBytecode: Hex; deployedBytecode: Hex };
-  input: { compilerVersion: string; contractIdentifier: string; stdJsonInput: unknown };
-  verification: {
-    creationMatch: 'exact_match' | 'match' | null;
-    runtimeMatch: 'exact_match' | 'match' | null;
-    creationValues: TransformationValues | null;
-    runtimeValues: TransformationValues | null;
-    creationTransformations: Transformation[] | null;
-    runtimeTransformations: Transformation[] | null;
-  };
-}
-
-const kind = (m: 'exact_match' | 'match' | null) => (m === 'exact_match' ? 'full' : m === 'match' ? 'partial' : null);
+const kind = (m: SourcifyMatch) => matchKindOf(m) || null;
 
 /** Sourcify writes empty value maps ({cborAuxdata: {}}) where nothing was recorded. */
 function normalise(values: TransformationValues | null): Record<string, unknown> {
@@ -49,11 +25,11 @@ function normalise(values: TransformationValues | null): Record<string, unknown>
   );
 }
 
-describe('Sourcify verification cases', () => {
+describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases', () => {
   const compiler = inProcessCompiler();
 
   it.each(CASES)('%s gives the same verdict as Sourcify', async (name) => {
-    const fixture = JSON.parse(readFileSync(`${FIXTURES}/${name}.json`, 'utf8')) as SourcifyCase;
+    const fixture = loadSourcifyCase(name);
     const submission: SourceSubmission = {
       address: '0x00000000000000000000000000000000000000aa',
       codeFormat: 'solidity-standard-json-input',

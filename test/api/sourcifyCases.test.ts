@@ -1,49 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Hex } from '../../src/core/types.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
+import {
+  IN_SCOPE_CASES,
+  loadSourcifyCase,
+  matchKindOf,
+  SOURCIFY_CASES_DIR,
+  SOURCIFY_CASES_MISSING,
+} from '../helpers/sourcifyCases.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = 2;
 const { apiUrl, apiKey } = sharedService();
-
-/**
- * Sourcify's own verification cases (argotorg/sourcify, server test data) used as an outside
- * conformance suite: the same creation transaction, the same standard JSON input, and the
- * verdict Sourcify records must come back through the Etherscan-style API.
- */
-const FIXTURES = '/work/shared/fixtures/sourcify-cases';
-
-type SourcifyMatch = 'exact_match' | 'match' | null;
-
-interface SourcifyCase {
-  onchain: { creationBytecode: Hex; deployedBytecode: Hex };
-  input: { compilerVersion: string; contractIdentifier: string; stdJsonInput: unknown };
-  verification: {
-    creationMatch: SourcifyMatch;
-    runtimeMatch: SourcifyMatch;
-    creationValues: { constructorArguments?: Hex } | null;
-  };
-}
-
-const IN_SCOPE = [
-  'constructor_arguments',
-  'full_match',
-  'full_match_double_auxdata',
-  'immutables',
-  'libraries_linked_by_compiler',
-  'libraries_manually_linked',
-  'metadata_hash_absent',
-  'multi_source_solidity',
-  'onchain_append_cbor_false_compiled_bytecode_hash_none',
-  'onchain_append_cbor_false_compiled_standard',
-  'onchain_bytecode_hash_none_compiled_standard',
-  'partial_match',
-  'partial_match_2',
-  'partial_match_double_auxdata',
-  'transient_storage_layout',
-];
 
 // Outside the service's scope (spec: compilers from v0.4.11 up, Solidity sources only).
 const OUT_OF_SCOPE: Array<[string, string]> = [
@@ -56,20 +24,13 @@ const OUT_OF_SCOPE: Array<[string, string]> = [
   ['yul', 'Yul sources are not an Etherscan codeformat'],
 ];
 
-function loadCase(name: string): SourcifyCase {
-  return JSON.parse(readFileSync(`${FIXTURES}/${name}.json`, 'utf8')) as SourcifyCase;
-}
+if (!SOURCIFY_CASES_DIR) console.warn(`${SOURCIFY_CASES_MISSING}: skipped`);
 
-/** Sourcify's words for a match, in the service's getsourcecode words. */
-function kindOf(match: SourcifyMatch): '' | 'full' | 'partial' {
-  return match === 'exact_match' ? 'full' : match === 'match' ? 'partial' : '';
-}
-
-describe('Sourcify verification cases through the API', () => {
+describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases through the API', () => {
   const { publicClient } = devnetClients(ACCOUNT);
 
-  it.each(IN_SCOPE)('%s: Pass - Verified with Sourcify\'s verdict', async (name) => {
-    const fixture = loadCase(name);
+  it.each(IN_SCOPE_CASES)('%s: Pass - Verified with Sourcify\'s verdict', async (name) => {
+    const fixture = loadSourcifyCase(name);
     const { address } = await deployRaw(fixture.onchain.creationBytecode, ACCOUNT);
     // The case is only meaningful if anvil reproduced the deployment Sourcify saw.
     expect(await publicClient.getCode({ address })).toBe(fixture.onchain.deployedBytecode);
@@ -87,8 +48,8 @@ describe('Sourcify verification cases through the API', () => {
     const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
     expect(env.status).toBe('1');
     const record = env.result[0] as Record<string, string>;
-    const creation = kindOf(fixture.verification.creationMatch);
-    const runtime = kindOf(fixture.verification.runtimeMatch);
+    const creation = matchKindOf(fixture.verification.creationMatch);
+    const runtime = matchKindOf(fixture.verification.runtimeMatch);
     expect({ MatchKind: record.MatchKind, CreationMatch: record.CreationMatch, RuntimeMatch: record.RuntimeMatch }).toEqual({
       MatchKind: creation === 'full' || runtime === 'full' ? 'full' : 'partial',
       CreationMatch: creation,

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Hex } from '../../src/core/types.js';
+import type { Transformation, TransformationValues } from '../../src/verify/transformations.js';
+
+/**
+ * Sourcify's own verification cases (argotorg/sourcify server test data), kept in the shared
+ * folder beside the repository: an outside conformance suite for the verdicts.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CANDIDATES = [
+  process.env.SOLPROOF_SOURCIFY_CASES,
+  join(root, '..', 'shared', 'fixtures', 'sourcify-cases'),
+  '/work/shared/fixtures/sourcify-cases',
+].filter((p): p is string => Boolean(p));
+
+/** The folder holding the cases, or null (tests then skip and say why). */
+export const SOURCIFY_CASES_DIR: string | null = CANDIDATES.find((p) => existsSync(join(p, 'full_match.json'))) ?? null;
+export const SOURCIFY_CASES_MISSING = `Sourcify's cases were not found (looked in ${CANDIDATES.join(', ')})`;
+
+export type SourcifyMatch = 'exact_match' | 'match' | null;
+
+export interface SourcifyCase {
+  onchain: { creationBytecode: Hex; deployedBytecode: Hex };
+  input: { compilerVersion: string; contractIdentifier: string; stdJsonInput: unknown };
+  verification: {
+    creationMatch: SourcifyMatch;
+    runtimeMatch: SourcifyMatch;
+    creationValues: TransformationValues | null;
+    runtimeValues: TransformationValues | null;
+    creationTransformations: Transformation[] | null;
+    runtimeTransformations: Transformation[] | null;
+  };
+}
+
+/** The cases in the service's scope: solc 0.8.18 to 0.8.28, Solidity. */
+export const IN_SCOPE_CASES = [
+  'constructor_arguments',
+  'full_match',
+  'full_match_double_auxdata',
+  'immutables',
+  'libraries_linked_by_compiler',
+  'libraries_manually_linked',
+  'metadata_hash_absent',
+  'multi_source_solidity',
+  'onchain_append_cbor_false_compiled_bytecode_hash_none',
+  'onchain_append_cbor_false_compiled_standard',
+  'onchain_bytecode_hash_none_compiled_standard',
+  'partial_match',
+  'partial_match_2',
+  'partial_match_double_auxdata',
+  'transient_storage_layout',
+] as const;
+
+export function loadSourcifyCase(name: string): SourcifyCase {
+  if (!SOURCIFY_CASES_DIR) throw new Error(SOURCIFY_CASES_MISSING);
+  return JSON.parse(readFileSync(join(SOURCIFY_CASES_DIR, `${name}.json`), 'utf8')) as SourcifyCase;
+}
+
+/** Sourcify's word for a match in the service's words (`full`, `partial`, or '' for none). */
+export function matchKindOf(match: SourcifyMatch): '' | 'full' | 'partial' {
+  return match === 'exact_match' ? 'full' : match === 'match' ? 'partial' : '';
+}
