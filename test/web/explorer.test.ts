@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeAbiParameters, encodeFunctionData } from 'viem';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +118,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     // Constructor argument 7, decoded.
     expect(await textOf(page, '#code')).toMatch(/start \(uint256\): 7/);
 
-    await page.screenshot({ path: '/tmp/solproof-contract-page.png', fullPage: false });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-contract-page.png'), fullPage: false });
     await page.close();
     expect(dialogs).toEqual([]);
   });
@@ -145,7 +147,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     await label.getByRole('button', { name: 'Query' }).click();
     await expect.poll(() => label.locator('output code').textContent()).toBe('<b>not bold</b>');
     expect(await label.locator('output b').count()).toBe(0);
-    await page.screenshot({ path: '/tmp/solproof-read-contract.png' });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-read-contract.png') });
     await page.close();
   });
 
@@ -203,13 +205,13 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(0, 5)).toEqual([counterAddress, 'Counter', counter.compilerVersion, 'MIT', 'full']);
     expect(cells[5]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    await page.screenshot({ path: '/tmp/solproof-list.png' });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-list.png') });
     await row.getByRole('link').click();
     await page.waitForURL(`${baseUrl}/address/${counterAddress}`);
     expect(await textOf(page, 'h1')).toContain('Counter');
 
     await page.goto(`${baseUrl}/`);
-    await page.screenshot({ path: '/tmp/solproof-home.png' });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-home.png') });
     await page.locator('.hero input[name=q]').fill(counterAddress.toUpperCase().replace('0X', '0x'));
     await page.locator('.hero button').click();
     await page.waitForURL(`${baseUrl}/address/${counterAddress}`);
@@ -243,14 +245,14 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     expect(first).toMatch(/^Verification (Queued|Compiling)$/);
     expect(await page.locator('meta[http-equiv=refresh]').getAttribute('content')).toBe('2');
     expect(await textOf(page, 'ol.steps li.current')).toMatch(/Queued|Compiling and comparing/);
-    await page.screenshot({ path: '/tmp/solproof-receipt-pending.png' });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-pending.png') });
 
     // The page reloads itself every 2 s until the job is done.
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Verified'), undefined, { timeout: 120_000, polling: 250 });
     expect(await textOf(page, 'h1')).toBe('Verification Verified');
     expect(await page.locator('meta[http-equiv=refresh]').count()).toBe(0);
     expect(await page.locator('ol.steps li.done').count()).toBe(3);
-    await page.screenshot({ path: '/tmp/solproof-receipt-done.png' });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-done.png') });
     await page.getByRole('link', { name: /Open the contract page/ }).click();
     await page.waitForURL(`${baseUrl}/address/${proxyAddress}`);
     expect(await textOf(page, 'h1')).toContain('ERC1967Proxy');
@@ -282,7 +284,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     await value.getByRole('button', { name: 'Query' }).click();
     // The proxy's own storage (set by its init call), not the implementation's.
     await expect.poll(() => value.locator('output').textContent()).toMatch(/uint256\s+42$/);
-    await page.screenshot({ path: '/tmp/solproof-read-as-proxy.png', fullPage: true });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-read-as-proxy.png'), fullPage: true });
 
     await page.getByRole('link', { name: 'Write as Proxy' }).click();
     const set = page.locator('#write-proxy form[data-signature="set(uint256)"]');
@@ -317,7 +319,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${baseUrl}/address/${unlicensedAddress.replace(/.$/, unlicensedAddress.endsWith('0') ? '1' : '0')}`);
     expect(await textOf(page, 'h1')).toContain('Not verified');
-    await page.screenshot({ path: '/tmp/solproof-unverified.png', fullPage: true });
+    await page.screenshot({ path: join(tmpdir(), 'solproof-unverified.png'), fullPage: true });
     await page.close();
 
     expect(await postJson(`/address/${counterAddress}/read`, { function: 'nope()' })).toEqual({ status: 404, json: { error: "No function nope() in this contract's ABI" } });
