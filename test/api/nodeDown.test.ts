@@ -14,28 +14,31 @@ const NODE_ERROR = { error: { code: -32603, message: 'internal error: backend un
 
 describe('a node that fails while a job runs', () => {
   let node: RpcProxy;
-  let service: RunningService;
+  /** Retries for as long as the tests need. */
+  let patient: RunningService;
+  /** Gives up after three attempts. */
+  let giving: RunningService;
   let key: string;
+  let otherKey: string;
   let built: Built;
 
   beforeAll(async () => {
     node = await startRpcProxy(inject('rpcUrl'));
     const dataDir = await newDataDir();
     key = await createKey(dataDir);
-    service = await startService({
-      rpcUrl: node.url,
-      dataDir,
-      args: ['--rate-free', '1000', '--job-retry-delay-ms', '200', '--job-max-attempts', '4'],
-    });
+    const args = ['--rate-free', '1000', '--job-retry-delay-ms', '200'];
+    patient = await startService({ rpcUrl: node.url, dataDir, args: [...args, '--job-max-attempts', '50'] });
+    const otherDir = await newDataDir();
+    otherKey = await createKey(otherDir);
+    giving = await startService({ rpcUrl: node.url, dataDir: otherDir, args: [...args, '--job-max-attempts', '3'] });
     built = await build('0.8.28', standardInput({ 'Patient.sol': SOURCE }), 'Patient.sol', 'Patient');
   });
   afterAll(async () => {
-    await service?.stop();
+    await Promise.all([patient?.stop(), giving?.stop()]);
     await node?.close();
   });
-
   /** Submits while the node answers, then lets only that one eth_getCode through. */
-  async function submitThenBreakNode(): Promise<string> {
+  async function submitThenBreakNode(service: RunningService, key: string): Promise<string> {
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
     let allowed = 1;
     node.rules.set('eth_getCode', () => (allowed-- > 0 ? undefined : NODE_ERROR));
@@ -48,7 +51,8 @@ describe('a node that fails while a job runs', () => {
   }
 
   it('the job stays pending while the node fails, and passes once it answers again', async () => {
-    const guid = await submitThenBreakNode();
+    const service = patient;
+    const guid = await submitThenBreakNode(service, key);
     const before = node.calls.get('eth_getCode') ?? 0;
     await new Promise((r) => setTimeout(r, 2500));
     expect((node.calls.get('eth_getCode') ?? 0) - before).toBeGreaterThanOrEqual(2); // retried, not given up
@@ -59,8 +63,8 @@ describe('a node that fails while a job runs', () => {
   });
 
   it('a node that stays down ends the job with a text that blames the node, never a verdict on the code', async () => {
-    const guid = await submitThenBreakNode();
-    const verdict = await waitForVerdict(service.apiUrl, guid, key, { chainid: '31337' });
+    const guid = await submitThenBreakNode(giving, otherKey);
+    const verdict = await waitForVerdict(giving.apiUrl, guid, otherKey, { chainid: '31337' });
     node.rules.clear();
     expect(verdict.status).toBe('0');
     expect(verdict.result).toBe(
@@ -71,9 +75,8 @@ describe('a node that fails while a job runs', () => {
 
   it('while the node is down, a submission is refused at once with a retryable text', async () => {
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
-    node.hang = false;
     node.rules.set('eth_getCode', NODE_ERROR);
-    const env = await apiPost(service.apiUrl, {
+    const env = await apiPost(patient.apiUrl, {
       module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: address, sourceCode: SOURCE,
       contractname: 'Patient', compilerversion: built.compilerVersion,
     });
