@@ -177,15 +177,20 @@ export class CompilerPool {
         this.counters.timeouts++;
         throw new SolproofError('compile_timeout', result.message, { details: { timeoutMs: this.options.timeoutMs } });
       }
-      if (result.reason === 'out_of_memory') {
-        this.counters.outOfMemory++;
-        throw new SolproofError('compile_out_of_memory', result.message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
-      }
-      this.counters.crashes++;
-      throw new SolproofError('compiler_crashed', `The compiler crashed: ${result.message}`);
+      throw this.compileFailure(result.reason, result.message);
     } finally {
       release();
     }
+  }
+
+  /** The error of a compile that ran out of memory or crashed (native process or worker), counted. */
+  private compileFailure(reason: string, message: string): SolproofError {
+    if (reason === 'out_of_memory') {
+      this.counters.outOfMemory++;
+      return new SolproofError('compile_out_of_memory', message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
+    }
+    this.counters.crashes++;
+    return new SolproofError('compiler_crashed', `The compiler crashed: ${message}`);
   }
 
   private async runInWorker(task: TaskWithAffinity): Promise<WorkerResult & { ok: true }> {
@@ -206,12 +211,7 @@ export class CompilerPool {
       }
       this.warmByThread.set(result.threadId, new Set(result.warm));
       if (result.ok) return result;
-      if (result.reason === 'out_of_memory') {
-        this.counters.outOfMemory++;
-        throw new SolproofError('compile_out_of_memory', result.message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
-      }
-      this.counters.crashes++;
-      throw new SolproofError('compiler_crashed', `The compiler crashed: ${result.message}`);
+      throw this.compileFailure(result.reason, result.message);
     } finally {
       clearTimeout(timer);
       release();
