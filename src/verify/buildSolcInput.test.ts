@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isSolproofError } from '../core/errors.js';
+import { submissionWith } from '../../test/helpers/submissions.js';
 import type { SourceSubmission } from '../core/types.js';
 import { OUTPUT_SELECTION, buildSolcInput, parseStandardJsonInput } from './buildSolcInput.js';
 
 const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
 
 function submission(overrides: Partial<SourceSubmission>): SourceSubmission {
-  return {
-    address: '0x0000000000000000000000000000000000000001',
-    codeFormat: 'solidity-single-file',
-    sourceCode: 'contract C {}',
-    contractName: 'C',
-    compilerVersion: 'v0.8.28+commit.7893614a',
-    optimizationUsed: false,
-    runs: 200,
-    constructorArguments: '',
-    evmVersion: '',
-    licenseType: 3,
-    libraries: [],
-    viaIR: false,
-    ...overrides,
-  };
+  return submissionWith({ sourceCode: 'contract C {}', contractName: 'C', ...overrides });
 }
 
 function errorOf(fn: () => unknown): { code: string; message: string } {

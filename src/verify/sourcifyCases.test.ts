@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
+import { standardJsonSubmission } from '../../test/helpers/submissions.js';
 import {
   IN_SCOPE_CASES,
   loadSourcifyCase,
@@ -8,7 +9,6 @@ import {
   SOURCIFY_CASES_MISSING,
   type SourcifyMatch,
 } from '../../test/helpers/sourcifyCases.js';
-import type { SourceSubmission } from '../core/types.js';
 import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
 
@@ -30,20 +30,10 @@ describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases', () => {
 
   it.each(CASES)('%s gives the same verdict as Sourcify', async (name) => {
     const fixture = loadSourcifyCase(name);
-    const submission: SourceSubmission = {
+    const submission = standardJsonSubmission(fixture.input.stdJsonInput, fixture.input.contractIdentifier, {
       address: '0x00000000000000000000000000000000000000aa',
-      codeFormat: 'solidity-standard-json-input',
-      sourceCode: JSON.stringify(fixture.input.stdJsonInput),
-      contractName: fixture.input.contractIdentifier,
       compilerVersion: `v${fixture.input.compilerVersion}`,
-      optimizationUsed: false,
-      runs: 200,
-      constructorArguments: '',
-      evmVersion: '',
-      licenseType: 3,
-      libraries: [],
-      viaIR: false,
-    };
+    });
     const result = await verifyContract({
       compiler,
       submission,

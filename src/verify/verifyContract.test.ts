@@ -2,6 +2,7 @@ import { encodeAbiParameters, keccak256, toBytes, type Abi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deployRaw, devnetClients } from '../../test/helpers/chain.js';
 import { compileForTest, inProcessCompiler } from '../../test/helpers/solc.js';
+import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
 import { isSolproofError, type ErrorCode } from '../core/errors.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import type { ContractCreation } from './ports.js';
@@ -161,30 +162,11 @@ async function deploy(initCode: Hex): Promise<Deployed> {
 }
 
 function singleFile(overrides: Partial<SourceSubmission>): SourceSubmission {
-  return {
-    address: '0x0000000000000000000000000000000000000000',
-    codeFormat: 'solidity-single-file',
-    sourceCode: '',
-    contractName: '',
-    compilerVersion: V0_8_28,
-    optimizationUsed: false,
-    runs: 200,
-    constructorArguments: '',
-    evmVersion: '',
-    licenseType: 3,
-    libraries: [],
-    viaIR: false,
-    ...overrides,
-  };
+  return submissionWith({ address: '0x0000000000000000000000000000000000000000', compilerVersion: V0_8_28, ...overrides });
 }
 
 function standardJson(input: SolcInput, contractName: string, overrides: Partial<SourceSubmission> = {}): SourceSubmission {
-  return singleFile({
-    codeFormat: 'solidity-standard-json-input',
-    sourceCode: JSON.stringify(input),
-    contractName,
-    ...overrides,
-  });
+  return standardJsonSubmission(input, contractName, { address: '0x0000000000000000000000000000000000000000', compilerVersion: V0_8_28, ...overrides });
 }
 
 const compiler = inProcessCompiler();

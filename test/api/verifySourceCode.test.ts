@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../src/core/types.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
+import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 
 const ACCOUNT = 1;
 const { apiUrl, apiKey } = sharedService();
@@ -29,25 +29,7 @@ contract Counter {
 }
 `;
 
-const singleFileFields = (address: string, built: Built, name: string, source: string, extra: Record<string, string> = {}) => ({
-  contractaddress: address,
-  sourceCode: source,
-  codeformat: 'solidity-single-file',
-  contractname: name,
-  compilerversion: built.compilerVersion,
-  optimizationUsed: built.input.settings.optimizer?.enabled ? '1' : '0',
-  runs: String(built.input.settings.optimizer?.runs ?? 200),
-  ...extra,
-});
 
-const standardJsonFields = (address: string, built: Built, contract: string, extra: Record<string, string> = {}) => ({
-  contractaddress: address,
-  sourceCode: JSON.stringify(built.input),
-  codeformat: 'solidity-standard-json-input',
-  contractname: contract,
-  compilerversion: built.compilerVersion,
-  ...extra,
-});
 
 async function sourceRecord(address: string) {
   const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });

@@ -59,3 +59,29 @@ export async function build(version: string, input: SolcInput, file: string, nam
 export function linkBytecode(bytecode: Hex, placeholderPattern: RegExp, address: string): Hex {
   return bytecode.replace(placeholderPattern, address.replace(/^0x/, '').toLowerCase()) as Hex;
 }
+
+/** verifysourcecode's fields for a single-file submission of a build. */
+export function singleFileFields(address: string, built: Built, name: string, source: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    contractaddress: address,
+    sourceCode: source,
+    codeformat: 'solidity-single-file',
+    contractname: name,
+    compilerversion: built.compilerVersion,
+    optimizationUsed: built.input.settings.optimizer?.enabled ? '1' : '0',
+    runs: String(built.input.settings.optimizer?.runs ?? 200),
+    ...extra,
+  };
+}
+
+/** verifysourcecode's fields for a standard-JSON submission of a build (`contract` is `path:Name`). */
+export function standardJsonFields(address: string, built: Built, contract: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    contractaddress: address,
+    sourceCode: JSON.stringify(built.input),
+    codeformat: 'solidity-standard-json-input',
+    contractname: contract,
+    compilerversion: built.compilerVersion,
+    ...extra,
+  };
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
+import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 import { chromiumAvailable, launchChromium, openZeppelinSources } from './fixtures.js';
 
 const ACCOUNT = 9;
@@ -40,14 +40,6 @@ contract Counter {
 `;
 const PROXY_PATH = '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol';
 
-const standardJsonFields = (address: string, built: Built, contract: string, extra: Record<string, string> = {}) => ({
-  contractaddress: address,
-  sourceCode: JSON.stringify(built.input),
-  codeformat: 'solidity-standard-json-input',
-  contractname: contract,
-  compilerversion: built.compilerVersion,
-  ...extra,
-});
 
 async function postJson(path: string, body: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

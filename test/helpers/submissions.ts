@@ -1,0 +1,30 @@
+import type { SourceSubmission } from '../../src/core/types.js';
+import type { SolcInput } from '../../src/verify/solcTypes.js';
+
+/** A single-file submission with plain defaults (solc 0.8.28, optimizer off, MIT), changed by `overrides`. */
+export function submissionWith(overrides: Partial<SourceSubmission> = {}): SourceSubmission {
+  return {
+    address: '0x0000000000000000000000000000000000000001',
+    codeFormat: 'solidity-single-file',
+    sourceCode: '',
+    contractName: '',
+    compilerVersion: 'v0.8.28+commit.7893614a',
+    optimizationUsed: false,
+    runs: 200,
+    constructorArguments: '',
+    evmVersion: '',
+    licenseType: 3,
+    libraries: [],
+    viaIR: false,
+    ...overrides,
+  };
+}
+
+/** A standard-JSON submission of `input` for `contractName` (`path:Name`). */
+export function standardJsonSubmission(
+  input: SolcInput | unknown,
+  contractName: string,
+  overrides: Partial<SourceSubmission> = {},
+): SourceSubmission {
+  return submissionWith({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(input), contractName, ...overrides });
+}
