@@ -1,9 +1,10 @@
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { SolproofError } from '../core/errors.js';
 import type { Address } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
-import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from '../store/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '../store/testDatabase.js';
 import {
   claimNextJob,
   countJobs,
@@ -12,11 +13,6 @@ import {
   type VerificationJob,
 } from '../store/verificationJobs.js';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './queue.js';
-
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
 
 const logger = pino({ level: 'silent' });
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
@@ -32,8 +28,7 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, ti
   }
 }
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`job runner on ${dialect}`, () => {
+describeOnDialects('job runner', (dialect) => {
     let tdb: TestDatabase;
     let store: Store;
     let runner: JobRunner | undefined;
@@ -242,5 +237,4 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
       expect(await getJob(store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
     });
-  });
-}
+});

@@ -3,17 +3,12 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
 import { SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from './testDatabase.js';
 
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
-
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`api keys on ${dialect}`, () => {
+describeOnDialects('api keys', (dialect) => {
     let tdb: TestDatabase;
     let store: Store;
     beforeAll(async () => {
@@ -76,8 +71,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       expect(listed.length).toBeGreaterThanOrEqual(5);
       expect(JSON.stringify(listed)).not.toMatch(/keyHash/);
     });
-  });
-}
+});
 
 describe('api keys in the SQLite file', () => {
   it('leave no plaintext key in the database or its WAL', async () => {

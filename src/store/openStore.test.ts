@@ -2,30 +2,19 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
 import { migrations } from './migrations.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
-import {
-  createTestDatabase,
-  PG_TEST_URL,
-  probePostgres,
-  sampleVerifiedContract,
-  type TestDatabase,
-} from './testDatabase.js';
+import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from './testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
 
 /** Every table the migrations create (a new migration adds its table here). */
 const EXPECTED_TABLES = ['api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas'];
 
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
-
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`openStore on ${dialect}`, () => {
+describeOnDialects('openStore', (dialect) => {
     const opened: Store[] = [];
     const databases: TestDatabase[] = [];
     async function fresh(): Promise<TestDatabase> {
@@ -93,8 +82,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         contractName: 'Box',
       });
     });
-  });
-}
+});
 
 describe('openStore settings', () => {
   const databases: TestDatabase[] = [];

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { createApiKey } from './apiKeys.js';
 import type { Store } from './openStore.js';
 import { nextUtcMidnight, quotaUsageToday, quotaUsed, takeQuota } from './quotas.js';
-import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from './testDatabase.js';
-
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
+import { createTestDatabase, type TestDatabase } from './testDatabase.js';
 
 const NOON = new Date('2026-11-22T12:00:00.000Z');
 
@@ -19,8 +15,7 @@ describe('nextUtcMidnight', () => {
   });
 });
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`daily quotas on ${dialect}`, () => {
+describeOnDialects('daily quotas', (dialect) => {
     let tdb: TestDatabase;
     let store: Store;
     beforeAll(async () => {
@@ -73,5 +68,4 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         await Promise.all(others.map((s) => s.close()));
       }
     });
-  });
-}
+});

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import type { Address } from '../core/types.js';
 import type { Store } from './openStore.js';
-import { createTestDatabase, PG_TEST_URL, probePostgres, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from './testDatabase.js';
 import {
   claimNextJob,
   countJobs,
@@ -15,11 +16,6 @@ import {
   retryJob,
 } from './verificationJobs.js';
 
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
-
 const T0 = 1_700_000_000_000;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
 
@@ -31,8 +27,7 @@ describe('newReceipt', () => {
   });
 });
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`verification jobs on ${dialect}`, () => {
+describeOnDialects('verification jobs', (dialect) => {
     let tdb: TestDatabase;
     let store: Store;
     /** A second store on the same database: another process's connections. */
@@ -205,5 +200,4 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       // Requeued jobs are due at once, oldest first.
       expect((await claimNextJob(store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.request).toBe(0);
     });
-  });
-}
+});

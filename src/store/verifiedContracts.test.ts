@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '../../test/helpers/dialects.js';
 import type { Address } from '../core/types.js';
 import type { Store } from './openStore.js';
-import {
-  createTestDatabase,
-  PG_TEST_URL,
-  probePostgres,
-  sampleVerifiedContract,
-  type TestDatabase,
-} from './testDatabase.js';
+import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from './testDatabase.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,
@@ -16,15 +11,9 @@ import {
   updateProxyInfo,
 } from './verifiedContracts.js';
 
-const pgProblem = await probePostgres();
-if (pgProblem !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${pgProblem}): PostgreSQL variants are skipped`);
-}
-
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(dialect === 'postgres' && pgProblem !== null)(`verified contracts on ${dialect}`, () => {
+describeOnDialects('verified contracts', (dialect) => {
     let tdb: TestDatabase;
     let store: Store;
     let other: Store;
@@ -115,5 +104,4 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         [4, 3, 2, 1, 0].map((i) => addr(3000 + i)),
       );
     });
-  });
-}
+});

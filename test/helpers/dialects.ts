@@ -1,0 +1,16 @@
+import { describe } from 'vitest';
+import type { StoreDialect } from '../../src/store/openStore.js';
+import { PG_TEST_URL, probePostgres } from '../../src/store/testDatabase.js';
+
+/** Why PostgreSQL cannot be tested here, or null when it answers. */
+export const POSTGRES_PROBLEM = await probePostgres();
+if (POSTGRES_PROBLEM !== null) {
+  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${POSTGRES_PROBLEM}): PostgreSQL variants are skipped`);
+}
+
+/** `describe(`${title} on <dialect>`)` for SQLite and for PostgreSQL, which is skipped (with the warning above) when unreachable. */
+export function describeOnDialects(title: string, body: (dialect: StoreDialect) => void): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    describe.skipIf(dialect === 'postgres' && POSTGRES_PROBLEM !== null)(`${title} on ${dialect}`, () => body(dialect));
+  }
+}
