@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.js';
 import { installedLongVersion } from '../../test/helpers/compilerCache.js';
-import { SolproofError } from '../core/errors.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
 
@@ -28,15 +28,6 @@ function bytecodeOf(output: Awaited<ReturnType<SolcCompiler['compile']>>): strin
   return output.contracts?.['Store.sol']?.Store?.evm?.bytecode?.object;
 }
 
-async function rejection(p: Promise<unknown>): Promise<SolproofError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SolproofError);
-    return e as SolproofError;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** A solc-bin mirror on 127.0.0.1 serving whatever files a test gives it, counting requests. */
 interface LocalMirror {

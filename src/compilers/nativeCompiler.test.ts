@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.js';
 import { seedCompilerCache } from '../../test/helpers/compilerCache.js';
-import { SolproofError } from '../core/errors.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
 
@@ -27,15 +27,6 @@ async function executable(path: string, text: string): Promise<void> {
   await chmod(path, 0o755);
 }
 
-async function rejection(p: Promise<unknown>): Promise<SolproofError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SolproofError);
-    return e as SolproofError;
-  }
-  throw new Error('expected a rejection');
-}
 
 let cacheDir: string;
 let versions: Record<string, string>;

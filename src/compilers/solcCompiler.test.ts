@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.js';
 import { INSTALLED_SOLC_VERSIONS, seedCompilerCache } from '../../test/helpers/compilerCache.js';
-import { SolproofError } from '../core/errors.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
 
@@ -47,15 +47,6 @@ function memoryHungryInput(): SolcInput {
   };
 }
 
-async function rejection(p: Promise<unknown>): Promise<SolproofError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(SolproofError);
-    return e as SolproofError;
-  }
-  throw new Error('expected a rejection');
-}
 
 let cacheDir: string;
 let versions: Record<string, string>;

@@ -1,9 +1,9 @@
 import { encodeAbiParameters, keccak256, toBytes, type Abi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.js';
 import { deployRaw, devnetClients } from '../../test/helpers/chain.js';
 import { compileForTest, inProcessCompiler } from '../../test/helpers/solc.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
-import { isSolproofError, type ErrorCode } from '../core/errors.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import type { ContractCreation } from './ports.js';
 import type { SolcInput } from './solcTypes.js';
@@ -175,15 +175,6 @@ function verify(args: Omit<VerifyContractArgs, 'compiler'>): Promise<Verificatio
   return verifyContract({ compiler, ...args });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (e) {
-    if (isSolproofError(e)) return { code: e.code, message: e.message, details: e.details };
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', () => {
   const storeArgs = encodeAbiParameters(STORE_ARGS, [1000n, 'hello store']).slice(2);
