@@ -3,7 +3,7 @@ import type { Logger } from '../core/log.js';
 import type { Address, LibraryLink, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import { getVerifiedContract, insertVerifiedContract } from '../store/verifiedContracts.js';
+import { insertVerifiedContract, isVerified } from '../store/verifiedContracts.js';
 import type { ChainReader, Compiler } from '../verify/ports.js';
 import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
 import { licenseFromSource } from './licenseFromSource.js';
@@ -66,7 +66,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
   return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
     const submission = job.request as SourceSubmission;
     const address = submission.address;
-    if (await getVerifiedContract(deps.store.db, address)) {
+    if (await isVerified(deps.store.db, address)) {
       return { state: 'already_verified', resultText: 'Already Verified' };
     }
     let result: VerificationResult;

@@ -51,6 +51,12 @@ export type NewVerifiedContract = Omit<
   'verifiedAt' | 'proxyImplementation' | 'proxyInfo' | 'proxyCheckedAt' | 'proxyBlock'
 > & { verifiedAt?: number };
 
+/** Whether `address` (any letter case) is verified, without reading its documents. */
+export async function isVerified(db: Kysely<Database>, address: string): Promise<boolean> {
+  const row = await db.selectFrom('verifiedContracts').select('address').where('address', '=', address.toLowerCase()).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The verified contract at `address` (any letter case), or null. */
 export async function getVerifiedContract(db: Kysely<Database>, address: string): Promise<VerifiedContract | null> {
   const row = await db

@@ -1,7 +1,7 @@
 import { isSolproofError } from '../../core/errors.js';
 import { takeQuota } from '../../store/quotas.js';
 import { insertJob } from '../../store/verificationJobs.js';
-import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import { isVerified } from '../../store/verifiedContracts.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
@@ -34,7 +34,7 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
     }
   }
 
-  if (await getVerifiedContract(ctx.store.db, submission.address)) return fail(TEXT.alreadyVerified);
+  if (await isVerified(ctx.store.db, submission.address)) return fail(TEXT.alreadyVerified);
 
   let code: string;
   try {
