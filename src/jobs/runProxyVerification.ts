@@ -1,4 +1,5 @@
 import { isSolproofError } from '../core/errors.js';
+import { TEXT } from '../core/texts.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
@@ -13,14 +14,6 @@ export interface ProxyRequest {
   address: Address;
   expectedImplementation?: Address;
 }
-
-export const PROXY_TEXTS = {
-  found: (proxy: string, implementation: string) =>
-    `The proxy's (${proxy.toLowerCase()}) implementation contract is found at ${implementation.toLowerCase()} and is successfully updated.`,
-  notDetected: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
-  expectedDiffers: (expected: string, found: string) =>
-    `The implementation contract found at ${found.toLowerCase()} differs from the expected implementation ${expected.toLowerCase()}.`,
-} as const;
 
 export interface ProxyVerificationDeps {
   store: Store;
@@ -46,11 +39,11 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
           const found = detection.candidates?.[0]?.implementation ?? '0x';
           return {
             state: 'fail',
-            resultText: PROXY_TEXTS.expectedDiffers(request.expectedImplementation ?? '', found),
+            resultText: TEXT.proxyExpectedDiffers(request.expectedImplementation ?? '', found),
             result: { reason: detection.reason, candidates: detection.candidates ?? [] },
           };
         }
-        return { state: 'fail', resultText: PROXY_TEXTS.notDetected, result: { reason: detection.reason } };
+        return { state: 'fail', resultText: TEXT.proxyNotDetected, result: { reason: detection.reason } };
       }
       await saveProxyRecord(deps.store.db, {
         address: request.address,
@@ -64,7 +57,7 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
       });
       return {
         state: 'pass',
-        resultText: PROXY_TEXTS.found(request.address, detection.implementation),
+        resultText: TEXT.proxyFound(request.address, detection.implementation),
         result: { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) },
       };
     } catch (error) {

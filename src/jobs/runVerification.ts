@@ -1,4 +1,5 @@
 import { isSolproofError, type SolproofError } from '../core/errors.js';
+import { TEXT } from '../core/texts.js';
 import type { Logger } from '../core/log.js';
 import type { Address, LibraryLink, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
@@ -8,15 +9,6 @@ import type { ChainReader, Compiler } from '../verify/ports.js';
 import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
 import { licenseFromSource } from './licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
-
-/** Texts stored as a failed job's reason; the API prefixes `Fail - Unable to verify. `. */
-export const FAILURE_REASONS = {
-  bytecodeMismatch: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.',
-  constructorArgs: 'Please check if the correct constructor argument was entered.',
-  contractName: 'Unable to locate ContractName , did you specify the correct Contract Name ?',
-  library: 'Library was required but suitable match not found',
-  abstract: 'The named contract compiles to no bytecode (an abstract contract or an interface cannot match deployed code).',
-} as const;
 
 export interface VerificationDeps {
   store: Store;
@@ -31,17 +23,17 @@ export interface VerificationDeps {
 export function failureReason(error: SolproofError): string {
   switch (error.code) {
     case 'no_match':
-      return FAILURE_REASONS.bytecodeMismatch;
+      return TEXT.reasonBytecodeMismatch;
     case 'constructor_arguments_mismatch':
-      return FAILURE_REASONS.constructorArgs;
+      return TEXT.reasonConstructorArgs;
     case 'contract_not_found_in_output':
-      return FAILURE_REASONS.contractName;
+      return TEXT.reasonContractName;
     case 'library_mismatch':
-      return FAILURE_REASONS.library;
+      return TEXT.reasonLibrary;
     case 'abstract_contract':
-      return FAILURE_REASONS.abstract;
+      return TEXT.reasonAbstract;
     case 'compiler_error':
-      return error.message.startsWith('Solidity Compilation Error:') ? error.message : `Solidity Compilation Error: ${error.message}`;
+      return error.message.startsWith('Solidity Compilation Error:') ? error.message : TEXT.compilationError(error.message);
     default:
       return error.message;
   }
@@ -67,13 +59,13 @@ export function createVerificationHandler(deps: VerificationDeps) {
     const submission = job.request as SourceSubmission;
     const address = submission.address;
     if (await isVerified(deps.store.db, address)) {
-      return { state: 'already_verified', resultText: 'Already Verified' };
+      return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     }
     let result: VerificationResult;
     try {
       const runtimeCode = await deps.chain.getCode(address);
       if (runtimeCode === '0x') {
-        return { state: 'fail', resultText: `Unable to locate ContractCode at ${address}` };
+        return { state: 'fail', resultText: TEXT.unableToLocateCode(address) };
       }
       const creation = await deps.chain.findCreation(address);
       result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation });
@@ -120,10 +112,10 @@ export function createVerificationHandler(deps: VerificationDeps) {
       swarmSource: result.swarmSource,
       receipt: job.receipt,
     });
-    if (outcome === 'exists') return { state: 'already_verified', resultText: 'Already Verified' };
+    if (outcome === 'exists') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     return {
       state: 'pass',
-      resultText: 'Pass - Verified',
+      resultText: TEXT.pass,
       result: { matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch },
     };
   };

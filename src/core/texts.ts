@@ -1,0 +1,57 @@
+/**
+ * Every text a client may compare byte for byte lives here (see spec/api.md); texts.test.ts
+ * pins the ones the spec fixes.
+ */
+export const TEXT = {
+  ok: 'OK',
+  notOk: 'NOTOK',
+  okKeyless: 'OK-Missing/Invalid API Key, rate limit of 1/5sec applied',
+  maxRateKeyless: 'Max rate limit reached, please use API Key for higher rate limit',
+  maxRateKeyed: 'Max rate limit reached',
+  invalidApiKey: 'Invalid API Key',
+  tooManyInvalidKeys: 'Too many invalid api key attempts, please try again later',
+  notVerified: 'Contract source code not verified',
+  invalidAddress: 'Error! Invalid address format',
+  alreadyVerified: 'Contract source code already verified',
+  pending: 'Pending in queue',
+  pass: 'Pass - Verified',
+  fail: 'Fail - Unable to verify',
+  alreadyVerifiedStatus: 'Already Verified',
+  unknownUid: 'Unknown UID',
+  reasonBytecodeMismatch: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.',
+  reasonConstructorArgs: 'Please check if the correct constructor argument was entered.',
+  reasonContractName: 'Unable to locate ContractName , did you specify the correct Contract Name ?',
+  reasonLibrary: 'Library was required but suitable match not found',
+  reasonAbstract: 'The named contract compiles to no bytecode (an abstract contract or an interface cannot match deployed code).',
+  proxyNotDetected: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
+  postRequired: (action: string) => `This action (${action}) requires a POST request`,
+  unableToLocateCode: (address: string) => `Unable to locate ContractCode at ${address}`,
+  compilationError: (message: string) => `Solidity Compilation Error: ${message}`,
+  failWithReason: (reason: string) => (reason ? `Fail - Unable to verify. ${reason}` : 'Fail - Unable to verify'),
+  proxyFound: (proxy: string, implementation: string) =>
+    `The proxy's (${proxy.toLowerCase()}) implementation contract is found at ${implementation.toLowerCase()} and is successfully updated.`,
+  proxyExpectedDiffers: (expected: string, found: string) =>
+    `The implementation contract found at ${found.toLowerCase()} differs from the expected implementation ${expected.toLowerCase()}.`,
+  missingParameter: (name: string) => `Missing or empty parameter: ${name}`,
+  invalidParameter: (name: string, problem: string) => `Invalid parameter ${name}: ${problem}`,
+  unknownAction: (action: string, module = 'contract') =>
+    action ? `Error! Unknown action "${action.slice(0, 64)}" for module ${module}` : 'Error! Missing action parameter',
+  unknownModule: (module: string) =>
+    module ? `Error! Unknown module "${module.slice(0, 64)}": this service answers module=contract (and module=logs)` : 'Error! Missing module parameter (module=contract)',
+  wrongChain: (given: string, served: number) =>
+    `Error! Chain id ${given.slice(0, 32)} is not served here; this service serves chain id ${served}`,
+  nodeUnavailable: 'The network node could not be reached; please try again later',
+  bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
+  malformedBody: 'The request body could not be read as a form, multipart form or JSON object',
+  internalError: 'Internal error; please try again later',
+  dailyQuotaReached: (kind: 'verify' | 'proxy', limit: number, resetsAt: Date) =>
+    `Daily limit of ${limit} ${kind === 'verify' ? 'source code verifications' : 'proxy verifications'} reached for this API key; it resets at ${resetsAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+  methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,
+  headersTooLarge: (limit: number) => `Request line and headers too large: the limit is ${limit} bytes; send long fields in a POST body`,
+  malformedRequest: 'The request could not be read as HTTP',
+  badUrl: 'The request URL could not be decoded',
+  requestTimeout: 'The request took too long to arrive',
+  invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
+  bodyTooDeep: (depth: number) => `The request body's JSON is nested more than ${depth} levels deep`,
+  tooManyFields: (max: number) => `The request body has more than ${max} fields`,
+} as const;
