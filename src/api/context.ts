@@ -3,6 +3,7 @@ import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
 import type { LogReader } from '../chain/rpcChainReader.js';
+import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { ChainReader } from '../verify/ports.js';
 
 /** What the API needs from the rest of the service (wired by cli/). */
@@ -12,6 +13,8 @@ export interface ApiContext {
   chainId: number;
   store: Store;
   chain: ChainReader & LogReader;
+  /** Which commit each solc release has: other commits are refused at submission. */
+  releases: ReleaseLookup;
   /** Tells the job runner that a job was queued. */
   wakeJobs(): void;
   logger: Logger;

@@ -1,5 +1,6 @@
 import { canonicalEvmVersion, compareVersions, compilerKnowsEvmVersion } from '../core/evmVersions.js';
 import { LICENSES } from '../core/licenses.js';
+import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
 import { isSolproofError } from '../core/errors.js';
 import { buildSolcInput, resolveSourcePath, splitQualifiedName } from '../verify/buildSolcInput.js';
@@ -7,20 +8,44 @@ import { isAddress, type Params } from './params.js';
 import { TEXT } from './texts.js';
 
 export const MAX_LIBRARIES = 10;
-// A space stands for the `+` when a client form-encodes the version without escaping it.
-const VERSION_RE = /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?[+ ]commit\.([0-9a-f]{8})$/;
+// A space stands for the `+` when a client form-encodes the version without escaping it; a
+// native solc's platform suffix (`.Linux.gcc`) may follow, as forge sends it.
+const VERSION_RE =
+  /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?(?:[+ ]commit\.([0-9a-fA-F]{1,40}))?((?:\.[A-Za-z][A-Za-z0-9]{0,15}){0,3})$/;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const err = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
-/** Parses a compiler version in Etherscan's long form; returns `v0.8.26+commit.8a97fa7a` or null. */
-export function normalizeCompilerVersion(text: string): { long: string; short: string } | null {
+/**
+ * Reads a compiler version in Etherscan's long form (`v0.8.26+commit.8a97fa7a`); the `v`
+ * and a platform suffix are optional. A known release must carry its own commit: any other
+ * names no compiler, and the answer says which one was meant. Without `releases`, any
+ * 8-digit commit is taken.
+ */
+export function normalizeCompilerVersion(
+  text: string,
+  releases: ReleaseLookup = () => null,
+): ParseResult<{ long: string; short: string }> {
+  const invalid = err(TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`));
   const m = VERSION_RE.exec(text.trim());
-  if (!m) return null;
+  if (!m) return invalid;
   const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
-  return { long: `v${short}${m[4] ?? ''}+commit.${m[5]}`, short };
+  const release = `${short}${m[4] ?? ''}`;
+  const commit = m[5]?.toLowerCase();
+  const known = releases(release);
+  if (known) {
+    if (commit === known.longVersion.slice(known.longVersion.indexOf('commit.') + 7)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
+    return err(
+      TEXT.invalidParameter(
+        'compilerversion',
+        `"${text.slice(0, 64)}" is not a solc release; did you mean v${known.longVersion}?`,
+      ),
+    );
+  }
+  if (commit === undefined || commit.length !== 8) return invalid;
+  return { ok: true, value: { long: `v${release}+commit.${commit}`, short } };
 }
 
 function parseFlag(params: Params, name: string, fallback: boolean): ParseResult<boolean> {
@@ -59,8 +84,11 @@ function parseLibraries(params: Params): ParseResult<{ links: LibraryLink[]; fie
   return { ok: true, value: { links: libraries, fields } };
 }
 
-/** Reads verifysourcecode's fields into a submission, or names the first problem found. */
-export function parseSourceSubmission(params: Params): ParseResult<SourceSubmission> {
+/**
+ * Reads verifysourcecode's fields into a submission, or names the first problem found.
+ * `releases` says which commit each known solc release has.
+ */
+export function parseSourceSubmission(params: Params, releases?: ReleaseLookup): ParseResult<SourceSubmission> {
   const address = params.text('contractaddress');
   if (!address) return err(TEXT.missingParameter('contractaddress'));
   if (!isAddress(address)) return err(TEXT.invalidAddress);
@@ -88,10 +116,9 @@ export function parseSourceSubmission(params: Params): ParseResult<SourceSubmiss
 
   const versionText = params.text('compilerversion');
   if (!versionText) return err(TEXT.missingParameter('compilerversion'));
-  const version = normalizeCompilerVersion(versionText);
-  if (!version) {
-    return err(TEXT.invalidParameter('compilerversion', `"${versionText.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`));
-  }
+  const parsedVersion = normalizeCompilerVersion(versionText, releases);
+  if (!parsedVersion.ok) return parsedVersion;
+  const version = parsedVersion.value;
   if (compareVersions(version.short, '0.4.11') < 0) {
     return err(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
   }

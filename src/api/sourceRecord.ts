@@ -41,7 +41,8 @@ export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | 
     CompilerVersion: contract.compilerVersion,
     OptimizationUsed: contract.optimizationUsed ? '1' : '0',
     Runs: String(contract.runs),
-    ConstructorArguments: contract.constructorArguments,
+    // '' when nothing proved them: the submitter's word is not the contract's.
+    ConstructorArguments: contract.constructorArguments ?? '',
     EVMVersion: contract.evmVersion || 'Default',
     Library: contract.libraries.map((l) => `${l.name}:${l.address}`).join(';'),
     LicenseType: licenseName(contract.licenseType),

@@ -102,7 +102,10 @@ export async function start(config: Config): Promise<void> {
     failureText: unfinishedJobText,
   });
 
-  const app = await buildServer({ config, chainId, store, chain, wakeJobs: () => runner.wake(), logger }, { rateLimits });
+  const app = await buildServer(
+    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), logger },
+    { rateLimits },
+  );
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -30,6 +30,8 @@ export interface CompileTask {
   input: string;
   warmPerWorker: number;
   maxMemoryMb: number;
+  /** Output larger than this (in UTF-16 code units of solc's JSON text) is refused unread. */
+  maxOutputBytes: number;
 }
 
 export interface VersionTask {
@@ -38,12 +40,25 @@ export interface VersionTask {
   maxMemoryMb: number;
 }
 
-export type WorkerTask = CompileTask | VersionTask;
+/** A native compiler's output, handed over (transferred) to be read off the main thread. */
+export interface ParseTask {
+  kind: 'parse';
+  output: ArrayBuffer;
+  maxOutputBytes: number;
+}
+
+export type WorkerTask = CompileTask | VersionTask | ParseTask;
+
+/** Why a task failed: the first two mean a compile that can never succeed as given. */
+export type FailureReason = 'out_of_memory' | 'output_too_large' | 'crashed';
 
 export type WorkerResult =
-  | { ok: true; output: string; threadId: number; warm: string[]; loadMs: number | null; compileMs: number }
+  | { ok: true; output: CompactOutput; threadId: number; warm: string[]; loadMs: number | null; compileMs: number }
   | { ok: true; version: string; threadId: number; warm: string[] }
-  | { ok: false; reason: 'out_of_memory' | 'crashed'; message: string; threadId: number; warm: string[] };
+  | { ok: false; reason: FailureReason; message: string; threadId: number; warm: string[] };
+
+/** solc's output as the service reads it: parsed, with each legacy assembly cut to its auxdata. */
+export type CompactOutput = Record<string, unknown>;
 
 /** The raw emscripten module: what the large-input path needs from it. */
 interface Soljson {
@@ -168,10 +183,62 @@ function outputReportsOutOfMemory(output: string): boolean {
   return output.length < 100_000 && /bad_alloc|out of memory|Unknown exception/i.test(output);
 }
 
+/**
+ * The legacy assembly of a contract lists every instruction with its source location (tens of
+ * MB for a large contract); the service reads only the `.auxdata` values, found through
+ * `.data`. Keeping just those keeps what crosses to the main thread small.
+ */
+function auxdataSkeleton(node: unknown, depth = 0): unknown {
+  if (typeof node !== 'object' || node === null || depth > 64) return undefined;
+  const record = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (typeof record['.auxdata'] === 'string') out['.auxdata'] = record['.auxdata'];
+  const data = record['.data'];
+  if (typeof data === 'object' && data !== null) {
+    const children: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(data as Record<string, unknown>)) {
+      const skeleton = auxdataSkeleton(child, depth + 1);
+      if (skeleton !== undefined) children[key] = skeleton;
+    }
+    out['.data'] = children;
+  }
+  return out;
+}
+
+/** Parses solc's output text and cuts every legacy assembly down to its auxdata skeleton. */
+export function compactOutput(text: string): CompactOutput {
+  const output = JSON.parse(text) as CompactOutput;
+  const contracts = output['contracts'];
+  if (typeof contracts === 'object' && contracts !== null) {
+    for (const byName of Object.values(contracts as Record<string, Record<string, { evm?: Record<string, unknown> }>>)) {
+      for (const contract of Object.values(byName ?? {})) {
+        const evm = contract?.evm;
+        if (evm && 'legacyAssembly' in evm) evm['legacyAssembly'] = auxdataSkeleton(evm['legacyAssembly']) ?? null;
+      }
+    }
+  }
+  return output;
+}
+
+function tooLarge(size: number, max: number): string {
+  return `The compiler output (${Math.ceil(size / 1048576)} MB) exceeds the limit of ${Math.round(max / 1048576)} MB`;
+}
+
 export default function run(task: WorkerTask): WorkerResult {
+  const warmPaths = (): string[] => [...warm.keys()];
+  if (task.kind === 'parse') {
+    const bytes = Buffer.from(task.output);
+    if (bytes.length > task.maxOutputBytes) {
+      return { ok: false, reason: 'output_too_large', message: tooLarge(bytes.length, task.maxOutputBytes), threadId, warm: warmPaths() };
+    }
+    try {
+      return { ok: true, output: compactOutput(bytes.toString('utf8')), threadId, warm: warmPaths(), loadMs: null, compileMs: 0 };
+    } catch (e) {
+      return { ok: false, reason: 'crashed', message: `The compiler returned output that is not JSON: ${describe(e)}`, threadId, warm: warmPaths() };
+    }
+  }
   memoryCapBytes = task.maxMemoryMb * 1024 * 1024;
   memoryCapHit = false;
-  const warmPaths = (): string[] => [...warm.keys()];
 
   if (task.kind === 'version') {
     try {
@@ -206,7 +273,16 @@ export default function run(task: WorkerTask): WorkerResult {
     const bytes = entry.memory?.buffer.byteLength ?? 0;
     if (memoryCapHit || bytes > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
     else remember(task.path, entry, task.warmPerWorker);
-    return { ok: true, output, threadId, warm: warmPaths(), loadMs, compileMs };
+    if (output.length > task.maxOutputBytes) {
+      return { ok: false, reason: 'output_too_large', message: tooLarge(output.length, task.maxOutputBytes), threadId, warm: warmPaths() };
+    }
+    let compact: CompactOutput;
+    try {
+      compact = compactOutput(output);
+    } catch (e) {
+      return { ok: false, reason: 'crashed', message: `The compiler returned output that is not JSON: ${describe(e)}`, threadId, warm: warmPaths() };
+    }
+    return { ok: true, output: compact, threadId, warm: warmPaths(), loadMs, compileMs };
   } catch (e) {
     // An emscripten abort leaves the module unusable: never reuse it.
     warm.delete(task.path);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
 import { installedLongVersion } from '../../test/helpers/compilerCache.js';
 import type { SolcInput } from '../verify/solcTypes.js';
+import { ReleaseRegistry } from './releaseRegistry.js';
 import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
 
 /** The compilers in a cache (its package.json only declares the module type). */
@@ -131,13 +132,42 @@ describe('downloading from the npm registry', () => {
     expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 1 });
   });
 
-  it('refuses a release whose commit is not the one npm has', async () => {
+  it('refuses at once, without a download, a known release with another commit', async () => {
     const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: await deadUrl() });
     const e = await rejection(compiler.compile('0.5.0+commit.deadbeef', input));
     expect(e.code).toBe('compiler_version_not_found');
+    expect(e.message).toBe('Compiler version v0.5.0+commit.deadbeef is not a solc release: 0.5.0 is v0.5.0+commit.1d4f565a');
+    expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 0 });
+    expect(await cachedFiles(cacheDir)).toEqual([]);
+  });
+
+  it('learns the commit of a release it did not ship with from the npm package, once, and remembers it', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'solproof-download-'));
+    dirs.push(cacheDir);
+    const unknownToTable = () => null;
+    const first = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: await deadUrl(), releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
+    compilers.push(first);
+    const e = await rejection(first.compile('0.5.0+commit.deadbeef', input));
     expect(e.message).toBe('Compiler version v0.5.0+commit.deadbeef is not available from any compiler source');
-    // What npm really has is kept under its real name.
-    expect(await cachedFiles(cacheDir)).toEqual([`soljson-v${long}.js`]);
+    expect(first.stats().downloads).toEqual({ mirror: 0, npm: 1 });
+    // What npm really has is kept under its real name, and its commit is remembered.
+    expect((await cachedFiles(cacheDir)).sort()).toEqual(['releases.json', `soljson-v${long}.js`]);
+    const again = await rejection(first.compile('0.5.0+commit.0badc0de', input));
+    expect(again.message).toBe(`Compiler version v0.5.0+commit.0badc0de is not a solc release: 0.5.0 is v${long}`);
+    expect(first.stats().downloads).toEqual({ mirror: 0, npm: 1 });
+    // A restarted service knows it too.
+    const second = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: await deadUrl(), releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
+    compilers.push(second);
+    expect(second.releases.lookup('0.5.0')).toEqual({ longVersion: long, npmPackage: '0.5.0' });
+  });
+
+  it('fetches the npm package that really holds a release: solc@0.8.7 holds 0.7.5, solc@0.8.7-fixed holds 0.8.7', async () => {
+    const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: await deadUrl() });
+    const resolved = await compiler.resolve('v0.8.7+commit.e28d00a7');
+    expect(resolved).toEqual({ kind: 'soljson', path: join(cacheDir, 'soljson-v0.8.7+commit.e28d00a7.js'), longVersion: '0.8.7+commit.e28d00a7' });
+    expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 1 });
+    const output = await compiler.compile('0.8.7+commit.e28d00a7', input);
+    expect(bytecodeOf(output)).toMatch(/^6080/);
   });
 
   it('reports compiler_download_failed, retryable, when no source can be reached', async () => {

@@ -5,11 +5,13 @@ import { Piscina } from 'piscina';
 import type { PiscinaTask } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { CompileTask, VersionTask, WorkerResult } from './compileWorker.js';
+import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WorkerResult } from './compileWorker.js';
 import { formatSeconds, runNativeCompiler } from './nativeCompiler.js';
 
 export interface CompilerPoolOptions {
   maxThreads: number;
+  /** Compiler output beyond this many bytes fails the compile unread (default 64 MiB). */
+  maxOutputBytes?: number;
   timeoutMs: number;
   maxMemoryMb: number;
   warmPerWorker: number;
@@ -33,7 +35,8 @@ export interface CompilerPoolStats {
 
 /** The outcome of one compile, with where the time went. */
 export interface PoolCompileResult {
-  output: string;
+  /** solc's output, parsed off the main thread, each legacy assembly cut to its auxdata. */
+  output: CompactOutput;
   /** Time to load the compiler in the worker; null when it was warm. */
   loadMs: number | null;
   compileMs: number;
@@ -89,7 +92,9 @@ interface BalancerWorker {
   terminating: boolean;
   destroyed: boolean;
 }
-type TaskWithAffinity = (CompileTask | VersionTask) & { [AFFINITY]?: { path: string } };
+type TaskWithAffinity = (CompileTask | VersionTask | ParseTask) & { [AFFINITY]?: { path: string } };
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Worker threads that compile with soljson builds, plus native compiler processes, all under
@@ -138,7 +143,11 @@ export class CompilerPool {
     return best;
   }
 
-  /** Compiles with a soljson build. Resolves with solc's raw output text. */
+  private get maxOutputBytes(): number {
+    return this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  }
+
+  /** Compiles with a soljson build. Resolves with solc's output, parsed in the worker. */
   async compileSoljson(path: string, input: string): Promise<PoolCompileResult> {
     const task: TaskWithAffinity = {
       kind: 'compile',
@@ -146,6 +155,7 @@ export class CompilerPool {
       input,
       warmPerWorker: this.options.warmPerWorker,
       maxMemoryMb: this.options.maxMemoryMb,
+      maxOutputBytes: this.maxOutputBytes,
       [AFFINITY]: { path },
     };
     const result = await this.runInWorker(task);
@@ -163,28 +173,50 @@ export class CompilerPool {
     return result.version;
   }
 
-  /** Compiles with a native solc binary, in the same concurrency bound as the workers. */
+  /**
+   * Compiles with a native solc binary, in the same concurrency bound as the workers; its
+   * output is handed to a worker thread to be parsed there.
+   */
   async compileNative(path: string, input: string): Promise<PoolCompileResult> {
     const release = await this.acquireSlot();
+    let output: Uint8Array;
+    const t0 = performance.now();
     try {
-      const t0 = performance.now();
-      const result = await runNativeCompiler(path, input, { timeoutMs: this.options.timeoutMs, maxMemoryMb: this.options.maxMemoryMb });
-      if (result.ok) {
-        this.counters.compiles++;
-        return { output: result.output, loadMs: null, compileMs: performance.now() - t0 };
+      const result = await runNativeCompiler(path, input, {
+        timeoutMs: this.options.timeoutMs,
+        maxMemoryMb: this.options.maxMemoryMb,
+        maxOutputBytes: this.maxOutputBytes,
+      });
+      if (!result.ok) {
+        if (result.reason === 'timeout') {
+          this.counters.timeouts++;
+          throw new SolproofError('compile_timeout', result.message, { details: { timeoutMs: this.options.timeoutMs } });
+        }
+        throw this.compileFailure(result.reason, result.message);
       }
-      if (result.reason === 'timeout') {
-        this.counters.timeouts++;
-        throw new SolproofError('compile_timeout', result.message, { details: { timeoutMs: this.options.timeoutMs } });
-      }
-      throw this.compileFailure(result.reason, result.message);
+      output = result.output;
     } finally {
       release();
     }
+    const compileMs = performance.now() - t0;
+    const buffer = output.buffer as ArrayBuffer;
+    let parsed: WorkerResult;
+    try {
+      parsed = await this.piscina.run({ kind: 'parse', output: buffer, maxOutputBytes: this.maxOutputBytes }, { transferList: [buffer] });
+    } catch (e) {
+      throw this.translateWorkerFailure(e, false);
+    }
+    if (!parsed.ok) throw this.compileFailure(parsed.reason, parsed.message);
+    if (!('output' in parsed)) throw new Error('unexpected worker answer');
+    this.counters.compiles++;
+    return { output: parsed.output, loadMs: null, compileMs };
   }
 
-  /** The error of a compile that ran out of memory or crashed (native process or worker), counted. */
-  private compileFailure(reason: string, message: string): SolproofError {
+  /** The error of a compile that ran out of memory, said too much, or crashed (native process or worker), counted. */
+  private compileFailure(reason: FailureReason, message: string): SolproofError {
+    if (reason === 'output_too_large') {
+      return new SolproofError('compile_output_too_large', message, { details: { maxOutputBytes: this.maxOutputBytes } });
+    }
     if (reason === 'out_of_memory') {
       this.counters.outOfMemory++;
       return new SolproofError('compile_out_of_memory', message, { details: { maxMemoryMb: this.options.maxMemoryMb } });

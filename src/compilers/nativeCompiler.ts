@@ -12,8 +12,9 @@ export interface NativeRunOptions {
 }
 
 export type NativeRunResult =
-  | { ok: true; output: string }
-  | { ok: false; reason: 'timeout' | 'out_of_memory' | 'crashed'; message: string };
+  /** solc's output bytes, in a buffer of their own (so they can be transferred to a worker). */
+  | { ok: true; output: Uint8Array }
+  | { ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed'; message: string };
 
 const MEMORY_POLL_MS = 100;
 
@@ -67,7 +68,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;
         if (stdoutBytes > maxOutputBytes) {
-          kill({ ok: false, reason: 'out_of_memory', message: `Compiler output exceeded ${Math.round(maxOutputBytes / 1048576)} MB` });
+          kill({ ok: false, reason: 'output_too_large', message: `The compiler output exceeds the limit of ${Math.round(maxOutputBytes / 1048576)} MB` });
           return;
         }
         stdout.push(chunk);
@@ -88,8 +89,13 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       };
       child.on('error', (e) => finish({ ok: false, reason: 'crashed', message: `Could not run the compiler: ${e.message}` }));
       child.on('close', (code, signal) => {
-        const output = Buffer.concat(stdout).toString('utf8');
-        if (code === 0 && output.trim().startsWith('{')) {
+        if (code === 0 && stdoutBytes > 0 && stdoutBytes <= maxOutputBytes) {
+          const output = new Uint8Array(new ArrayBuffer(stdoutBytes));
+          let at = 0;
+          for (const chunk of stdout) {
+            output.set(chunk, at);
+            at += chunk.length;
+          }
           finish({ ok: true, output });
           return;
         }

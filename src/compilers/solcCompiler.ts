@@ -18,6 +18,7 @@ import {
   type SolcBinPlatform,
 } from './compilerDownloads.js';
 import { CompilerPool, type CompilerPoolStats } from './compilerPool.js';
+import { ReleaseRegistry } from './releaseRegistry.js';
 import {
   compareVersions,
   compilerFileName,
@@ -40,6 +41,8 @@ export interface SolcCompilerOptions {
   timeoutMs?: number;
   /** Per-compile memory limit (worker heap, wasm memory, native RSS). Default 2048 MB. */
   maxMemoryMb?: number;
+  /** Per-compile output limit: larger output fails the compile unread. Default 64 MiB. */
+  maxOutputBytes?: number;
   /** Compilers each worker keeps loaded. Default 3. */
   warmPerWorker?: number;
   /** Idle workers exit after this, releasing their warm compilers. Default 10 min. */
@@ -50,6 +53,8 @@ export interface SolcCompilerOptions {
   connectTimeoutMs?: number;
   /** Deadline for a whole download. Default 180 s. */
   downloadTimeoutMs?: number;
+  /** Which commit each release has. Default: the shipped table plus what `cacheDir` learned. */
+  releases?: ReleaseRegistry;
   logger?: Logger;
 }
 
@@ -69,6 +74,8 @@ export interface SolcCompilerStats extends CompilerPoolStats {
 export interface SolcCompiler extends Compiler {
   /** Finds the compiler in the cache, downloading it when needed. */
   resolve(version: string): Promise<ResolvedCompiler>;
+  /** Which commit each release has (what the submission check asks). */
+  releases: ReleaseRegistry;
   stats(): SolcCompilerStats;
   close(): Promise<void>;
 }
@@ -108,6 +115,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
   const npmRegistryUrl = options.npmRegistryUrl === undefined ? DEFAULT_NPM : options.npmRegistryUrl;
   const useNative = options.useNative ?? (process.platform === 'linux' && process.arch === 'x64');
   const logger = options.logger;
+  const releases = options.releases ?? ReleaseRegistry.inCache(cacheDir);
   const limits: HttpLimits = {
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     downloadTimeoutMs: options.downloadTimeoutMs ?? 180_000,
@@ -117,6 +125,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     maxThreads: Math.max(1, options.maxThreads ?? availableParallelism()),
     timeoutMs: options.timeoutMs ?? 60_000,
     maxMemoryMb: options.maxMemoryMb ?? 2048,
+    ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
     warmPerWorker: options.warmPerWorker ?? 3,
     idleTimeoutMs: options.idleTimeoutMs ?? 10 * 60_000,
     logger,
@@ -168,6 +177,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     try {
       const builds = await fetchSolcBinList(mirrorUrl!, platform, limits);
       lists.set(key, { at: now, builds });
+      if (builds) releases.learnMany([...builds.keys()].filter((long) => !long.includes('-nightly.')));
       return builds;
     } catch (e) {
       const error = e instanceof DownloadError ? e : new DownloadError(String(e), { cause: e });
@@ -216,9 +226,16 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
 
   async function fromNpm(v: CompilerVersion, attempts: Attempts): Promise<ResolvedCompiler | null> {
     if (!npmRegistryUrl || v.nightly) return null;
+    // The package named after a release does not always hold it (solc@0.8.7 holds 0.7.5).
+    const known = releases.lookup(v.version);
+    if (known && known.npmPackage === null) {
+      attempts.npmDefinitive = true;
+      return null;
+    }
+    const packageVersion = known?.npmPackage ?? v.version;
     let soljson: Buffer | null;
     try {
-      soljson = await fetchNpmSoljson(npmRegistryUrl, v.version, limits);
+      soljson = await fetchNpmSoljson(npmRegistryUrl, packageVersion, limits);
     } catch (e) {
       if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
       attempts.failures.push(`npm: ${e.message}`);
@@ -238,16 +255,17 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
       try {
         reported = await pool.readSoljsonVersion(temp);
       } catch (e) {
-        attempts.failures.push(`npm: solc@${v.version} could not be loaded: ${(e as Error).message}`);
+        attempts.failures.push(`npm: solc@${packageVersion} could not be loaded: ${(e as Error).message}`);
         return null;
       }
       const actual = parseCompilerVersion(longVersionFromReported(reported) ?? '');
       if (!actual) {
-        attempts.failures.push(`npm: solc@${v.version} reports an unreadable version "${reported.slice(0, 80)}"`);
+        attempts.failures.push(`npm: solc@${packageVersion} reports an unreadable version "${reported.slice(0, 80)}"`);
         return null;
       }
       await rename(temp, join(cacheDir, compilerFileName('soljson', actual)));
-      logger?.info({ version: actual.long, kind: 'soljson', source: npmRegistryUrl }, 'compiler downloaded');
+      logger?.info({ version: actual.long, kind: 'soljson', source: npmRegistryUrl, package: `solc@${packageVersion}` }, 'compiler downloaded');
+      if (actual.version === v.version) releases.learn(actual.long, packageVersion);
       if (actual.long !== v.long) {
         attempts.npmDefinitive = true;
         return null;
@@ -279,6 +297,9 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
   async function resolve(version: string): Promise<ResolvedCompiler> {
     const v = parseCompilerVersion(version);
     if (!v) throw versionNotFound(String(version).slice(0, 80), 'is not a valid compiler version');
+    // An invented commit for a real release is refused here, without asking any source.
+    const known = releases.lookup(v.nightly ? `${v.version}-nightly.${v.nightly}` : v.version);
+    if (known && known.longVersion !== v.long) throw versionNotFound(v.long, `is not a solc release: ${v.version} is v${known.longVersion}`);
     const cached = await fromCache(v);
     if (cached) return cached;
     const miss = notFound.get(v.long);
@@ -296,16 +317,13 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     const text = JSON.stringify(input);
     const result = resolved.kind === 'native' ? await pool.compileNative(resolved.path, text) : await pool.compileSoljson(resolved.path, text);
     logger?.debug({ version: resolved.longVersion, kind: resolved.kind, loadMs: result.loadMs, compileMs: result.compileMs }, 'compiled');
-    try {
-      return JSON.parse(result.output) as SolcOutput;
-    } catch (e) {
-      throw new SolproofError('compiler_crashed', `The compiler returned output that is not JSON: ${result.output.slice(0, 200)}`, { cause: e });
-    }
+    return result.output as SolcOutput;
   }
 
   return {
     compile,
     resolve,
+    releases,
     stats: () => ({ ...pool.stats(), downloads: { ...downloads } }),
     close: () => pool.close(),
   };

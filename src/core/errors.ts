@@ -5,6 +5,8 @@
 export type ErrorCode =
   // verdicts
   | 'no_match'
+  /** The creation code matches, but the runtime code at the address is other code. */
+  | 'runtime_mismatch'
   | 'constructor_arguments_mismatch'
   | 'contract_not_found_in_output'
   | 'library_mismatch'
@@ -17,6 +19,7 @@ export type ErrorCode =
   | 'compiler_download_failed'
   | 'compile_timeout'
   | 'compile_out_of_memory'
+  | 'compile_output_too_large'
   | 'compiler_crashed'
   // input
   | 'invalid_input'

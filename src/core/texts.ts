@@ -20,6 +20,8 @@ export const TEXT = {
   unknownUid: 'Unknown UID',
   reasonBytecodeMismatch: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.',
   reasonConstructorArgs: 'Please check if the correct constructor argument was entered.',
+  reasonRuntimeMismatch:
+    'The creation code matches these sources, but the code deployed at the address does not: the constructor returned other code than the contract compiles to.',
   reasonContractName: 'Unable to locate ContractName , did you specify the correct Contract Name ?',
   reasonLibrary: 'Library was required but suitable match not found',
   reasonAbstract: 'The named contract compiles to no bytecode (an abstract contract or an interface cannot match deployed code).',

@@ -4,8 +4,10 @@ import type { Logger } from '../core/log.js';
 import type { Address, LibraryLink, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import { insertVerifiedContract, isVerified } from '../store/verifiedContracts.js';
+import { getStoredVerdict, saveVerifiedContract } from '../store/verifiedContracts.js';
 import type { ChainReader, Compiler } from '../verify/ports.js';
+import { canonicalStandardJson } from '../verify/buildSolcInput.js';
+import { canBeImproved, isBetterVerdict } from '../verify/verdictRank.js';
 import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
 import { licenseFromSource } from './licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
@@ -24,6 +26,8 @@ export function failureReason(error: SolproofError): string {
   switch (error.code) {
     case 'no_match':
       return TEXT.reasonBytecodeMismatch;
+    case 'runtime_mismatch':
+      return TEXT.reasonRuntimeMismatch;
     case 'constructor_arguments_mismatch':
       return TEXT.reasonConstructorArgs;
     case 'contract_not_found_in_output':
@@ -39,14 +43,12 @@ export function failureReason(error: SolproofError): string {
   }
 }
 
-function librariesOf(result: VerificationResult, submission: SourceSubmission): LibraryLink[] {
-  const links: LibraryLink[] = Object.entries(result.libraries).map(([name, address]) => ({
-    // Etherscan shows the bare library name.
+/** The libraries the code links, by the bare name Etherscan shows. */
+function librariesOf(result: VerificationResult): LibraryLink[] {
+  return Object.entries(result.libraries).map(([name, address]) => ({
     name: name.includes(':') ? name.slice(name.lastIndexOf(':') + 1) : name,
     address: address.toLowerCase() as Address,
   }));
-  if (links.length === 0) return submission.libraries;
-  return links;
 }
 
 /**
@@ -58,7 +60,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
   return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
     const submission = job.request as SourceSubmission;
     const address = submission.address;
-    if (await isVerified(deps.store.db, address)) {
+    const existing = await getStoredVerdict(deps.store.db, address);
+    if (existing && !canBeImproved(existing)) {
       return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     }
     let result: VerificationResult;
@@ -88,35 +91,47 @@ export function createVerificationHandler(deps: VerificationDeps) {
       submission.codeFormat === 'solidity-single-file'
         ? submission.sourceCode
         : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
-    const outcome = await insertVerifiedContract(deps.store.db, {
-      address,
-      contractName: result.contractName,
-      sourcePath: result.sourcePath,
-      compilerVersion: submission.compilerVersion,
-      codeFormat: submission.codeFormat,
-      sourceCode: submission.sourceCode,
-      compilerInput: JSON.stringify(result.compilerInput),
-      abi: JSON.stringify(result.abi),
-      metadata: result.metadata,
-      optimizationUsed: result.optimizationUsed,
-      runs: result.runs,
-      evmVersion: result.evmVersion,
-      viaIR: result.viaIR,
-      constructorArguments: result.constructorArguments,
-      libraries: librariesOf(result, submission),
-      licenseType: submission.licenseType || licenseFromSource(sourceText),
-      matchKind: result.matchKind,
-      creationMatch: result.creationMatch,
-      runtimeMatch: result.runtimeMatch,
-      transformations: { applied: result.transformations, values: result.transformationValues },
-      swarmSource: result.swarmSource,
-      receipt: job.receipt,
-    });
-    if (outcome === 'exists') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
+    const outcome = await saveVerifiedContract(
+      deps.store.db,
+      {
+        address,
+        contractName: result.contractName,
+        sourcePath: result.sourcePath,
+        compilerVersion: submission.compilerVersion,
+        codeFormat: submission.codeFormat,
+        // Served as getsourcecode's SourceCode: for standard JSON the input as solc read it,
+        // so that duplicate keys cannot show a reader another source than the one compiled.
+        sourceCode: submission.codeFormat === 'solidity-standard-json-input' ? canonicalStandardJson(submission.sourceCode) : submission.sourceCode,
+        compilerInput: JSON.stringify(result.compilerInput),
+        abi: JSON.stringify(result.abi),
+        metadata: result.metadata,
+        optimizationUsed: result.optimizationUsed,
+        runs: result.runs,
+        evmVersion: result.evmVersion,
+        viaIR: result.viaIR,
+        constructorArguments: result.constructorArguments,
+        libraries: librariesOf(result),
+        licenseType: submission.licenseType || licenseFromSource(sourceText),
+        matchKind: result.matchKind,
+        creationMatch: result.creationMatch,
+        creationCompared: result.creationCompared,
+        runtimeMatch: result.runtimeMatch,
+        transformations: { applied: result.transformations, values: result.transformationValues },
+        swarmSource: result.swarmSource,
+        receipt: job.receipt,
+      },
+      (stored) => isBetterVerdict(result, stored),
+    );
+    if (outcome === 'not_better') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     return {
       state: 'pass',
       resultText: TEXT.pass,
-      result: { matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch },
+      result: {
+        matchKind: result.matchKind,
+        creationMatch: result.creationMatch,
+        runtimeMatch: result.runtimeMatch,
+        ...(outcome === 'replaced' ? { replaced: true } : {}),
+      },
     };
   };
 }

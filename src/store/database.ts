@@ -78,6 +78,21 @@ export interface VerifiedContractsTable {
   proxyInfo: string | null;
   proxyCheckedAt: number | null;
   proxyBlock: number | null;
+  /** 1 compared, 0 no creation found, null not recorded (written before this was kept). */
+  creationCompared: number | null;
+  /** 0 when nothing proved the constructor arguments. */
+  constructorArgumentsKnown: Generated<number>;
+}
+
+/** A verified contract's earlier record, kept when a better match replaced it. */
+export interface VerificationHistoryTable {
+  id: string;
+  address: string;
+  replacedAt: number;
+  /** The receipt of the verification that replaced it. */
+  replacedBy: string | null;
+  /** JSON text: the replaced row. */
+  record: string;
 }
 
 export interface ProxyRecordsTable {
@@ -111,4 +126,5 @@ export interface Database {
   verifiedContracts: VerifiedContractsTable;
   proxyRecords: ProxyRecordsTable;
   dailyQuotas: DailyQuotasTable;
+  verificationHistory: VerificationHistoryTable;
 }

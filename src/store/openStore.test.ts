@@ -12,7 +12,7 @@ import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
 
 /** Every table the migrations create (a new migration adds its table here). */
-const EXPECTED_TABLES = ['api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas'];
+const EXPECTED_TABLES = ['api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas', 'verification_history'];
 
 describeOnDialects('openStore', (dialect) => {
     const opened: Store[] = [];

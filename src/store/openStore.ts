@@ -15,6 +15,7 @@ import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations.js';
+import { beginImmediate } from './transactions.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -151,32 +152,6 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Pro
   } catch (cause) {
     if (cause instanceof SolproofError) throw cause;
     throw new SolproofError('store_error', 'Database migration failed', { cause });
-  }
-}
-
-/**
- * BEGIN IMMEDIATE, waiting for the write lock without blocking the event loop:
- * better-sqlite3's busy handler sleeps synchronously, which would also stall whoever
- * holds the lock when that is another connection in this process.
- */
-async function beginImmediate(db: Kysely<any>): Promise<void> {
-  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
-  const busyTimeoutMs = Number(rows[0]?.timeout ?? 0);
-  await sql`pragma busy_timeout = 0`.execute(db);
-  try {
-    const deadline = Date.now() + Math.max(busyTimeoutMs, 1000);
-    for (;;) {
-      try {
-        await sql`begin immediate`.execute(db);
-        return;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
-  } finally {
-    await sql.raw(`pragma busy_timeout = ${busyTimeoutMs}`).execute(db);
   }
 }
 

@@ -111,6 +111,7 @@ export function sampleVerifiedContract(
     licenseType: 3,
     matchKind: 'full',
     creationMatch: 'full',
+    creationCompared: true,
     runtimeMatch: 'full',
     transformations: { runtime: [], creation: [] },
     swarmSource: '',

@@ -67,11 +67,12 @@ export function base58Encode(bytes: Uint8Array): string {
 
 /**
  * Decodes one auxdata (map plus length suffix). Throws when the length suffix does not
- * cover exactly the map, or the bytes are not a CBOR map with text keys.
+ * cover exactly the map, or the bytes are not a map of the shape solc writes.
  */
 export function decodeAuxdata(auxdataHex: string): DecodedAuxdata {
   const bytes = hexToBytesStrict(auxdataHex);
   if (bytes.length < 3) throw new Error('auxdata too short');
+  if (bytes.length > MAX_AUXDATA_BYTES) throw new Error('auxdata too long');
   const declared = (bytes[bytes.length - 2]! << 8) | bytes[bytes.length - 1]!;
   if (declared !== bytes.length - 2) throw new Error('auxdata length suffix does not match');
   const map = decodeCbor(bytes.subarray(0, declared));
@@ -81,16 +82,42 @@ export function decodeAuxdata(auxdataHex: string): DecodedAuxdata {
   return toDecoded(map);
 }
 
+/** The longest auxdata solc writes: an IPFS hash, a prerelease version string and the experimental flag. */
+export const MAX_AUXDATA_BYTES = 128;
+const SOLC_AUXDATA_KEYS = new Set(['ipfs', 'bzzr0', 'bzzr1', 'solc', 'experimental']);
+const PRERELEASE_VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
+
+/**
+ * Accepts only the maps solc writes: its own keys, each with the value shape solc gives it
+ * (a 34-byte sha2-256 multihash for ipfs, 32 bytes for a swarm hash, a 3-byte or short text
+ * version), at most one content hash. Anything else is data that only looks like auxdata.
+ */
 function toDecoded(map: CborMap): DecodedAuxdata {
+  const keys = Object.keys(map);
+  if (keys.length === 0 || keys.some((k) => !SOLC_AUXDATA_KEYS.has(k))) throw new Error('not a solc auxdata map');
   const out: DecodedAuxdata = {};
-  for (const key of ['ipfs', 'bzzr0', 'bzzr1'] as const) {
-    const v = map[key];
-    if (v instanceof Uint8Array) out[key] = bytesToHexPlain(v);
+  let hashes = 0;
+  const ipfs = map['ipfs'];
+  if (ipfs !== undefined) {
+    if (!(ipfs instanceof Uint8Array) || ipfs.length !== 34 || ipfs[0] !== 0x12 || ipfs[1] !== 0x20) throw new Error('bad ipfs hash');
+    out.ipfs = bytesToHexPlain(ipfs);
+    hashes++;
   }
+  for (const key of ['bzzr0', 'bzzr1'] as const) {
+    const v = map[key];
+    if (v === undefined) continue;
+    if (!(v instanceof Uint8Array) || v.length !== 32) throw new Error(`bad ${key} hash`);
+    out[key] = bytesToHexPlain(v);
+    hashes++;
+  }
+  if (hashes > 1) throw new Error('several content hashes');
   const solc = map['solc'];
   if (solc instanceof Uint8Array && solc.length === 3) out.solc = `${solc[0]}.${solc[1]}.${solc[2]}`;
-  else if (typeof solc === 'string') out.solc = solc;
-  if (typeof map['experimental'] === 'boolean') out.experimental = map['experimental'];
+  else if (typeof solc === 'string' && PRERELEASE_VERSION.test(solc)) out.solc = solc;
+  else if (solc !== undefined) throw new Error('bad solc version');
+  const experimental = map['experimental'];
+  if (typeof experimental === 'boolean') out.experimental = experimental;
+  else if (experimental !== undefined) throw new Error('bad experimental flag');
   return out;
 }
 
@@ -116,7 +143,7 @@ export function hasContentHash(decoded: DecodedAuxdata | null): boolean {
 export function tailAuxdata(codeHex: string): { position: AuxdataPosition; decoded: DecodedAuxdata } | null {
   if (codeHex.length < 6) return null;
   const declared = parseInt(codeHex.slice(-4), 16);
-  if (!Number.isFinite(declared)) return null;
+  if (!Number.isFinite(declared) || declared + 2 > MAX_AUXDATA_BYTES) return null;
   const length = declared + 2;
   const codeLength = codeHex.length / 2;
   if (length > codeLength) return null;

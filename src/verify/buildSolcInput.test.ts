@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { isSolproofError } from '../core/errors.js';
 import { submissionWith } from '../../test/helpers/submissions.js';
 import type { SourceSubmission } from '../core/types.js';
-import { OUTPUT_SELECTION, buildSolcInput, parseStandardJsonInput } from './buildSolcInput.js';
+import {
+  MAX_CONTRACT_DECLARATIONS,
+  MAX_SOURCES,
+  buildSolcInput,
+  canonicalStandardJson,
+  outputSelectionFor,
+  parseStandardJsonInput,
+} from './buildSolcInput.js';
 
 const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
 
@@ -43,7 +50,7 @@ describe('buildSolcInput for a single file', () => {
     expect(input).toEqual({
       language: 'Solidity',
       sources: { 'C.sol': { content: 'contract C {}' } },
-      settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: OUTPUT_SELECTION },
+      settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: outputSelectionFor('C.sol', 'C') },
     });
   });
 
@@ -65,7 +72,7 @@ describe('buildSolcInput for a single file', () => {
       evmVersion: 'london',
       viaIR: true,
       libraries: { 'C.sol': { Lib: LIB_ADDRESS, Other: LIB_ADDRESS } },
-      outputSelection: OUTPUT_SELECTION,
+      outputSelection: outputSelectionFor('C.sol', 'C'),
     });
     expect(buildSolcInput(submission({ evmVersion: 'default' })).input.settings.evmVersion).toBeUndefined();
   });
@@ -87,7 +94,7 @@ describe('buildSolcInput for standard JSON', () => {
     const { input, sourcePath, contractName } = buildSolcInput(std({ optimizationUsed: false, runs: 1 }));
     expect(sourcePath).toBe('contracts/A.sol');
     expect(contractName).toBe('A');
-    expect(input.settings).toEqual({ ...JSON_INPUT.settings, outputSelection: OUTPUT_SELECTION });
+    expect(input.settings).toEqual({ ...JSON_INPUT.settings, outputSelection: outputSelectionFor('contracts/A.sol', 'A') });
     expect(input.sources).toEqual(JSON_INPUT.sources);
     expect('libraries' in input.settings).toBe(false);
   });
@@ -167,14 +174,75 @@ describe('parseStandardJsonInput', () => {
   });
 
   it('treats a contract name as text, never as a pattern', () => {
-    const yul = JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: 'object "x" { code {} }' } } });
+    const input = JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: 'contract A {}' } } });
     const error = errorOf(() =>
-      buildSolcInput(submission({ codeFormat: 'solidity-standard-json-input', sourceCode: yul, contractName: '(a+)+$[' })),
+      buildSolcInput(submission({ codeFormat: 'solidity-standard-json-input', sourceCode: input, contractName: '(a+)+$[' })),
     );
-    expect(error.code).toBe('contract_not_found_in_output');
+    expect(error.code).toBe('invalid_input');
   });
 
-  it('accepts Yul', () => {
-    expect(parseStandardJsonInput(JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: '{}' } } })).settings).toEqual({});
+  it('refuses Yul: its verbatim builtin can reproduce any deployed code', () => {
+    const error = errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: '{}' } } })));
+    expect(error.code).toBe('invalid_standard_json');
+    expect(error.message).toBe('Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Yul")');
+  });
+
+  it('bounds the number of sources and of contracts', () => {
+    const many = Object.fromEntries(Array.from({ length: MAX_SOURCES + 1 }, (_, i) => [`s${i}.sol`, { content: '' }]));
+    expect(errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: many }))).message).toBe(
+      `The standard JSON input has more than ${MAX_SOURCES} sources`,
+    );
+    const contracts = Array.from({ length: MAX_CONTRACT_DECLARATIONS + 1 }, (_, i) => `contract C${i} {}`).join('\n');
+    expect(errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: contracts } } }))).message).toBe(
+      `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
+    );
+  });
+
+  it('drops the settings that cost time or memory without changing the code', () => {
+    const settings = {
+      optimizer: { enabled: true, runs: 1 },
+      modelChecker: { engine: 'all', targets: ['assert'], timeout: 100000 },
+      stopAfter: 'parsing',
+      debug: { debugInfo: ['*'], revertStrings: 'strip' },
+      metadata: { useLiteralContent: true, bytecodeHash: 'none' },
+      viaIR: true,
+    };
+    const parsed = parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: '' } }, settings }));
+    expect(parsed.settings).toEqual({
+      optimizer: { enabled: true, runs: 1 },
+      debug: { revertStrings: 'strip' },
+      metadata: { bytecodeHash: 'none' },
+      viaIR: true,
+    });
+    // With the metadata hash in the code, literal content changes the code: it stays.
+    const hashed = parseStandardJsonInput(
+      JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: '' } }, settings: { metadata: { useLiteralContent: true }, debug: { debugInfo: [] } } }),
+    );
+    expect(hashed.settings).toEqual({ metadata: { useLiteralContent: true } });
+  });
+
+  it('asks solc for the one contract being verified', () => {
+    const std = submission({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(JSON_INPUT), contractName: 'contracts/A.sol:A' });
+    expect(buildSolcInput(std).input.settings.outputSelection).toEqual({
+      'contracts/A.sol': {
+        A: [
+          'abi',
+          'metadata',
+          'evm.bytecode.object',
+          'evm.bytecode.linkReferences',
+          'evm.deployedBytecode.object',
+          'evm.deployedBytecode.linkReferences',
+          'evm.deployedBytecode.immutableReferences',
+          'evm.legacyAssembly',
+        ],
+      },
+    });
+  });
+
+  it('reads a standard JSON text the way solc does: a key given twice counts once, the last', () => {
+    const text = '{"language":"Solidity","sources":{"a.sol":{"content":"// decoy"},"a.sol":{"content":"contract Real {}"}}}';
+    expect(JSON.parse(canonicalStandardJson(text))).toEqual({ language: 'Solidity', sources: { 'a.sol': { content: 'contract Real {}' } } });
+    expect(canonicalStandardJson(text)).not.toContain('decoy');
+    expect(canonicalStandardJson(`{${text}}`)).toBe(canonicalStandardJson(text));
   });
 });

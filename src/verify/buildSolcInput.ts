@@ -3,25 +3,30 @@ import type { LibraryLink, SourceSubmission } from '../core/types.js';
 import type { SolcInput, SolcSettings, SolcSource } from './solcTypes.js';
 
 /**
- * What the service asks solc for, for every file and contract. Not part of the metadata,
- * so overriding the user's selection cannot change the code. `evm.legacyAssembly` carries
- * the auxdata values the matcher needs.
+ * What the service asks solc for, for the one contract being verified: what matching needs
+ * and nothing more (solc then generates code for that contract and what it creates only).
+ * Not part of the metadata, so overriding the user's selection cannot change the code.
+ * `evm.legacyAssembly` carries the auxdata values the matcher needs.
  */
-export const OUTPUT_SELECTION: Record<string, Record<string, string[]>> = {
-  '*': {
-    '*': [
-      'abi',
-      'metadata',
-      'evm.bytecode.object',
-      'evm.bytecode.linkReferences',
-      'evm.bytecode.sourceMap',
-      'evm.deployedBytecode.object',
-      'evm.deployedBytecode.linkReferences',
-      'evm.deployedBytecode.immutableReferences',
-      'evm.legacyAssembly',
-    ],
-  },
-};
+export const CONTRACT_OUTPUTS: readonly string[] = [
+  'abi',
+  'metadata',
+  'evm.bytecode.object',
+  'evm.bytecode.linkReferences',
+  'evm.deployedBytecode.object',
+  'evm.deployedBytecode.linkReferences',
+  'evm.deployedBytecode.immutableReferences',
+  'evm.legacyAssembly',
+];
+
+/** The output selection for one contract. */
+export function outputSelectionFor(sourcePath: string, contractName: string): Record<string, Record<string, string[]>> {
+  return { [sourcePath]: { [contractName]: [...CONTRACT_OUTPUTS] } };
+}
+
+/** Bounds on one input: more than any real project has, few enough to keep a compile bounded. */
+export const MAX_SOURCES = 2000;
+export const MAX_CONTRACT_DECLARATIONS = 5000;
 
 export interface BuiltSolcInput {
   input: SolcInput;
@@ -127,7 +132,7 @@ function buildSingleFile(submission: SourceSubmission, libraries: FormLibrary[])
     }
     settings.libraries = { [sourcePath]: entries };
   }
-  settings.outputSelection = OUTPUT_SELECTION;
+  settings.outputSelection = outputSelectionFor(sourcePath, contractName);
   return {
     input: { language: 'Solidity', sources: { [sourcePath]: { content: submission.sourceCode } }, settings },
     sourcePath,
@@ -142,8 +147,10 @@ function normaliseEvmVersion(evmVersion: string): string {
 
 /**
  * Parses a user's standard JSON input: accepts Etherscan's `{{...}}` wrapping, requires
- * Solidity (or Yul) and inline `content` for every source. `urls` are refused: a path or URL
- * there would make the server read files or fetch from the network.
+ * Solidity and inline `content` for every source, at most MAX_SOURCES sources and
+ * MAX_CONTRACT_DECLARATIONS contracts. `urls` are refused: a path or URL there would make
+ * the server read files or fetch from the network. Settings come back as compileSettings
+ * makes them.
  */
 export function parseStandardJsonInput(text: string): SolcInput {
   let body = text.trim();
@@ -157,15 +164,19 @@ export function parseStandardJsonInput(text: string): SolcInput {
   }
   if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The standard JSON input must be a JSON object');
   const language = parsed['language'];
-  if (language !== 'Solidity' && language !== 'Yul') {
+  if (language !== 'Solidity') {
+    // Other languages can emit raw bytes (Yul's `verbatim`) and so reproduce any deployed code.
     throw new SolproofError(
       'invalid_standard_json',
-      `The standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null)})`,
+      `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null).slice(0, 40)})`,
     );
   }
   const sources = parsed['sources'];
   if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
     throw new SolproofError('invalid_standard_json', 'The standard JSON input has no "sources"');
+  }
+  if (Object.keys(sources).length > MAX_SOURCES) {
+    throw new SolproofError('invalid_standard_json', `The standard JSON input has more than ${MAX_SOURCES} sources`);
   }
   const cleanSources: Record<string, SolcSource> = {};
   for (const [path, source] of Object.entries(sources)) {
@@ -187,7 +198,52 @@ export function parseStandardJsonInput(text: string): SolcInput {
   if (libraries !== undefined && !isLibrariesShape(libraries)) {
     throw new SolproofError('invalid_standard_json', '"settings.libraries" must map files to {name: address}');
   }
-  return { language, sources: cleanSources, settings: structuredClone(settings) as SolcSettings };
+  const declarations = Object.values(cleanSources).reduce((n, source) => n + countDeclarations(source.content ?? ''), 0);
+  if (declarations > MAX_CONTRACT_DECLARATIONS) {
+    throw new SolproofError(
+      'invalid_standard_json',
+      `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
+    );
+  }
+  return { language, sources: cleanSources, settings: compileSettings(settings) };
+}
+
+function countDeclarations(content: string): number {
+  return content.match(/(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+[A-Za-z_$]/g)?.length ?? 0;
+}
+
+/**
+ * The user's settings, less what cannot change the code but can cost a compile its time or
+ * memory: the SMT model checker (it can run for the whole time limit on a few lines), debug
+ * annotations of the assembly output, `stopAfter`, and literal sources in a metadata that the
+ * code does not carry a hash of. None of these is recorded in the metadata, so a contract
+ * compiled with them still matches fully. `outputSelection` is set per contract later.
+ */
+export function compileSettings(given: Record<string, unknown>): SolcSettings {
+  const { modelChecker: _modelChecker, stopAfter: _stopAfter, ...rest } = structuredClone(given);
+  const settings = rest as SolcSettings;
+  const debug = settings['debug'];
+  if (isPlainObject(debug)) {
+    const { debugInfo: _debugInfo, ...keep } = debug;
+    if (Object.keys(keep).length > 0) settings['debug'] = keep;
+    else delete settings['debug'];
+  }
+  const metadata = settings.metadata;
+  if (isPlainObject(metadata) && metadata.useLiteralContent === true && (metadata.appendCBOR === false || metadata.bytecodeHash === 'none')) {
+    delete metadata.useLiteralContent;
+  }
+  return settings;
+}
+
+/**
+ * A standard JSON input text as its parser reads it: parsed and written again, so that a
+ * key given twice appears once, with the value solc used (the last). Throws like
+ * parseStandardJsonInput when the text is not a JSON object.
+ */
+export function canonicalStandardJson(text: string): string {
+  let body = text.trim();
+  if (body.startsWith('{{') && body.endsWith('}}')) body = body.slice(1, -1);
+  return JSON.stringify(JSON.parse(body));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -220,7 +276,7 @@ function declares(content: string, keyword: string, name: string): boolean {
 function buildStandardJson(submission: SourceSubmission, libraries: FormLibrary[]): BuiltSolcInput {
   const input = parseStandardJsonInput(submission.sourceCode);
   const { path, name } = splitQualifiedName(submission.contractName.trim());
-  if (name === '' || (input.language === 'Solidity' && !SOLIDITY_IDENTIFIER.test(name))) {
+  if (!SOLIDITY_IDENTIFIER.test(name)) {
     throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
   }
   let sourcePath: string | null;
@@ -248,7 +304,7 @@ function buildStandardJson(submission: SourceSubmission, libraries: FormLibrary[
     sourcePath = candidates[0]!;
   }
   mergeLibraries(input, libraries);
-  input.settings.outputSelection = OUTPUT_SELECTION;
+  input.settings.outputSelection = outputSelectionFor(sourcePath, name);
   return { input, sourcePath, contractName: name };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.js';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
 import { standardJsonSubmission } from '../../test/helpers/submissions.js';
 import {
@@ -12,8 +13,7 @@ import {
 import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
 
-/** The in-scope cases, and yul: beyond the seed's scope, but its compiler is installed. */
-const CASES = [...IN_SCOPE_CASES, 'yul'];
+const CASES = IN_SCOPE_CASES;
 if (!SOURCIFY_CASES_DIR) console.warn(`${SOURCIFY_CASES_MISSING}: skipped`);
 
 const kind = (m: SourcifyMatch) => matchKindOf(m) || null;
@@ -58,6 +58,18 @@ describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases', () => {
     expect(normalise(result.transformationValues.creation)).toEqual(normalise(expected.creationValues));
     expect(result.transformations.runtime).toEqual(expected.runtimeTransformations ?? []);
     expect(result.transformations.creation).toEqual(expected.creationTransformations ?? []);
+  });
+
+  it('refuses the Yul case: only Solidity is verified (Yul can emit any bytes)', async () => {
+    const fixture = loadSourcifyCase('yul');
+    const submission = standardJsonSubmission(fixture.input.stdJsonInput, fixture.input.contractIdentifier, {
+      compilerVersion: `v${fixture.input.compilerVersion}`,
+    });
+    const calls = compiler.calls;
+    const error = await rejection(verifyContract({ compiler, submission, runtimeCode: fixture.onchain.deployedBytecode, creation: null }));
+    expect(error.code).toBe('invalid_standard_json');
+    expect(error.message).toMatch(/^Only Solidity sources are verified here/);
+    expect(compiler.calls).toBe(calls);
   });
 
   it('compiles once per case, a second time only to locate several auxdata for a partial match', () => {

@@ -284,9 +284,9 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
     expect(error.message).toMatch(/^Solidity Compilation Error: ParserError: Expected ';' but got '}'/);
   });
 
-  it('verifies the runtime code alone when the creation is unknown', async () => {
+  it('verifies the runtime code alone when the creation is unknown; the submitted arguments stay unproven', async () => {
     const result = await verify({ submission: storeSubmission({ constructorArguments: storeArgs }), runtimeCode: deployed.runtimeCode, creation: null });
-    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null, constructorArguments: storeArgs });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null, creationCompared: false, constructorArguments: null });
     expect(result.transformations.creation).toEqual([]);
   });
 
@@ -294,7 +294,7 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
     const withGarbage = await deploy(`${store.creation}${storeArgs}deadbeef`);
     expect(withGarbage.runtimeCode.length).toBe(deployed.runtimeCode.length);
     const result = await verify({ submission: storeSubmission(), runtimeCode: withGarbage.runtimeCode, creation: withGarbage.creation });
-    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: null, creationCompared: true, constructorArguments: null });
   });
 
   it('does not let a contract whose creation code is a prefix claim another contract', async () => {
@@ -351,7 +351,7 @@ describe('verifyContract with libraries (solc 0.8.28)', () => {
     expect(result.compiledRuntimeCode).toContain(placeholder);
   });
 
-  it('accepts the library address given in the form (in the compiler input, so the metadata differs)', async () => {
+  it('accepts the library address given in the form (a single file is named by the service, so the metadata differs)', async () => {
     const libraries: LibraryLink[] = [{ name: 'MathLib', address: lib.address }];
     const result = await verify({
       submission: singleFile({ sourceCode: MATH_LIB, contractName: 'UsesLib', libraries }),
@@ -359,8 +359,20 @@ describe('verifyContract with libraries (solc 0.8.28)', () => {
       creation: user.creation,
     });
     expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
-    expect(result.compilerInput.settings.libraries).toEqual({ 'UsesLib.sol': { MathLib: lib.address } });
     expect(result.libraries).toEqual({ 'UsesLib.sol:MathLib': lib.address });
+  });
+
+  it('compiles the input as it was built, linked at deployment, when the form also names the libraries: a full match', async () => {
+    const libraries: LibraryLink[] = [{ name: 'MathLib', address: lib.address }];
+    const result = await verify({ submission: standardJson(input, 'MathLib.sol:UsesLib', { libraries }), runtimeCode: user.runtimeCode, creation: user.creation });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(result.compilerInput.settings.libraries).toBeUndefined();
+    expect(result.libraries).toEqual({ 'MathLib.sol:MathLib': lib.address });
+    // The same when a tool put them into settings.libraries of the input it sends.
+    const withSettings = { ...input, settings: { ...input.settings, libraries: { 'MathLib.sol': { MathLib: lib.address } } } };
+    const again = await verify({ submission: standardJson(withSettings, 'MathLib.sol:UsesLib'), runtimeCode: user.runtimeCode, creation: user.creation });
+    expect(again).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
+    expect(again.libraries).toEqual({ 'MathLib.sol:MathLib': lib.address });
   });
 
   it('says which library is wrong when the form gives another address', async () => {

@@ -30,8 +30,12 @@ export interface VerifyContractArgs {
 export interface VerificationResult {
   /** Full when runtime or creation matched fully, else partial. */
   matchKind: MatchKind;
-  runtimeMatch: MatchKind | null;
+  /** The runtime code always matches in a verdict: a Pass needs the deployed code. */
+  runtimeMatch: MatchKind;
+  /** How the creation code matched; null when it did not match or could not be found. */
   creationMatch: MatchKind | null;
+  /** True when a creation was found and compared (so a null creationMatch means it differed). */
+  creationCompared: boolean;
   contractName: string;
   /** The key of `compilerInput.sources` that defines the contract. */
   sourcePath: string;
@@ -41,11 +45,11 @@ export interface VerificationResult {
   abi: unknown[];
   metadata: string;
   /**
-   * Hex without 0x. Extracted from the creation code when it matched; otherwise the
-   * submitted value, which nothing could check.
+   * Hex without 0x, as the matched creation code proved them; null when nothing proved them
+   * (no creation code was found, or it did not match).
    */
-  constructorArguments: string;
-  /** Fully qualified `path:Name` to address: those solc linked from the input and those read from the chain. */
+  constructorArguments: string | null;
+  /** Fully qualified `path:Name` to address: the libraries the compiled code really links. */
   libraries: Record<string, Address>;
   /** '' when the compiler default was used. */
   evmVersion: string;
@@ -61,45 +65,92 @@ export interface VerificationResult {
   transformationValues: { runtime: TransformationValues; creation: TransformationValues };
 }
 
+/** Errors that depend on the input variant tried (its libraries); anything else ends the search. */
+const VARIANT_ERRORS = new Set(['no_match', 'runtime_mismatch', 'library_mismatch', 'constructor_arguments_mismatch']);
+
 /**
  * Compiles a submission and decides whether it is the source of the code at an address.
  *
+ * Libraries are linked either by solc (`settings.libraries`) or at deployment (placeholders
+ * filled in), and the two give the same instructions but different metadata. So the input
+ * is first compiled as given; when libraries are involved and that is not a full match, the
+ * other ways the build may have been made are tried: without the input's
+ * `settings.libraries` (linked at deployment, as Hardhat builds), and with the form's
+ * libraries put into `settings.libraries` (as Etherscan compiles). The best verdict wins; a
+ * full match ends the search. Every library address the code calls must be the one the
+ * submission names.
+ *
  * Resolves with the verdict (full or partial, which of runtime and creation matched, and the
- * transformations applied). Throws SolproofError: `no_match`, `constructor_arguments_mismatch`,
- * `library_mismatch`, `contract_not_found_in_output`, `abstract_contract`, `compiler_error`,
- * `contract_not_deployed`, `invalid_input`, `invalid_standard_json`; the compiler port's own
- * errors (`compile_timeout`, `compiler_version_not_found`, ...) pass through.
+ * transformations applied). Throws SolproofError: `no_match`, `runtime_mismatch`,
+ * `constructor_arguments_mismatch`, `library_mismatch`, `contract_not_found_in_output`,
+ * `abstract_contract`, `compiler_error`, `contract_not_deployed`, `invalid_input`,
+ * `invalid_standard_json`; the compiler port's own errors (`compile_timeout`,
+ * `compiler_version_not_found`, ...) pass through.
  */
 export async function verifyContract(args: VerifyContractArgs): Promise<VerificationResult> {
-  const built = buildSolcInput(args.submission);
-  try {
-    return await verifyBuilt(args, built);
-  } catch (error) {
-    if (!isSolproofError(error, 'no_match') || args.submission.libraries.length === 0) throw error;
-    // The form's addresses went into the input, so a wrong one surfaces as a plain mismatch.
-    // Compiling without them leaves placeholders, and the chain says what the addresses are.
-    const unlinked = buildSolcInput(args.submission, { includeFormLibraries: false });
-    if (JSON.stringify(unlinked.input.settings.libraries) === JSON.stringify(built.input.settings.libraries)) throw error;
+  if (strip0x(args.runtimeCode) === '') {
+    throw new SolproofError('contract_not_deployed', `Unable to locate ContractCode at ${args.submission.address}`);
+  }
+  let best: VerificationResult | null = null;
+  let firstError: SolproofError | null = null;
+  let libraryError: SolproofError | null = null;
+  for (const variant of inputVariants(args.submission)) {
     try {
-      // Throws library_mismatch when the chain disagrees with the form; resolving means the
-      // form's libraries named nothing solc links, so this input is as good as the first.
-      return await verifyBuilt(args, unlinked);
-    } catch (second) {
-      throw isSolproofError(second, 'library_mismatch') ? second : error;
+      const result = await verifyBuilt(args, variant);
+      if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) best = result;
+      if (best.matchKind === 'full') break;
+    } catch (error) {
+      if (!isSolproofError(error) || !VARIANT_ERRORS.has(error.code)) throw error;
+      if (error.code === 'library_mismatch') libraryError ??= error;
+      firstError ??= error;
     }
   }
+  if (best) return best;
+  // A wrong library address says more than the mismatch it causes in a linked variant.
+  throw libraryError ?? firstError ?? new SolproofError('no_match', NO_MATCH_MESSAGE);
 }
 
-async function verifyBuilt(args: VerifyContractArgs, built: BuiltSolcInput): Promise<VerificationResult> {
+/** One way the submission may have been compiled, and the library addresses it claims. */
+interface InputVariant extends BuiltSolcInput {
+  /** Libraries the submission names that the compiled code must call at these addresses. */
+  claimedLibraries: LibraryLink[];
+}
+
+function inputVariants(submission: SourceSubmission): InputVariant[] {
+  const asGiven = buildSolcInput(submission, { includeFormLibraries: false });
+  const variants: InputVariant[] = [{ ...asGiven, claimedLibraries: submission.libraries }];
+  const settingsLibraries = asGiven.input.settings.libraries;
+  if (settingsLibraries && Object.keys(settingsLibraries).length > 0) {
+    const { libraries: _removed, ...settings } = asGiven.input.settings;
+    variants.push({
+      ...asGiven,
+      input: { ...asGiven.input, settings },
+      claimedLibraries: [...submission.libraries, ...libraryLinks(settingsLibraries)],
+    });
+  }
+  if (submission.libraries.length > 0) {
+    const withForm = buildSolcInput(submission, { includeFormLibraries: true });
+    if (JSON.stringify(withForm.input.settings.libraries) !== JSON.stringify(settingsLibraries)) {
+      variants.push({ ...withForm, claimedLibraries: submission.libraries });
+    }
+  }
+  return variants;
+}
+
+function libraryLinks(libraries: Record<string, Record<string, string>>): LibraryLink[] {
+  const links: LibraryLink[] = [];
+  for (const [file, byName] of Object.entries(libraries)) {
+    for (const [name, address] of Object.entries(byName)) links.push({ name: libraryId(file, name), address: address as Address });
+  }
+  return links;
+}
+
+async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promise<VerificationResult> {
   const { submission, compiler } = args;
   const { input, sourcePath, contractName } = built;
   const compilerVersion = submission.compilerVersion.trim().replace(/^v/, '');
   const version = parseSolcVersion(compilerVersion);
-
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
-  if (onchainRuntime === '') {
-    throw new SolproofError('contract_not_deployed', `Unable to locate ContractCode at ${submission.address}`);
-  }
 
   const output = await compiler.compile(compilerVersion, input);
   throwOnCompilerErrors(output);
@@ -108,7 +159,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: BuiltSolcInput): Pro
     throw new SolproofError(
       'contract_not_found_in_output',
       `Unable to locate ContractName ${contractName} in ${sourcePath}`,
-      { details: { available: availableContracts(output) } },
+      { details: { available: declaredContracts(input) } },
     );
   }
   const compiledRuntime = contract.evm?.deployedBytecode?.object ?? '';
@@ -166,40 +217,49 @@ async function verifyBuilt(args: VerifyContractArgs, built: BuiltSolcInput): Pro
     );
   }
 
-  if (!runtime && !creation) {
+  if (!runtime) {
+    if (creation) {
+      // The init code is these sources, but what it left at the address is not: a constructor
+      // can return any bytes as the runtime code.
+      throw new SolproofError(
+        'runtime_mismatch',
+        'The creation code matches these sources, but the code deployed at the address does not: the constructor returned other code than the contract compiles to.',
+        { details: noMatchDetails(compiledRuntime, onchainRuntime, input) },
+      );
+    }
     throw new SolproofError('no_match', NO_MATCH_MESSAGE, {
       details: noMatchDetails(compiledRuntime, onchainRuntime, input),
     });
   }
 
-  const libraries = collectLibraries(input, runtime, creation);
+  const libraries = collectLibraries(input, runtime, creation, compiledRuntime + compiledCreation);
   // A single file's libraries live under the service's own file name, whatever path the form gave.
-  checkFormLibraries(submission.libraries, libraries, submission.codeFormat === 'solidity-single-file');
+  checkClaimedLibraries(built.claimedLibraries, libraries, submission.codeFormat === 'solidity-single-file');
 
   const settings = input.settings;
-  const runtimeKind = runtime?.kind ?? null;
   const creationKind = creation?.kind ?? null;
   return {
-    matchKind: runtimeKind === 'full' || creationKind === 'full' ? 'full' : 'partial',
-    runtimeMatch: runtimeKind,
+    matchKind: runtime.kind === 'full' || creationKind === 'full' ? 'full' : 'partial',
+    runtimeMatch: runtime.kind,
     creationMatch: creationKind,
+    creationCompared: args.creation !== null,
     contractName,
     sourcePath,
     compilerVersion,
     compilerInput: input,
     abi,
     metadata: contract.metadata ?? '',
-    constructorArguments: creation ? creation.constructorArguments : submittedArguments,
+    constructorArguments: creation ? creation.constructorArguments : null,
     libraries,
     evmVersion: typeof settings.evmVersion === 'string' ? settings.evmVersion : '',
     optimizationUsed: settings.optimizer?.enabled === true,
     runs: typeof settings.optimizer?.runs === 'number' ? settings.optimizer.runs : 200,
     viaIR: settings.viaIR === true,
-    swarmSource: swarmSourceOf(tailAuxdata(runtime ? onchainRuntime : compiledRuntime)?.decoded ?? null),
+    swarmSource: swarmSourceOf(tailAuxdata(onchainRuntime)?.decoded ?? null),
     compiledRuntimeCode: `0x${compiledRuntime}`,
     compiledCreationCode: `0x${compiledCreation}`,
-    transformations: { runtime: runtime?.transformations ?? [], creation: creation?.transformations ?? [] },
-    transformationValues: { runtime: runtime?.values ?? {}, creation: creation?.values ?? {} },
+    transformations: { runtime: runtime.transformations, creation: creation?.transformations ?? [] },
+    transformationValues: { runtime: runtime.values, creation: creation?.values ?? {} },
   };
 }
 
@@ -231,12 +291,18 @@ export function findContractOutput(output: SolcOutput, sourcePath: string, contr
   return own(sourcePath) ?? own('');
 }
 
-function availableContracts(output: SolcOutput): string[] {
+/**
+ * The contracts the sources declare, as `path:Name` (at most 50): solc is asked for the one
+ * named contract only, so its output cannot list the others.
+ */
+function declaredContracts(input: SolcInput): string[] {
   const names: string[] = [];
-  for (const [file, byName] of Object.entries(output.contracts ?? {})) {
-    for (const name of Object.keys(byName)) {
+  const declaration = /(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)/g;
+  for (const [file, source] of Object.entries(input.sources)) {
+    const code = (source.content ?? '').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+    for (const m of code.matchAll(declaration)) {
       if (names.length >= 50) return names;
-      names.push(libraryId(file, name));
+      names.push(libraryId(file, m[1]!));
     }
   }
   return names;
@@ -250,9 +316,10 @@ interface EditedCompile {
 
 /**
  * How to find the auxdata of the compiled codes, by era: none before 0.4.7; the tail only
- * up to 0.4.11 (its legacy assembly lists no auxdata) or without a legacy assembly; from the
- * legacy assembly otherwise, with the tail for a single auxdata and a second compile of
- * edited sources when there are several or the tail does not hold the one.
+ * up to 0.4.11 (its legacy assembly lists no auxdata); from the legacy assembly otherwise,
+ * with the tail for a single auxdata and a second compile of edited sources when there are
+ * several or the tail does not hold the one. Metadata is proven only by auxdata solc itself
+ * reports, never by bytes found in the code.
  */
 function auxdataSources(ctx: {
   version: SolcVersion | null;
@@ -265,9 +332,16 @@ function auxdataSources(ctx: {
     const code = ctx[part];
     if (!solcAtLeast(ctx.version, '0.4.7')) return { proveMetadata: false, positions: async () => [] };
     const values = ctx.values;
-    if (values === null || !solcAtLeast(ctx.version, '0.4.12')) {
+    if (!solcAtLeast(ctx.version, '0.4.12')) {
+      // These compilers always end the code with their auxdata (there is no way to switch it
+      // off or to emit raw bytes after it), but do not list it in the legacy assembly.
       const tail = tailAuxdata(code);
       return { proveMetadata: hasContentHash(tail?.decoded ?? null), positions: async () => (tail ? [tail.position] : []) };
+    }
+    if (values === null) {
+      // Without solc's own report the code's tail could be any bytes the sources emit
+      // (data, or raw bytes from a Yul `verbatim`): it proves nothing and locates nothing.
+      return { proveMetadata: false, positions: async () => [] };
     }
     const proveMetadata = values.length > 0 && values.every((v) => hasContentHash(tryDecodeAuxdata(v)));
     return {
@@ -306,14 +380,24 @@ function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: 
   return details;
 }
 
+/**
+ * The libraries the compiled code links: those read from the chain at link references, and
+ * those solc linked from `settings.libraries` whose address the compiled code holds (an
+ * entry the code never uses is not a library of this contract).
+ */
 function collectLibraries(
   input: SolcInput,
   runtime: CodeMatch | null,
   creation: CodeMatch | null,
+  compiledCode: string,
 ): Record<string, Address> {
   const out: Record<string, Address> = {};
+  const code = compiledCode.toLowerCase();
   for (const [file, byName] of Object.entries(input.settings.libraries ?? {})) {
-    for (const [name, address] of Object.entries(byName)) out[libraryId(file, name)] = address.toLowerCase() as Address;
+    for (const [name, address] of Object.entries(byName)) {
+      const lower = address.toLowerCase();
+      if (/^0x[0-9a-f]{40}$/.test(lower) && code.includes(lower.slice(2))) out[libraryId(file, name)] = lower as Address;
+    }
   }
   for (const match of [creation, runtime]) {
     for (const [id, address] of Object.entries(match?.values.libraries ?? {})) out[id] = address.toLowerCase() as Address;
@@ -321,8 +405,9 @@ function collectLibraries(
   return out;
 }
 
-function checkFormLibraries(form: LibraryLink[], found: Record<string, Address>, ignorePaths: boolean): void {
-  for (const link of form) {
+/** Every library the submission names must be at the address the code calls, where the code calls it. */
+function checkClaimedLibraries(claimed: LibraryLink[], found: Record<string, Address>, ignorePaths: boolean): void {
+  for (const link of claimed) {
     const qualified = splitQualifiedName(link.name.trim());
     const wanted = ignorePaths ? { path: null, name: qualified.name } : qualified;
     for (const [id, address] of Object.entries(found)) {

@@ -1,7 +1,8 @@
 import { isSolproofError } from '../../core/errors.js';
 import { takeQuota } from '../../store/quotas.js';
 import { insertJob } from '../../store/verificationJobs.js';
-import { isVerified } from '../../store/verifiedContracts.js';
+import { getStoredVerdict } from '../../store/verifiedContracts.js';
+import { canBeImproved } from '../../verify/verdictRank.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
@@ -15,13 +16,13 @@ export function unwrapStandardJson(text: string): string {
 }
 
 /**
- * `verifysourcecode`: validates the fields, checks that the address holds code and is not
- * verified yet, counts the submission against the key's daily quota, writes the job to the
+ * `verifysourcecode`: validates the fields, checks that the address holds code and has no
+ * verification that a submission could not improve, counts the submission against the key's daily quota, writes the job to the
  * store and only then hands out the receipt.
  */
 export async function verifySourceCode(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
   if (!caller.key) return fail(TEXT.invalidApiKey);
-  const parsed = parseSourceSubmission(params);
+  const parsed = parseSourceSubmission(params, ctx.releases);
   if (!parsed.ok) return fail(parsed.error);
   const submission = parsed.value;
   if (submission.codeFormat === 'solidity-standard-json-input') {
@@ -34,7 +35,10 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
     }
   }
 
-  if (await isVerified(ctx.store.db, submission.address)) return fail(TEXT.alreadyVerified);
+  // A partial match (or one whose runtime code was never compared) stays open to a better
+  // one: whoever verified first must not lock the owner's exact sources out.
+  const existing = await getStoredVerdict(ctx.store.db, submission.address);
+  if (existing && !canBeImproved(existing)) return fail(TEXT.alreadyVerified);
 
   let code: string;
   try {

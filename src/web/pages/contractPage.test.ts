@@ -32,6 +32,7 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     licenseType: 3,
     matchKind: 'partial',
     creationMatch: null,
+    creationCompared: false,
     runtimeMatch: 'partial',
     transformations: null,
     swarmSource: '',
