@@ -29,7 +29,8 @@ export async function setup(project: TestProject): Promise<void> {
   // Reads without a key are tested against services of their own; this one does not throttle.
   service = await startService({
     rpcUrl: devnet.rpcUrl,
-    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000'],
+    // Every test file shares one key: fair shares between keys are tested on services of their own.
+    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000', '--key-running-jobs', '8', '--key-queued-jobs', '0', '--web-rate', '10000'],
   });
   project.provide('apiUrl', service.apiUrl);
   project.provide('baseUrl', service.baseUrl);

@@ -11,6 +11,8 @@ export type AccessDecision =
 
 /** Invalid keys from one client: this many within the window start a cool-down. */
 const INVALID_KEYS: FailurePolicy = { threshold: 10, windowMs: 60_000, coolDownMs: 5 * 60_000 };
+/** Key lookups per second from a client in the invalid-key cool-down. */
+const BLOCKED_LOOKUP_RATE = 2;
 /** Keyless status polls: generous, but bounded. */
 const KEYLESS_STATUS_RATE = 5;
 /** `last used` is a listing aid: writing it once a minute per key is plenty. */
@@ -45,10 +47,20 @@ export class AccessControl {
     const client = clientAddress.slice(0, MAX_CLIENT_LENGTH);
     let key: ApiKeyRecord | null = null;
     if (apiKey) {
-      if (await this.limits.isBlocked('invalid-key', client)) return { allowed: false, text: this.texts.tooManyInvalid };
-      key = await findApiKey(this.store.db, apiKey);
-      if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) {
-        return { allowed: false, text: this.texts.tooManyInvalid };
+      if (await this.limits.isBlocked('invalid-key', client)) {
+        // The cool-down is for the failures: a valid key from the same address (a shared NAT,
+        // a CI runner) still works. Lookups during it are rate-limited, and a wrong key gets
+        // the cool-down text, so guessing stays as slow as the block makes it.
+        if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) {
+          return { allowed: false, text: this.texts.tooManyInvalid };
+        }
+        key = await findApiKey(this.store.db, apiKey);
+        if (!key) return { allowed: false, text: this.texts.tooManyInvalid };
+      } else {
+        key = await findApiKey(this.store.db, apiKey);
+        if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) {
+          return { allowed: false, text: this.texts.tooManyInvalid };
+        }
       }
     }
     if (key) {

@@ -14,11 +14,14 @@ export const MAX_JSON_DEPTH = 64;
 /** An oversized body is drained up to this multiple of the limit; beyond that the connection is dropped. */
 const DRAIN_FACTOR = 4;
 
+/** Bodies up to this size are read for anyone; a larger one only once its sender passed the gate. */
+export const OPEN_BODY_LIMIT = 1024 * 1024;
+
 /** A body the service refuses; `message` is the text the client is shown. */
 export class BodyError extends Error {
   readonly statusCode = 400;
   constructor(
-    readonly code: 'SOLPROOF_BODY_TOO_DEEP' | 'SOLPROOF_BODY_TOO_MANY_FIELDS' | 'SOLPROOF_BODY_MALFORMED',
+    readonly code: 'SOLPROOF_BODY_TOO_DEEP' | 'SOLPROOF_BODY_TOO_MANY_FIELDS' | 'SOLPROOF_BODY_MALFORMED' | 'SOLPROOF_BODY_REFUSED',
     message: string,
   ) {
     super(message);
@@ -33,27 +36,39 @@ export interface BodyTexts {
 }
 
 /**
+ * Decides, from the first OPEN_BODY_LIMIT bytes, whether the rest of a large body is read:
+ * resolves null to go on, or the text to refuse it with (the rest is then never buffered).
+ */
+export type BodyGate = (request: FastifyRequest, prefix: Buffer) => Promise<string | null>;
+
+/**
  * A Fastify content-type parser for every content type: multipart through the platform's
  * FormData reader, anything else as a JSON object when it is one, else as a form. Oversized
- * bodies fail with Fastify's FST_ERR_CTP_BODY_TOO_LARGE, the others with a BodyError.
+ * bodies fail with Fastify's FST_ERR_CTP_BODY_TOO_LARGE, the others with a BodyError. A body
+ * beyond OPEN_BODY_LIMIT is read on only when `gate` lets it.
  */
-export function createBodyParser(texts: BodyTexts) {
+export function createBodyParser(texts: BodyTexts, gate?: BodyGate) {
   return async function parseBody(request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
     const limit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
-    const raw = await readLimited(payload, limit, Number(request.headers['content-length']));
+    const check = gate ? (prefix: Buffer) => gate(request, prefix) : null;
+    const raw = await readLimited(payload, limit, Number(request.headers['content-length']), check);
     const contentType = request.headers['content-type'] ?? '';
     if (/^\s*multipart\/form-data/i.test(contentType)) return parseMultipart(raw, contentType, texts);
     return parseLooseBody(raw.toString('utf8'), texts);
   };
 }
 
-function readLimited(payload: Readable, limit: number, declared: number): Promise<Buffer> {
+function readLimited(payload: Readable, limit: number, declared: number, gate: ((prefix: Buffer) => Promise<string | null>) | null): Promise<Buffer> {
   const drainLimit = limit * DRAIN_FACTOR;
   if (declared > drainLimit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let admitted = gate === null || limit <= OPEN_BODY_LIMIT;
+    let done = false;
     const finish = (error: Error | null): void => {
+      if (done) return;
+      done = true;
       payload.removeListener('data', onData);
       payload.removeListener('end', onEnd);
       payload.removeListener('error', onError);
@@ -69,6 +84,19 @@ function readLimited(payload: Readable, limit: number, declared: number): Promis
         // Keep reading (and forgetting) so the client can finish sending and read the answer.
         chunks.length = 0;
         if (received > drainLimit) finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+        return;
+      }
+      if (!admitted && received > OPEN_BODY_LIMIT) {
+        // Nothing more is read until the sender is known to be allowed to send this much.
+        admitted = true;
+        payload.pause();
+        gate!(Buffer.concat(chunks, received)).then(
+          (refusal) => {
+            if (refusal === null) payload.resume();
+            else finish(new BodyError('SOLPROOF_BODY_REFUSED', refusal));
+          },
+          (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+        );
       }
     };
     const onEnd = (): void => finish(received > limit ? new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE() : null);
@@ -78,6 +106,43 @@ function readLimited(payload: Readable, limit: number, declared: number): Promis
     payload.on('error', onError);
     payload.resume();
   });
+}
+
+/**
+ * The first value of field `name` (any letter case) in the beginning of a body, for the
+ * gate: a form's complete fields, a multipart part, or a JSON string member. Null when the
+ * prefix does not hold it.
+ */
+export function fieldFromBodyPrefix(prefix: string, contentType: string, name: string): string | null {
+  const wanted = name.toLowerCase();
+  if (/^\s*multipart\/form-data/i.test(contentType)) {
+    const m = new RegExp(`content-disposition:[^\\r\\n]*name="${wanted}"[^\\r\\n]*\\r?\\n(?:[^\\r\\n]+\\r?\\n)*\\r?\\n([^\\r\\n]{0,256})\\r?\\n`, 'i').exec(prefix);
+    return m ? m[1]! : null;
+  }
+  const trimmed = prefix.trimStart();
+  if (trimmed.startsWith('{')) {
+    const m = new RegExp(`"${wanted}"\\s*:\\s*"([^"\\\\]{0,256})"`, 'i').exec(trimmed);
+    return m ? m[1]! : null;
+  }
+  // Only fields followed by an '&' are whole in a prefix.
+  const complete = prefix.slice(0, prefix.lastIndexOf('&') + 1);
+  for (const field of complete.split('&')) {
+    const eq = field.indexOf('=');
+    if (eq <= 0 || field.length > 1024) continue;
+    let key: string;
+    try {
+      key = decodeURIComponent(field.slice(0, eq).replace(/\+/g, ' ')).toLowerCase();
+    } catch {
+      continue;
+    }
+    if (key !== wanted) continue;
+    try {
+      return decodeURIComponent(field.slice(eq + 1).replace(/\+/g, ' '));
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 async function parseMultipart(raw: Buffer, contentType: string, texts: BodyTexts): Promise<Record<string, unknown>> {

@@ -12,9 +12,11 @@ import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
-import type { RateLimitStore } from './rateLimits.js';
-import { BodyError, createBodyParser } from './requestBody.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
+import { BodyError, createBodyParser, fieldFromBodyPrefix, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
+import type { AccessDecision } from './access.js';
 import { TEXT } from './texts.js';
+import { redactUrl } from '../core/log.js';
 import { registerWebRoutes } from '../web/routes.js';
 
 type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
@@ -24,6 +26,15 @@ interface ActionSpec {
   postOnly: boolean;
   run: ActionHandler;
 }
+
+/** Time for a whole request to arrive (a 16 MB body at about 2 Mbit/s). */
+export const REQUEST_TIMEOUT_MS = 75_000;
+/** Time for the request line and headers to arrive. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A socket with no traffic at all is closed after this. */
+export const IDLE_TIMEOUT_MS = 30_000;
+/** How long a kept-alive connection waits for its next request. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** Actions by `module.action` in lower case. */
 const ACTIONS = new Map<string, ActionSpec>([
@@ -47,9 +58,12 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     bodyLimit: ctx.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: ctx.config.trustedProxies.length ? ctx.config.trustedProxies : false,
-    // Bodies of several MB arrive slowly from far away; still, never wait forever.
-    requestTimeout: 120_000,
-    connectionTimeout: 0,
+    // Bodies of several MB arrive slowly from far away; still, a client that sends nothing,
+    // or dribbles, cannot hold a connection long: the whole request within REQUEST_TIMEOUT_MS,
+    // headers within HEADERS_TIMEOUT_MS, and no idle socket beyond IDLE_TIMEOUT_MS.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: IDLE_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // Requests that never reach a route still get an envelope: Hardhat v3 reads no 4xx body.
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
@@ -57,6 +71,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
   });
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   const accessTexts = {
     okKeyless: TEXT.okKeyless,
     maxRateKeyless: TEXT.maxRateKeyless,
@@ -64,14 +79,33 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     tooManyInvalid: TEXT.tooManyInvalidKeys,
     invalidKey: TEXT.invalidApiKey,
   };
-  const access = new AccessControl(ctx.store, ctx.config, accessTexts, options.rateLimits);
+  const limits = options.rateLimits ?? new MemoryRateLimitStore();
+  const access = new AccessControl(ctx.store, ctx.config, accessTexts, limits);
+
+  // A large body costs memory and parsing: it is read past OPEN_BODY_LIMIT only for a
+  // submission by a valid key within its rate, decided from the query and the body's start.
+  const gateDecisions = new WeakMap<FastifyRequest, { apiKey: string; decision: AccessDecision }>();
+  const gate: BodyGate = async (request, prefix) => {
+    const text = prefix.toString('utf8');
+    const contentType = request.headers['content-type'] ?? '';
+    const query = new Params(request.query as Record<string, unknown>);
+    const field = (name: string): string => (query.text(name) || fieldFromBodyPrefix(text, contentType, name) || '').trim();
+    const action = field('action').toLowerCase();
+    if (action && action !== 'verifysourcecode' && action !== 'verifyproxycontract') return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
+    const apiKey = field('apikey');
+    if (!apiKey) return TEXT.largeBodyNeedsKey(OPEN_BODY_LIMIT);
+    const decision = await access.decide(apiKey, request.ip, 'submit');
+    if (!decision.allowed) return decision.text;
+    gateDecisions.set(request, { apiKey, decision });
+    return null;
+  };
 
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'] });
   // Every body is read leniently: clients send forms with no or wrong content types.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
-    createBodyParser({ tooDeep: TEXT.bodyTooDeep, tooManyFields: TEXT.tooManyFields, malformed: TEXT.malformedBody }),
+    createBodyParser({ tooDeep: TEXT.bodyTooDeep, tooManyFields: TEXT.tooManyFields, malformed: TEXT.malformedBody }, gate),
   );
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
@@ -80,12 +114,14 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
     } else if (error instanceof BodyError) {
       text = error.message;
+      // The rest of a refused body is not wanted: do not wait for it on this connection.
+      if (error.code === 'SOLPROOF_BODY_REFUSED') void reply.header('connection', 'close');
     } else if (error.statusCode !== undefined && error.statusCode < 500) {
       text = TEXT.malformedBody;
     } else if (error.code === 'ECONNRESET') {
       // The client went away mid-body: not a fault of the service, nothing worth logging.
     } else {
-      ctx.logger.error({ err: error, url: request.url }, 'request failed');
+      ctx.logger.error({ err: error, url: redactUrl(request.url) }, 'request failed');
     }
     void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
   });
@@ -104,12 +140,15 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const chainIdText = params.text('chainid');
     if (chainIdText && chainIdText !== String(ctx.chainId)) return fail(TEXT.wrongChain(chainIdText, ctx.chainId));
     if (action.postOnly && request.method !== 'POST') return fail(TEXT.postRequired(actionName.toLowerCase()));
-    const decision = await access.decide(params.text('apikey'), request.ip, action.class);
+    // A large body's gate already decided (and took a rate token) for this key.
+    const gated = gateDecisions.get(request);
+    const decision =
+      gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
     if (!decision.allowed) return fail(decision.text);
     const caller: Caller = { key: decision.key, client: request.ip, sentChainId: chainIdText !== '' };
     return action.run(ctx, params, caller, decision.okMessage);
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });
-  await registerWebRoutes(app, ctx);
+  await registerWebRoutes(app, ctx, limits);
   return app;
 }

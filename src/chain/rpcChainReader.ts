@@ -22,6 +22,8 @@ export interface RpcChainReaderOptions {
   maxBlockTransactions?: number;
   /** Cap on the size of one trace or block answer. Default 64 MiB. */
   maxTraceResponseBytes?: number;
+  /** Gas given to every eth_call (explorer reads, proxy getters). Default 10,000,000. */
+  callGas?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export interface LogReader {
 
 export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader & LogReader {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const callGas = options.callGas ?? 10_000_000;
   const rpc = createJsonRpc({
     rpcUrl: options.rpcUrl,
     timeoutMs,
@@ -112,7 +115,8 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
         const input = v.hexData('eth_call', data, 'call data');
         try {
           const result = await rpc.request('eth_call', [
-            { to: v.normalizeAddress(to), data: input },
+            // A bounded gas allowance: a view that loops must not run to the node's whole cap.
+            { to: v.normalizeAddress(to), data: input, gas: `0x${callGas.toString(16)}` },
             v.blockTag(blockNumber),
           ]);
           return v.hexData('eth_call', result, 'return data');

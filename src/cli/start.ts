@@ -8,7 +8,7 @@ import { checkChainId } from '../chain/checkChainId.js';
 import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { createSolcCompiler } from '../compilers/index.js';
-import type { Config } from '../core/config.js';
+import { runningJobsPerKey, type Config } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
@@ -93,6 +93,7 @@ export async function start(config: Config): Promise<void> {
     db: store.db,
     handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : verifySource(job)),
     concurrency: config.jobConcurrency,
+    perKeyRunning: runningJobsPerKey(config),
     leaseMs: Math.max(60_000, config.compileTimeoutMs * 3),
     pollMs: 1000,
     owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,

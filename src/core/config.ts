@@ -33,9 +33,15 @@ export interface Config {
   /** Requests per second per key by tier. */
   rateFree: number;
   ratePro: number;
+  /** Jobs of one key run at once; 0: all job slots but one (at least one). */
+  keyRunningJobs: number;
+  /** Jobs of one key waiting or running; more submissions are refused until some finish (0: no limit). */
+  keyQueuedJobs: number;
   /** Daily verification submissions per key. */
   dailyVerifyQuota: number;
   dailyProxyQuota: number;
+  /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
+  webRate: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   /** redis:// URL: rate limits shared by every process using it; undefined keeps them in memory. */
@@ -71,8 +77,11 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'keylessIntervalMs', flag: 'keyless-interval-ms', env: 'SOLPROOF_KEYLESS_INTERVAL_MS', kind: 'int', help: 'keyless reads: one per this many ms per client (default 5000)' },
   { key: 'rateFree', flag: 'rate-free', env: 'SOLPROOF_RATE_FREE', kind: 'int', help: 'requests per second for free keys (default 5)' },
   { key: 'ratePro', flag: 'rate-pro', env: 'SOLPROOF_RATE_PRO', kind: 'int', help: 'requests per second for pro keys (default 30)' },
+  { key: 'keyRunningJobs', flag: 'key-running-jobs', env: 'SOLPROOF_KEY_RUNNING_JOBS', kind: 'int', help: "one key's jobs run at once (default: all job slots but one)" },
+  { key: 'keyQueuedJobs', flag: 'key-queued-jobs', env: 'SOLPROOF_KEY_QUEUED_JOBS', kind: 'int', help: "one key's jobs waiting or running (default 50)" },
   { key: 'dailyVerifyQuota', flag: 'daily-verify-quota', env: 'SOLPROOF_DAILY_VERIFY_QUOTA', kind: 'int', help: 'verifysourcecode submissions per key per UTC day (default 100)' },
   { key: 'dailyProxyQuota', flag: 'daily-proxy-quota', env: 'SOLPROOF_DAILY_PROXY_QUOTA', kind: 'int', help: 'verifyproxycontract submissions per key per UTC day (default 100)' },
+  { key: 'webRate', flag: 'web-rate', env: 'SOLPROOF_WEB_RATE', kind: 'int', help: 'explorer contract calls and address pages per second per client (default 10)' },
   { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', kind: 'string', help: 'redis:// URL to share rate limits between service processes' },
 ];
@@ -96,8 +105,11 @@ export function defaultConfig(): Config {
     keylessIntervalMs: 5000,
     rateFree: 5,
     ratePro: 30,
+    keyRunningJobs: 0,
+    keyQueuedJobs: 50,
     dailyVerifyQuota: 100,
     dailyProxyQuota: 100,
+    webRate: 10,
     trustedProxies: [],
   };
 }
@@ -133,4 +145,9 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
   result.dataDir = resolve(result.dataDir);
   if (result.port > 65535) throw new ConfigError(`--port must be at most 65535`);
   return result;
+}
+
+/** How many jobs of one key run at once: the configured number, or all job slots but one. */
+export function runningJobsPerKey(config: Pick<Config, 'keyRunningJobs' | 'jobConcurrency'>): number {
+  return config.keyRunningJobs > 0 ? config.keyRunningJobs : Math.max(1, config.jobConcurrency - 1);
 }

@@ -45,9 +45,14 @@ export const TEXT = {
   nodeUnavailable: 'The network node could not be reached; please try again later',
   bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
   malformedBody: 'The request body could not be read as a form, multipart form or JSON object',
+  largeBodyNeedsKey: (open: number) =>
+    `Request bodies over ${open} bytes are read only for submissions with a valid API key: send apikey in the query string or as the first body field`,
+  largeBodyNotASubmission: (open: number) => `Request bodies over ${open} bytes are accepted only for verifysourcecode and verifyproxycontract`,
   internalError: 'Internal error; please try again later',
   dailyQuotaReached: (kind: 'verify' | 'proxy', limit: number, resetsAt: Date) =>
     `Daily limit of ${limit} ${kind === 'verify' ? 'source code verifications' : 'proxy verifications'} reached for this API key; it resets at ${resetsAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+  tooManyUnfinished: (count: number) =>
+    `This API key has ${count} verifications waiting or running; submit more when some have finished`,
   methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,
   headersTooLarge: (limit: number) => `Request line and headers too large: the limit is ${limit} bytes; send long fields in a POST body`,
   malformedRequest: 'The request could not be read as HTTP',

@@ -31,6 +31,8 @@ export interface JobRunnerOptions {
   handler: JobHandler;
   /** Jobs run at the same time by this runner. */
   concurrency: number;
+  /** Jobs of one API key run at the same time (default: no limit beyond `concurrency`). */
+  perKeyRunning?: number;
   /** How long a claim holds a job; renewed every leaseMs/3 while the handler runs. */
   leaseMs: number;
   /** How often to look for due jobs when nobody calls wake(). */
@@ -112,7 +114,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       do {
         fillAgain = false;
         while (!stopped && running.size < concurrency) {
-          const job = await claimNextJob(db, { owner, leaseMs });
+          const job = await claimNextJob(db, { owner, leaseMs, ...(options.perKeyRunning ? { perKeyRunning: options.perKeyRunning } : {}) });
           if (!job) break;
           if (stopped) {
             await retryJob(db, job.receipt, { delayMs: 0, error: 'runner stopped before starting', owner });

@@ -145,8 +145,8 @@ const m0003_quotas: Migration = {
 /**
  * Verdict details that were missing: whether the creation code was compared at all (null for
  * records written before this was known), whether the constructor arguments were proven by
- * a creation match (records without one had only the submitter's word), and the history of
- * records replaced by a better match.
+ * a creation match (records without one had only the submitter's word), the history of
+ * records replaced by a better match, and an index to count a key's unfinished jobs.
  */
 const m0004_verdict_detail: Migration = {
   async up(db: Kysely<any>): Promise<void> {
@@ -173,9 +173,16 @@ const m0004_verdict_detail: Migration = {
       .on('verification_history')
       .columns(['address', 'replaced_at'])
       .execute();
+    // Fair shares: a key's queued and running jobs are counted on every submission and claim.
+    await db.schema
+      .createIndex('verification_jobs_key_state_idx')
+      .on('verification_jobs')
+      .columns(['api_key_id', 'state'])
+      .execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {
+    await db.schema.dropIndex('verification_jobs_key_state_idx').execute();
     await db.schema.dropTable('verification_history').execute();
     await db.schema.alterTable('verified_contracts').dropColumn('constructor_arguments_known').execute();
     await db.schema.alterTable('verified_contracts').dropColumn('creation_compared').execute();

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Address } from '../core/types.js';
 import type { Database, JobKind, JobState, VerificationJobsTable } from './database.js';
 import { isPostgres } from './dialect.js';
@@ -114,30 +114,37 @@ export async function listJobsForAddress(
 }
 
 /**
- * Atomically takes the oldest job that is due — queued with `notBefore` passed, or
- * running with an expired lease (its worker died) — marks it running under `owner` until
- * `now + leaseMs`, counts the attempt and returns it. Null when nothing is due.
- * Exclusive across connections and processes: a row lock skipped by others on
- * PostgreSQL, the single-writer UPDATE on SQLite.
+ * Atomically takes a due job — queued with `notBefore` passed, or running with an expired
+ * lease (its worker died) — marks it running under `owner` until `now + leaseMs`, counts the
+ * attempt and returns it. Null when nothing is due.
+ *
+ * Keys share the runners fairly: a key with `perKeyRunning` jobs running gets no more, and
+ * among the rest the key with the fewest running jobs goes first (so a key that queued a
+ * hundred jobs delays another key's job by one at most), then the oldest job.
+ * Exclusive across connections and processes: a row lock skipped by others on PostgreSQL,
+ * the single-writer UPDATE on SQLite.
  */
 export async function claimNextJob(
   db: Kysely<Database>,
-  options: { owner: string; leaseMs: number; now?: number },
+  options: { owner: string; leaseMs: number; now?: number; perKeyRunning?: number },
 ): Promise<VerificationJob | null> {
   const now = options.now ?? Date.now();
+  const perKey = Math.max(1, Math.floor(options.perKeyRunning ?? Number.MAX_SAFE_INTEGER));
   const due = db
-    .selectFrom('verificationJobs')
-    .select('receipt')
+    .selectFrom('verificationJobs as j')
+    .select('j.receipt')
     .where((eb) =>
       eb.or([
-        eb.and([eb('state', '=', 'queued'), eb('notBefore', '<=', now)]),
-        eb.and([eb('state', '=', 'running'), eb('leaseUntil', '<=', now)]),
+        eb.and([eb('j.state', '=', 'queued'), eb('j.notBefore', '<=', now)]),
+        eb.and([eb('j.state', '=', 'running'), eb('j.leaseUntil', '<=', now)]),
       ]),
     )
-    .orderBy('createdAt')
-    .orderBy('receipt')
+    .where((eb) => eb.or([eb('j.apiKeyId', 'is', null), eb(runningOfKey(eb, now), '<', perKey)]))
+    .orderBy((eb) => runningOfKey(eb, now))
+    .orderBy('j.createdAt')
+    .orderBy('j.receipt')
     .limit(1)
-    .$if(isPostgres(db), (qb) => qb.forUpdate().skipLocked());
+    .$if(isPostgres(db), (qb) => qb.forUpdate('j').skipLocked());
   const row = await db
     .updateTable('verificationJobs')
     .set((eb) => ({
@@ -151,6 +158,16 @@ export async function claimNextJob(
     .returningAll()
     .executeTakeFirst();
   return row ? toJob(row) : null;
+}
+
+/** The jobs of `j`'s key running under a live lease. */
+function runningOfKey(eb: ExpressionBuilder<Database & { j: VerificationJobsTable }, 'j'>, now: number) {
+  return eb
+    .selectFrom('verificationJobs as r')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('r.apiKeyId', '=', 'j.apiKeyId')
+    .where('r.state', '=', 'running')
+    .where('r.leaseUntil', '>', now);
 }
 
 /** Extends a running job's lease; false when `owner` no longer holds it. */

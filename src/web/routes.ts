@@ -1,13 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../api/context.js';
+import type { RateLimitStore } from '../api/rateLimits.js';
 import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
+import { redactUrl } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getProxyRecord } from '../store/proxyRecords.js';
 import { getJob, RECEIPT_PATTERN } from '../store/verificationJobs.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,
+  listReplacedVerifications,
   listVerifiedContracts,
 } from '../store/verifiedContracts.js';
 import { EXPLORER_CSS, EXPLORER_JS } from './assets.js';
@@ -34,6 +37,9 @@ const HOME_LATEST = 10;
 const CSV_BATCH = 100;
 /** Read/encode requests are small JSON documents. */
 const CALL_BODY_LIMIT = 64 * 1024;
+/** Per client: one CSV export per this many ms; and this many exports at once in all. */
+const CSV_INTERVAL_MS = 10_000;
+const CSV_AT_ONCE = 2;
 
 export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
 
@@ -61,7 +67,16 @@ interface CallBody {
  * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
  * call endpoints) instead of the API's envelopes.
  */
-export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, limits: RateLimitStore): Promise<void> {
+  // Per client and second: contract calls (read, encode) and address pages, which may ask the node.
+  const CALLS_PER_SECOND = ctx.config.webRate;
+  const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
+  let csvExports = 0;
+  const tooMany = (request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply => {
+    void reply.header('retry-after', '1');
+    if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
+    return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
+  };
   await app.register(async (web) => {
     web.addHook('onSend', async (_request, reply, payload) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
@@ -73,7 +88,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
 
     web.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
       const status = error instanceof CallError ? error.status : error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
-      if (status >= 500 && !(error instanceof CallError)) ctx.logger.error({ err: error, url: request.url }, 'page failed');
+      if (status >= 500 && !(error instanceof CallError)) ctx.logger.error({ err: error, url: redactUrl(request.url) }, 'page failed');
       const text =
         error instanceof CallError
           ? error.message
@@ -139,6 +154,9 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
     web.get('/docs/api', async (request, reply) => sendPage(reply, apiDocsPage({ chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request) })));
 
     web.get('/address/:address', async (request, reply) => {
+      if (!(await limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+        return tooMany(request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+      }
       const given = (request.params as { address: string }).address;
       if (!ADDRESS_RE.test(given)) {
         return sendPage(
@@ -153,7 +171,11 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
         );
       }
       const address = given.toLowerCase() as Address;
-      const [contract, proxy] = await Promise.all([getVerifiedContract(ctx.store.db, address), getProxyRecord(ctx.store.db, address)]);
+      const [contract, proxy, history] = await Promise.all([
+        getVerifiedContract(ctx.store.db, address),
+        getProxyRecord(ctx.store.db, address),
+        listReplacedVerifications(ctx.store.db, address),
+      ]);
       const implementation = proxy ? await getVerifiedContract(ctx.store.db, proxy.finalImplementation) : null;
       let hasCode: boolean | null = true;
       if (!contract) {
@@ -165,7 +187,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
       }
       return sendPage(
         reply,
-        contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode }),
+        contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode, history }),
       );
     });
 
@@ -188,6 +210,9 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
     };
 
     web.post('/address/:address/read', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
+      if (!(await limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
+        return tooMany(request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
+      }
       const { address, abi, body } = await abiFor(request);
       const fn = findFunction(abiFunctions(abi), body.function, body.index);
       const result = await readFunction(ctx.chain, address, fn, body.args);
@@ -195,6 +220,9 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
     });
 
     web.post('/address/:address/encode', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
+      if (!(await limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
+        return tooMany(request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
+      }
       const { address, abi, body } = await abiFor(request);
       const fn = findFunction(abiFunctions(abi), body.function, body.index);
       const data = encodeCall(fn, body.args);
@@ -225,12 +253,24 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext): 
       return sendPage(reply, receiptPage({ chainId: ctx.chainId, job }));
     });
 
-    web.get('/verified-contracts.csv', async (_request, reply) => {
+    web.get('/verified-contracts.csv', async (request, reply) => {
+      if (csvExports >= CSV_AT_ONCE || !(await limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
+        return tooMany(request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
+      }
+      csvExports++;
+      const stream = Readable.from(csvLines(ctx));
+      let released = false;
+      const release = (): void => {
+        if (!released) csvExports--;
+        released = true;
+      };
+      stream.once('close', release);
+      reply.raw.once('close', release);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="verified-contracts.csv"')
         .header('cache-control', 'no-store')
-        .send(Readable.from(csvLines(ctx)));
+        .send(stream);
     });
   });
 }

@@ -107,7 +107,7 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     ['content that is not text', std({ language: 'Solidity', sources: { 'a.sol': { content: 42 } } }),
       'Invalid parameter sourceCode: source "a.sol" has no string "content"'],
     ['another language', std({ ...good, language: 'Vyper' }),
-      'Invalid parameter sourceCode: the standard JSON input must have "language": "Solidity" (got "Vyper")'],
+      'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Vyper")'],
     ['a contract file outside sources', std(good, { contractname: '../b.sol:A' }),
       'Invalid parameter contractname: the file "../b.sol" is not among the sources of the standard JSON input'],
     ['a library file outside sources', std(good, { libraryname1: 'lib/L.sol:L', libraryaddress1: DEAD }),

@@ -26,7 +26,7 @@ describe('daily verification quota (100 per key per UTC day)', () => {
   let key: string;
   let otherKey: string;
   // Requests per second are not what this file is about: only the daily quota may refuse.
-  const args = ['--rate-free', '100000', '--job-concurrency', '1'];
+  const args = ['--rate-free', '100000', '--job-concurrency', '1', '--key-queued-jobs', '0'];
 
   beforeAll(async () => {
     dataDir = await newDataDir();

@@ -1,7 +1,6 @@
 import type { Address } from '../../core/types.js';
 import type { ProxyRequest } from '../../jobs/runProxyVerification.js';
-import { takeQuota } from '../../store/quotas.js';
-import { insertJob } from '../../store/verificationJobs.js';
+import { queueSubmission } from '../../store/submissions.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
@@ -24,9 +23,17 @@ export async function verifyProxyContract(ctx: ApiContext, params: Params, calle
   const request: ProxyRequest = { address: address.toLowerCase() as Address };
   if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
   const limit = ctx.config.dailyProxyQuota;
-  const quota = await takeQuota(ctx.store.db, { keyId: caller.key.id, kind: 'proxy', limit });
-  if (!quota.ok) return fail(TEXT.dailyQuotaReached('proxy', limit, quota.resetsAt));
-  const job = await insertJob(ctx.store.db, { kind: 'proxy', address: request.address, request, apiKeyId: caller.key.id });
+  const queued = await queueSubmission(ctx.store.db, {
+    kind: 'proxy',
+    address: request.address,
+    request,
+    apiKeyId: caller.key.id,
+    quota: { kind: 'proxy', limit },
+    maxUnfinished: ctx.config.keyQueuedJobs,
+  });
+  if (!queued.ok) {
+    return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached('proxy', limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
+  }
   ctx.wakeJobs();
-  return ok(job.receipt);
+  return ok(queued.job.receipt);
 }

@@ -1,6 +1,5 @@
 import { isSolproofError } from '../../core/errors.js';
-import { takeQuota } from '../../store/quotas.js';
-import { insertJob } from '../../store/verificationJobs.js';
+import { queueSubmission } from '../../store/submissions.js';
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
 import { canBeImproved } from '../../verify/verdictRank.js';
 import type { ApiContext, Caller } from '../context.js';
@@ -49,17 +48,19 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   }
   if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
 
-  // Last check before the job is written: only submissions that would be accepted count.
+  // Last checks before the job is written: only submissions that would be accepted count.
   const limit = ctx.config.dailyVerifyQuota;
-  const quota = await takeQuota(ctx.store.db, { keyId: caller.key.id, kind: 'verify', limit });
-  if (!quota.ok) return fail(TEXT.dailyQuotaReached('verify', limit, quota.resetsAt));
-
-  const job = await insertJob(ctx.store.db, {
+  const queued = await queueSubmission(ctx.store.db, {
     kind: 'source',
     address: submission.address,
     request: submission,
     apiKeyId: caller.key.id,
+    quota: { kind: 'verify', limit },
+    maxUnfinished: ctx.config.keyQueuedJobs,
   });
+  if (!queued.ok) {
+    return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached('verify', limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
+  }
   ctx.wakeJobs();
-  return ok(job.receipt);
+  return ok(queued.job.receipt);
 }

@@ -2,7 +2,7 @@ import { decodeAbiParameters, type AbiParameter } from 'viem';
 import { licenseName } from '../../core/licenses.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
-import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
 import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -21,6 +21,8 @@ export interface ContractPageData {
   implementation: VerifiedContract | null;
   /** Whether the address holds code; null when the node could not be asked. */
   hasCode: boolean | null;
+  /** Earlier records of this address that a better match replaced, newest first. */
+  history?: ReplacedVerification[];
 }
 
 const PATTERN_NAMES: Readonly<Record<string, string>> = {
@@ -70,6 +72,9 @@ export function sourceFiles(contract: VerifiedContract): { path: string; content
 }
 
 function constructorArguments(contract: VerifiedContract): Html {
+  if (contract.constructorArguments === null) {
+    return html`<p class="muted">Unknown: the creation code was ${contract.creationCompared ? 'found but did not match' : 'not found'}, so nothing proves which arguments the contract was deployed with.</p>`;
+  }
   if (!contract.constructorArguments) return html`<p class="muted">None.</p>`;
   let decoded: Html | string = '';
   try {
@@ -86,6 +91,23 @@ function constructorArguments(contract: VerifiedContract): Html {
     decoded = '';
   }
   return html`<pre class="source">${contract.constructorArguments}</pre>${decoded}`;
+}
+
+/** How each part of the code was compared, in words. */
+function partsMatched(contract: VerifiedContract): Html {
+  const creation =
+    contract.creationMatch ??
+    (contract.creationCompared === true ? 'compared, did not match' : contract.creationCompared === false ? 'not found on chain' : 'not compared');
+  const runtime = contract.runtimeMatch ?? 'not compared';
+  return html` <span class="muted">(creation code: ${creation}, runtime code: ${runtime})</span>`;
+}
+
+function history(entries: ReplacedVerification[] | undefined): Html | string {
+  if (!entries || entries.length === 0) return '';
+  return html`<dt>Earlier</dt><dd>${entries.map(
+    (e) =>
+      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && /^[a-z0-9]{50}$/.test(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, replaced by a better match ${timeTag(e.replacedAt)}</div>`,
+  )}</dd>`;
 }
 
 function formatValue(value: unknown): string {
@@ -260,10 +282,12 @@ export function contractPage(data: ContractPageData): Html {
 <dt>Optimizer</dt><dd>${contract.optimizationUsed ? `enabled, ${contract.runs} runs` : 'disabled'}${contract.viaIR ? ' · via IR' : ''}</dd>
 <dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
-<dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${contract.creationMatch || contract.runtimeMatch ? html` <span class="muted">(creation code: ${contract.creationMatch ?? 'not compared'}, runtime code: ${contract.runtimeMatch ?? 'not compared'})</span>` : ''}</dd>
+<dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${partsMatched(contract)}</dd>
 <dt>Verified</dt><dd>${timeTag(contract.verifiedAt)}${contract.receipt && /^[a-z0-9]{50}$/.test(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
+${history(data.history)}
 ${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${ADDRESS_RE.test(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
 </dl>
+${contract.runtimeMatch === null ? html`<p class="notice warn">This record was verified from the creation code alone: the code deployed at the address was never compared with these sources. A new submission that matches the deployed code replaces it.</p>` : ''}
 </div>
 ${proxyDetails(data)}
 <nav class="tabs">${tabs.map((t) => html`<a href="#${t.id}" aria-selected="false">${t.label}</a>`)}</nav>
