@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import { DEVNET_ACCOUNTS } from './helpers/accounts.js';
 import { createKey, startService, type RunningService } from './helpers/service.js';
 
 declare module 'vitest' {
@@ -23,7 +24,7 @@ let service: RunningService | undefined;
 export async function setup(project: TestProject): Promise<void> {
   for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
   // One deployer account per test file keeps nonces from racing between files.
-  devnet = await startDevnet({ accounts: 20 });
+  devnet = await startDevnet({ accounts: DEVNET_ACCOUNTS });
   project.provide('rpcUrl', devnet.rpcUrl);
   project.provide('chainId', devnet.chainId);
   // Reads without a key are tested against services of their own; this one does not throttle.

@@ -64,6 +64,8 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     requestTimeout: REQUEST_TIMEOUT_MS,
     connectionTimeout: IDLE_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node looks for expired header and request timers this often (its default is 30 s).
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
     // Requests that never reach a route still get an envelope: Hardhat v3 reads no 4xx body.
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
@@ -71,7 +73,6 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
   });
-  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   const accessTexts = {
     okKeyless: TEXT.okKeyless,
     maxRateKeyless: TEXT.maxRateKeyless,

@@ -10,6 +10,7 @@ export interface ServiceCompileLog {
 
 export interface ServiceProcess {
   apiUrl: string;
+  pid: number;
   /** Spawn to first healthy answer. */
   startMs: number;
   /** The `compiled` log lines seen so far, in order. */
@@ -37,7 +38,7 @@ export async function createKey(cli: string, dataDir: string): Promise<string> {
  * Only local sources for compilers (the cache must be seeded), and a status-poll rate
  * high enough for 50 ms polling.
  */
-export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: string): Promise<ServiceProcess> {
+export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: string, extraArgs: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
   const args = [
     cli, 'start',
@@ -47,6 +48,7 @@ export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: 
     '--solc-mirror', '',
     '--npm-registry', '',
     '--rate-free', '100',
+    ...extraArgs,
   ];
   const t0 = performance.now();
   // Debug level, because the per-compile load/compile split is logged there.
@@ -99,5 +101,5 @@ export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: 
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { apiUrl, startMs: performance.now() - t0, compiles, stop };
+  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, stop };
 }

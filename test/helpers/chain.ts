@@ -4,12 +4,13 @@ import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
+import { DEVNET_ACCOUNTS } from './accounts.js';
 
 /** Clients for the suite's shared anvil. Account index picks a deployer (tests use their own to avoid nonce races). */
 export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient: PublicClient; walletClient: WalletClient; account: Address } {
   const rpcUrl = inject('rpcUrl');
   const chain = { ...foundry, id: inject('chainId'), rpcUrls: { default: { http: [rpcUrl] } } };
-  const key = devnetAccounts(20)[accountIndex]!.privateKey;
+  const key = devnetAccounts(DEVNET_ACCOUNTS)[accountIndex]!.privateKey;
   const account = privateKeyToAccount(key);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
   const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl) });
