@@ -12,7 +12,7 @@ export type AccessDecision =
 /** Invalid keys from one client: this many within the window start a cool-down. */
 const INVALID_KEYS: FailurePolicy = { threshold: 10, windowMs: 60_000, coolDownMs: 5 * 60_000 };
 /** Key lookups per second from a client in the invalid-key cool-down. */
-const BLOCKED_LOOKUP_RATE = 2;
+const BLOCKED_LOOKUP_RATE = 5;
 /** Keyless status polls: generous, but bounded. */
 const KEYLESS_STATUS_RATE = 5;
 /** `last used` is a listing aid: writing it once a minute per key is plenty. */

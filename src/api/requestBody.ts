@@ -92,8 +92,20 @@ function readLimited(payload: Readable, limit: number, declared: number, gate: (
         payload.pause();
         gate!(Buffer.concat(chunks, received)).then(
           (refusal) => {
-            if (refusal === null) payload.resume();
-            else finish(new BodyError('SOLPROOF_BODY_REFUSED', refusal));
+            if (refusal === null) {
+              payload.resume();
+              return;
+            }
+            // Answered now; the rest is read and forgotten (up to the drain limit) so that a
+            // client still sending can finish and read the answer.
+            chunks.length = 0;
+            finish(new BodyError('SOLPROOF_BODY_REFUSED', refusal));
+            let drained = received;
+            payload.on('data', (more: Buffer) => {
+              drained += more.length;
+              if (drained > drainLimit) payload.destroy();
+            });
+            payload.resume();
           },
           (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
         );

@@ -115,8 +115,9 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
     } else if (error instanceof BodyError) {
       text = error.message;
-      // The rest of a refused body is not wanted: do not wait for it on this connection.
-      if (error.code === 'SOLPROOF_BODY_REFUSED') void reply.header('connection', 'close');
+      // Fastify closes the connection after a body it could not parse; a refused large body is
+      // still being drained, and closing now would reset a client that is still sending it.
+      if (error.code === 'SOLPROOF_BODY_REFUSED') reply.removeHeader('connection');
     } else if (error.statusCode !== undefined && error.statusCode < 500) {
       text = TEXT.malformedBody;
     } else if (error.code === 'ECONNRESET') {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { quotaUsed } from './quotas.js';
+import { queueSubmission } from './submissions.js';
 import type { Address } from '../core/types.js';
 import type { Store } from './openStore.js';
 import { createTestDatabase, type TestDatabase } from './testDatabase.js';
@@ -18,6 +20,45 @@ import {
 
 const T0 = 1_700_000_000_000;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
+
+describeOnDialects('submissions', (dialect) => {
+  let tdb: TestDatabase;
+  let store: Store;
+  let other: Store;
+  beforeAll(async () => {
+    tdb = await createTestDatabase(dialect);
+    store = await tdb.open();
+    other = await tdb.open();
+    await store.db
+      .insertInto('apiKeys')
+      .values({ id: 'key_s', keyHash: 'h', keyPrefix: 'p', owner: null, tier: 'free', createdAt: T0, lastUsedAt: null, revokedAt: null })
+      .execute();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await store?.close();
+    await tdb?.dispose();
+  });
+
+  it("of 20 concurrent submissions by one key, as many as its unfinished-job limit are queued, each counted once", async () => {
+    const submit = (i: number) =>
+      queueSubmission(i % 2 ? store.db : other.db, {
+        kind: 'source',
+        address: addr(100 + i),
+        request: i,
+        apiKeyId: 'key_s',
+        quota: { kind: 'verify', limit: 100 },
+        maxUnfinished: 5,
+      });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(i)));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
+    for (const o of outcomes.filter((o) => !o.ok)) expect(o).toEqual({ ok: false, reason: 'unfinished', unfinished: 5 });
+    expect(await quotaUsed(store.db, 'key_s', 'verify')).toBe(5);
+    const running = await claimNextJob(store.db, { owner: 'w', leaseMs: 60_000 });
+    await finishJob(store.db, running!.receipt, { state: 'pass', resultText: 'Pass - Verified' });
+    expect((await submit(99)).ok).toBe(true);
+  });
+});
 
 describe('newReceipt', () => {
   it('is 50 lower-case letters and digits, different every time', () => {
@@ -99,6 +140,23 @@ describeOnDialects('verification jobs', (dialect) => {
       expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
       expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 })).toBeNull();
       expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.request).toBe(3);
+    });
+
+    it("shares the runners between keys: another key's job goes before a key's backlog, and a key's running jobs are capped", async () => {
+      // Key A queued five jobs before key B queued one.
+      const a = [];
+      for (let i = 0; i < 5; i++) a.push(await insertJob(store.db, { kind: 'source', address: addr(10 + i), request: i, apiKeyId: 'key_a', now: T0 + i }));
+      const b = await insertJob(store.db, { kind: 'source', address: addr(20), request: 'b', apiKeyId: 'key_b', now: T0 + 100 });
+      const claim = (perKeyRunning: number) => claimNextJob(store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning });
+      expect((await claim(2))?.receipt).toBe(a[0]!.receipt);
+      // A has one running, B none: B's job goes next although it is the newest.
+      expect((await claim(2))?.receipt).toBe(b.receipt);
+      expect((await claim(2))?.receipt).toBe(a[1]!.receipt);
+      // A is at its cap of two running jobs: nothing else is due for it.
+      expect(await claim(2)).toBeNull();
+      // Jobs without a key are never held back by a cap.
+      const internal = await insertJob(store.db, { kind: 'source', address: addr(30), request: 'x', now: T0 + 150 });
+      expect((await claim(2))?.receipt).toBe(internal.receipt);
     });
 
     it('gives 20 parallel claimers over 10 jobs 10 distinct jobs', async () => {

@@ -7,7 +7,9 @@ import {
   countVerifiedContracts,
   getVerifiedContract,
   insertVerifiedContract,
+  listReplacedVerifications,
   listVerifiedContracts,
+  saveVerifiedContract,
   updateProxyInfo,
 } from './verifiedContracts.js';
 
@@ -68,6 +70,39 @@ describeOnDialects('verified contracts', (dialect) => {
       }
       const mixedCase = addr(1000).replace(/[a-f]/g, (c) => c.toUpperCase()) as Address;
       expect(await insertVerifiedContract(store.db, sampleVerifiedContract(mixedCase))).toBe('exists');
+    });
+
+    it('replaces a record only with a better one, keeping the old one in the history', async () => {
+      const address = addr(5000);
+      const partial = sampleVerifiedContract(address, { matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', receipt: 'a'.repeat(50), verifiedAt: 1 });
+      const full = sampleVerifiedContract(address, { contractName: 'Exact', receipt: 'b'.repeat(50), verifiedAt: 2 });
+      const better = (candidate: typeof full) => (stored: { matchKind: string }) => candidate.matchKind === 'full' && stored.matchKind !== 'full';
+      expect(await saveVerifiedContract(store.db, partial, better(partial))).toBe('inserted');
+      expect(await saveVerifiedContract(store.db, partial, better(partial))).toBe('not_better');
+      expect(await saveVerifiedContract(other.db, full, better(full))).toBe('replaced');
+      expect(await saveVerifiedContract(store.db, full, better(full))).toBe('not_better');
+      expect((await getVerifiedContract(store.db, address))?.contractName).toBe('Exact');
+      expect(await listReplacedVerifications(other.db, address)).toEqual([
+        { replacedAt: expect.any(Number), replacedBy: 'b'.repeat(50), receipt: 'a'.repeat(50), matchKind: 'partial', verifiedAt: 1 },
+      ]);
+    });
+
+    it('of concurrent better matches for one record, exactly one replaces it', async () => {
+      const address = addr(6000);
+      await saveVerifiedContract(store.db, sampleVerifiedContract(address, { matchKind: 'partial' }), () => false);
+      const full = (name: string) => sampleVerifiedContract(address, { contractName: name });
+      const outcomes = await Promise.all([
+        saveVerifiedContract(store.db, full('One'), (s) => s.matchKind !== 'full'),
+        saveVerifiedContract(other.db, full('Two'), (s) => s.matchKind !== 'full'),
+      ]);
+      expect([...outcomes].sort()).toEqual(['not_better', 'replaced']);
+      expect(await listReplacedVerifications(store.db, address)).toHaveLength(1);
+    });
+
+    it('stores unproven constructor arguments as unknown, and whether the creation code was compared', async () => {
+      const address = addr(7000);
+      await saveVerifiedContract(store.db, sampleVerifiedContract(address, { constructorArguments: null, creationMatch: null, creationCompared: false }), () => false);
+      expect(await getVerifiedContract(store.db, address)).toMatchObject({ constructorArguments: null, creationMatch: null, creationCompared: false });
     });
 
     it('records proxy details on a verified address only', async () => {

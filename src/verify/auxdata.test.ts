@@ -43,6 +43,22 @@ describe('auxdata decoding', () => {
     expect(tryDecodeAuxdata('zz')).toBeNull();
   });
 
+  it('accepts only the maps solc writes: its keys, its value sizes, one content hash, at most 128 bytes', () => {
+    const aux = (map: string) => map + (map.length / 2).toString(16).padStart(4, '0');
+    const solcKey = `64${hex('solc')}4300081c`;
+    expect(tryDecodeAuxdata(aux(`a1${solcKey}`))).toEqual({ solc: '0.8.28' });
+    // Another key, however small.
+    expect(tryDecodeAuxdata(aux(`a2${solcKey}61${hex('x')}4100`))).toBeNull();
+    // An ipfs value that is not a sha2-256 multihash.
+    expect(tryDecodeAuxdata(aux(`a1${'64'}${hex('ipfs')}5822${'1320'}${'00'.repeat(32)}`))).toBeNull();
+    // Two content hashes.
+    expect(tryDecodeAuxdata(aux(`a2${'65'}${hex('bzzr0')}5820${'11'.repeat(32)}${'65'}${hex('bzzr1')}5820${'22'.repeat(32)}`))).toBeNull();
+    // A version string longer than any solc writes.
+    expect(tryDecodeAuxdata(aux(`a1${'64'}${hex('solc')}7841${'61'.repeat(65)}`))).toBeNull();
+    // Kilobytes in a map of solc's keys.
+    expect(tryDecodeAuxdata(aux(`a1${'64'}${hex('solc')}590800${'61'.repeat(2048)}`))).toBeNull();
+  });
+
   it('finds the auxdata at the end of a code through its length suffix', () => {
     const code = `6080604052fe${IPFS_0_8_28}`;
     expect(tailAuxdata(code)?.position).toEqual({ id: '1', offset: 6, length: 53, value: IPFS_0_8_28 });

@@ -32,7 +32,8 @@ describe('a compile past the time limit', () => {
   beforeAll(async () => {
     service = await startService({
       rpcUrl: inject('rpcUrl'),
-      args: ['--compile-timeout-ms', String(TIMEOUT_MS), '--compiler-threads', '2', '--job-concurrency', '2', '--rate-free', '1000'],
+      // One key submits everything here: both job slots may serve it (fair shares are tested elsewhere).
+      args: ['--compile-timeout-ms', String(TIMEOUT_MS), '--compiler-threads', '2', '--job-concurrency', '2', '--key-running-jobs', '2', '--rate-free', '1000'],
     });
     key = await createKey(service.dataDir);
     for (const n of [1, 2, 3]) {

@@ -120,8 +120,11 @@ describe.skipIf(skipReason !== '')('scaled mode: two service processes, one Post
     expect(attempts[0]).toMatchObject({ status: '1', message: KEYLESS_NOTE });
     expect(attempts.slice(1, 9).map((e) => e.result)).toEqual(Array(8).fill(MAX_RATE_KEYLESS));
     expect(attempts[9]).toEqual({ status: '0', message: 'NOTOK', result: TOO_MANY_INVALID });
-    expect(await read(a, client, { apikey: free })).toMatchObject({ result: TOO_MANY_INVALID });
-    expect(await read(b, client, { apikey: free })).toMatchObject({ result: TOO_MANY_INVALID });
+    expect(await read(a, client, { apikey: 'WRONGKEYAGAIN' })).toMatchObject({ result: TOO_MANY_INVALID });
+    expect(await read(b, client, { apikey: 'WRONGKEYAGAIN2' })).toMatchObject({ result: TOO_MANY_INVALID });
+    // Only the failures are locked out: a valid key from the same client is served by both.
+    expect(await read(a, client, { apikey: free })).toMatchObject({ status: '1', message: 'OK' });
+    expect(await read(b, client, { apikey: free })).toMatchObject({ status: '1', message: 'OK' });
   });
 
   it('Redis gone from one process: it keeps answering and allows (fails open) with one warning; the other still enforces', async () => {
