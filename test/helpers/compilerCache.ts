@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The solc versions installed for tests (`solc` itself is 0.8.28, the others are npm aliases). */
-export const INSTALLED_SOLC_VERSIONS = ['0.4.11', '0.4.26', '0.5.17', '0.6.12', '0.7.6', '0.8.18', '0.8.26', '0.8.28', '0.8.29'] as const;
+export const INSTALLED_SOLC_VERSIONS = ['0.4.11', '0.4.26', '0.5.17', '0.6.12', '0.7.6', '0.8.10', '0.8.18', '0.8.26', '0.8.28', '0.8.29'] as const;
 
 function packageOf(version: string): string {
   return version === '0.8.28' ? 'solc' : `solc-${version}`;

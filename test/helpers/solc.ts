@@ -18,6 +18,7 @@ export const SOLC_PACKAGES: Record<string, string> = {
   '0.5.17': 'solc-0.5.17',
   '0.6.12': 'solc-0.6.12',
   '0.7.6': 'solc-0.7.6',
+  '0.8.10': 'solc-0.8.10',
   '0.8.18': 'solc-0.8.18',
   '0.8.26': 'solc-0.8.26',
   '0.8.28': 'solc',
