@@ -41,8 +41,4 @@ function toText(raw: unknown): string | undefined {
   return undefined;
 }
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
-
-export function isAddress(text: string): boolean {
-  return ADDRESS_RE.test(text);
-}
+export { isAddress } from '../core/hex.js';

@@ -1,52 +1,21 @@
-import { canonicalEvmVersion, compareVersions, compilerKnowsEvmVersion } from '../core/evmVersions.js';
+import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
+import { canonicalEvmVersion, compilerKnowsEvmVersion } from '../core/evmVersions.js';
 import { LICENSES } from '../core/licenses.js';
+import { parseHexBytes } from '../core/hex.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
-import { isSolproofError } from '../core/errors.js';
+import { isSolproofError, type SolproofError } from '../core/errors.js';
 import { buildSolcInput, resolveSourcePath, splitQualifiedName } from '../verify/buildSolcInput.js';
+import { parseStandardJsonText } from '../verify/standardJsonText.js';
 import { isAddress, type Params } from './params.js';
 import { TEXT } from './texts.js';
 
 export const MAX_LIBRARIES = 10;
-// A space stands for the `+` when a client form-encodes the version without escaping it; a
-// native solc's platform suffix (`.Linux.gcc`) may follow, as forge sends it.
-const VERSION_RE =
-  /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?(?:[+ ]commit\.([0-9a-fA-F]{1,40}))?((?:\.[A-Za-z][A-Za-z0-9]{0,15}){0,3})$/;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const err = (error: string): { ok: false; error: string } => ({ ok: false, error });
-
-/**
- * Reads a compiler version in Etherscan's long form (`v0.8.26+commit.8a97fa7a`); the `v`
- * and a platform suffix are optional. A known release must carry its own commit: any other
- * names no compiler, and the answer says which one was meant. Without `releases`, any
- * 8-digit commit is taken.
- */
-export function normalizeCompilerVersion(
-  text: string,
-  releases: ReleaseLookup = () => null,
-): ParseResult<{ long: string; short: string }> {
-  const invalid = err(TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`));
-  const m = VERSION_RE.exec(text.trim());
-  if (!m) return invalid;
-  const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
-  const release = `${short}${m[4] ?? ''}`;
-  const commit = m[5]?.toLowerCase();
-  const known = releases(release);
-  if (known) {
-    if (commit === known.longVersion.slice(known.longVersion.indexOf('commit.') + 7)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
-    return err(
-      TEXT.invalidParameter(
-        'compilerversion',
-        `"${text.slice(0, 64)}" is not a solc release; did you mean v${known.longVersion}?`,
-      ),
-    );
-  }
-  if (commit === undefined || commit.length !== 8) return invalid;
-  return { ok: true, value: { long: `v${release}+commit.${commit}`, short } };
-}
 
 function parseFlag(params: Params, name: string, fallback: boolean): ParseResult<boolean> {
   const raw = params.text(name).toLowerCase();
@@ -54,13 +23,6 @@ function parseFlag(params: Params, name: string, fallback: boolean): ParseResult
   if (raw === '1' || raw === 'true') return { ok: true, value: true };
   if (raw === '0' || raw === 'false') return { ok: true, value: false };
   return err(TEXT.invalidParameter(name, 'expected 0 or 1'));
-}
-
-/** Hex text with or without 0x, even length; returns it without 0x in lower case. */
-export function parseHexArgument(raw: string): string | null {
-  const text = raw.trim().replace(/^0x/i, '');
-  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null;
-  return text.toLowerCase();
 }
 
 /** The form's libraries, and for each the number of its `librarynameN` field. */
@@ -116,7 +78,7 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
 
   const versionText = params.text('compilerversion');
   if (!versionText) return err(TEXT.missingParameter('compilerversion'));
-  const parsedVersion = normalizeCompilerVersion(versionText, releases);
+  const parsedVersion = readSubmittedVersion(versionText, releases);
   if (!parsedVersion.ok) return parsedVersion;
   const version = parsedVersion.value;
   if (compareVersions(version.short, '0.4.11') < 0) {
@@ -135,7 +97,7 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
   }
 
   const argsName = params.has('constructorarguements') ? 'constructorArguements' : 'constructorArguments';
-  const constructorArguments = parseHexArgument(params.get(argsName) ?? '');
+  const constructorArguments = parseHexBytes(params.get(argsName) ?? '');
   if (constructorArguments === null) return err(TEXT.invalidParameter(argsName, 'expected hex bytes'));
 
   let evmVersion = '';
@@ -163,10 +125,8 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
   const viaIR = parseFlag(params, 'viair', false);
   if (!viaIR.ok) return viaIR;
 
-  const submission: SourceSubmission = {
+  const fields = {
     address: address.toLowerCase() as Address,
-    codeFormat,
-    sourceCode,
     contractName,
     compilerVersion: version.long,
     optimizationUsed: optimization.value,
@@ -177,12 +137,36 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
     libraries: libraries.value.links,
     viaIR: viaIR.value,
   };
+  let submission: SourceSubmission;
+  if (codeFormat === 'solidity-standard-json-input') {
+    // The one time the standard JSON text is parsed: the job keeps the parsed input.
+    try {
+      submission = { ...fields, codeFormat, standardJson: parseStandardJsonText(sourceCode) };
+    } catch (e) {
+      if (!isSolproofError(e)) throw e;
+      return err(standardJsonProblem(e));
+    }
+  } else {
+    submission = { ...fields, codeFormat, sourceCode };
+  }
   const problem = checkCompilerInput(submission, libraries.value.fields);
   if (problem) return err(problem);
   return { ok: true, value: submission };
 }
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The sourceCode field's text for a standard JSON input that cannot be used. */
+function standardJsonProblem(e: SolproofError): string {
+  if (e.code === 'invalid_standard_json') {
+    if (/not valid JSON|must be a JSON object/.test(e.message)) {
+      return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');
+    }
+    // Messages quote the user's source paths: keep the echo short.
+    return TEXT.invalidParameter('sourceCode', lowerFirst(e.message.slice(0, 300)));
+  }
+  return TEXT.invalidSubmission(e.message.slice(0, 300));
+}
 
 /**
  * Builds the compiler input the job would build, so that what would only fail the job later
@@ -195,13 +179,7 @@ function checkCompilerInput(submission: SourceSubmission, libraryFields: number[
     sources = buildSolcInput(submission).input.sources;
   } catch (e) {
     if (!isSolproofError(e)) throw e;
-    if (e.code === 'invalid_standard_json') {
-      if (/not valid JSON|must be a JSON object/.test(e.message)) {
-        return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');
-      }
-      // Messages quote the user's source paths: keep the echo short.
-      return TEXT.invalidParameter('sourceCode', lowerFirst(e.message.slice(0, 300)));
-    }
+    if (e.code === 'invalid_standard_json') return standardJsonProblem(e);
     if (e.code === 'contract_not_found_in_output') {
       const { path } = splitQualifiedName(submission.contractName);
       return TEXT.invalidParameter('contractname', `the file "${(path ?? '').slice(0, 200)}" is not among the sources of the standard JSON input`);

@@ -2,6 +2,7 @@ import { licenseName } from '../core/licenses.js';
 import type { ProxyRecord } from '../store/proxyRecords.js';
 import type { VerifiedContract } from '../store/verifiedContracts.js';
 import { TEXT } from './texts.js';
+import { wrapStandardJson } from '../verify/standardJsonText.js';
 
 /** One element of getsourcecode's `result`: Etherscan's PascalCase record, every field a string. */
 export type SourceRecord = Record<string, string>;
@@ -23,11 +24,6 @@ export function unverifiedRecord(): SourceRecord {
     Implementation: '',
     SwarmSource: '',
   };
-}
-
-/** `{{...}}`: Etherscan's wrapping of a standard JSON input in SourceCode. */
-export function wrapStandardJson(inputText: string): string {
-  return `{${inputText}}`;
 }
 
 /** The record of a verified contract, with its proxy link when verifyproxycontract found one. */

@@ -1,3 +1,4 @@
+import { ADDRESS_PATTERN } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
 import { isRecord } from './rpcValues.js';
 
@@ -13,7 +14,6 @@ export interface CreateFrame {
 }
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 
 function lowerHex(value: unknown, pattern: RegExp): `0x${string}` | null {
@@ -35,9 +35,9 @@ export function findCreateInCallTrace(root: unknown, address: Address): CreateFr
     const { frame, depth } = stack.pop()!;
     if (!isRecord(frame) || frame.error !== undefined) continue;
     const type = typeof frame.type === 'string' ? frame.type.toUpperCase() : '';
-    if ((type === 'CREATE' || type === 'CREATE2') && lowerHex(frame.to, ADDRESS) === target) {
+    if ((type === 'CREATE' || type === 'CREATE2') && lowerHex(frame.to, ADDRESS_PATTERN) === target) {
       const initCode = lowerHex(frame.input, HEX_DATA);
-      const creator = lowerHex(frame.from, ADDRESS);
+      const creator = lowerHex(frame.from, ADDRESS_PATTERN);
       if (initCode && creator) found = { initCode, creator, depth };
     }
     if (Array.isArray(frame.calls)) {
@@ -66,14 +66,14 @@ export function findCreateInParityTraces(traces: unknown, address: Address): Cre
   for (const t of traces) {
     if (!isRecord(t) || t.type !== 'create' || t.error !== undefined) continue;
     if (!isRecord(t.action) || !isRecord(t.result) || !Array.isArray(t.traceAddress)) continue;
-    if (lowerHex(t.result.address, ADDRESS) !== target) continue;
+    if (lowerHex(t.result.address, ADDRESS_PATTERN) !== target) continue;
     const path = t.traceAddress as number[];
     const tx = t.transactionHash ?? t.transactionPosition;
     let undone = false;
     for (let n = 0; n < path.length && !undone; n++) undone = failed.has(key(tx, path.slice(0, n)));
     if (undone) continue;
     const initCode = lowerHex(t.action.init, HEX_DATA);
-    const creator = lowerHex(t.action.from, ADDRESS);
+    const creator = lowerHex(t.action.from, ADDRESS_PATTERN);
     if (!initCode || !creator) continue;
     const transactionHash = lowerHex(t.transactionHash, HASH);
     found = { initCode, creator, depth: path.length, ...(transactionHash ? { transactionHash } : {}) };

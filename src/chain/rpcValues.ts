@@ -1,3 +1,4 @@
+import { isAddress } from '../core/hex.js';
 import { SolproofError } from '../core/errors.js';
 import type { Address, Hex } from '../core/types.js';
 import { RpcFailure } from './jsonRpc.js';
@@ -6,12 +7,11 @@ import { RpcFailure } from './jsonRpc.js';
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
 const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** Validates an address handed in by the service and returns it in lower case. */
 export function normalizeAddress(address: string): Address {
-  if (typeof address !== 'string' || !ADDRESS.test(address)) {
+  if (typeof address !== 'string' || !isAddress(address)) {
     throw new SolproofError('invalid_input', `Invalid address: ${String(address).slice(0, 60)}`);
   }
   return address.toLowerCase() as Address;
@@ -40,7 +40,7 @@ export function quantity(method: string, value: unknown, what = 'number'): bigin
 }
 
 export function address(method: string, value: unknown, what = 'address'): Address {
-  if (typeof value !== 'string' || !ADDRESS.test(value)) throw malformed(method, what);
+  if (typeof value !== 'string' || !isAddress(value)) throw malformed(method, what);
   return value.toLowerCase() as Address;
 }
 

@@ -14,7 +14,7 @@ import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
-import { requeueRunningJobs, type VerificationJob } from '../store/verificationJobs.js';
+import { requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
 
 const DEVNET_PORT = 8545;
 
@@ -24,7 +24,7 @@ const DEVNET_PORT = 8545;
  * Source jobs store a reason (the API puts `Fail - Unable to verify. ` before it); proxy jobs
  * store the whole text.
  */
-function unfinishedJobText(job: VerificationJob): string {
+function unfinishedJobText(job: JobStatus): string {
   const what = job.kind === 'proxy' ? 'The proxy could not be checked' : 'The verification could not be completed';
   // The last error is a sentence of its own (the chain's and the compilers' texts say what to do).
   return job.lastError ? `${what}. ${job.lastError}` : `${what}; please try again later.`;

@@ -1,2 +1,2 @@
 export { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions, type SolcCompilerStats, type ResolvedCompiler } from './solcCompiler.js';
-export { parseCompilerVersion, type CompilerVersion, type CompilerKind } from './compilerVersion.js';
+export type { CompilerKind } from './compilerFileName.js';

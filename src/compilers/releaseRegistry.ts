@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { knownSolcRelease, type ReleaseLookup, type SolcRelease } from '../core/solcReleases.js';
-import { parseCompilerVersion } from './compilerVersion.js';
+import { parseCompilerVersion, releaseOf } from '../core/compilerVersion.js';
 
 /** How many learned releases are kept (nightlies included); far more than exist per year. */
 const MAX_LEARNED = 5000;
@@ -59,7 +59,7 @@ export class ReleaseRegistry {
   private remember(longVersion: string, npmPackage: string | null): boolean {
     const v = parseCompilerVersion(longVersion);
     if (!v) return false;
-    const release = v.nightly ? `${v.version}-nightly.${v.nightly}` : v.version;
+    const release = releaseOf(v);
     if (this.shipped(release)) return false;
     const known = this.learned.get(release);
     if (known && known.longVersion === v.long && (npmPackage === null || known.npmPackage === npmPackage)) return false;

@@ -19,14 +19,8 @@ import {
 } from './compilerDownloads.js';
 import { CompilerPool, type CompilerPoolStats } from './compilerPool.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
-import {
-  compareVersions,
-  compilerFileName,
-  longVersionFromReported,
-  parseCompilerVersion,
-  type CompilerKind,
-  type CompilerVersion,
-} from './compilerVersion.js';
+import { compareVersions, longVersionFromReported, parseCompilerVersion, releaseOf, type CompilerVersion } from '../core/compilerVersion.js';
+import { compilerFileName, type CompilerKind } from './compilerFileName.js';
 
 export interface SolcCompilerOptions {
   /** Where compilers are kept, named like solc-bin's files (normally `<dataDir>/compilers`). */
@@ -298,7 +292,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     const v = parseCompilerVersion(version);
     if (!v) throw versionNotFound(String(version).slice(0, 80), 'is not a valid compiler version');
     // An invented commit for a real release is refused here, without asking any source.
-    const known = releases.lookup(v.nightly ? `${v.version}-nightly.${v.nightly}` : v.version);
+    const known = releases.lookup(releaseOf(v));
     if (known && known.longVersion !== v.long) throw versionNotFound(v.long, `is not a solc release: ${v.version} is v${known.longVersion}`);
     const cached = await fromCache(v);
     if (cached) return cached;

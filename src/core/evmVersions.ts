@@ -1,3 +1,5 @@
+import { compareVersions } from './compilerVersion.js';
+
 /** EVM versions in order, with the first solc version that accepts each (matching.md, "Version facts"). */
 const EVM_VERSIONS: ReadonlyArray<readonly [name: string, since: string]> = [
   ['homestead', '0.4.21'],
@@ -18,17 +20,6 @@ const EVM_VERSIONS: ReadonlyArray<readonly [name: string, since: string]> = [
 
 export const EVM_VERSION_NAMES: readonly string[] = EVM_VERSIONS.map(([n]) => n);
 
-function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-export { compareVersions };
 
 /** Canonical spelling of an EVM version name (case-insensitive), or null when unknown. */
 export function canonicalEvmVersion(name: string): string | null {

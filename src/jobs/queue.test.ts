@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
 import type { Address } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
@@ -13,6 +14,11 @@ import {
   type VerificationJob,
 } from '../store/verificationJobs.js';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './queue.js';
+
+/** The number a test job carries (in its optimizer runs). */
+const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' ? job.request.submission.runs : -1);
+/** Whether a test job is one that recovers (marked by viaIR). */
+const recovers = (job: VerificationJob): boolean => job.request?.kind === 'source' && job.request.submission.viaIR;
 
 const logger = pino({ level: 'silent' });
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
@@ -61,7 +67,7 @@ describeOnDialects('job runner', (dialect) => {
     it('runs every job once, never more at a time than its concurrency', async () => {
       const receipts: string[] = [];
       for (let i = 0; i < 12; i++) {
-        receipts.push((await insertJob(store.db, { kind: 'source', address: addr(i), request: { n: i } })).receipt);
+        receipts.push((await insertJob(store.db, { request: sourceJob(addr(i), { runs: i }) })).receipt);
       }
       let now = 0;
       let peak = 0;
@@ -70,10 +76,10 @@ describeOnDialects('job runner', (dialect) => {
         concurrency: 3,
         handler: async (job) => {
           peak = Math.max(peak, ++now);
-          seen.push((job.request as { n: number }).n);
+          seen.push(runsOf(job));
           await sleep(30);
           now--;
-          return { state: 'pass', resultText: 'Pass - Verified', result: { n: (job.request as { n: number }).n } };
+          return { state: 'pass', resultText: 'Pass - Verified', result: { n: runsOf(job) } };
         },
       });
 
@@ -93,7 +99,7 @@ describeOnDialects('job runner', (dialect) => {
     it('starts a job right away on wake(), without waiting for the poll', async () => {
       run({ pollMs: 60_000, handler: async () => ({ state: 'pass', resultText: 'Pass - Verified' }) });
       await sleep(50); // the first, empty poll is over
-      const job = await insertJob(store.db, { kind: 'source', address: addr(1), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(1)) });
       const t = Date.now();
       runner!.wake();
       await finished(job.receipt);
@@ -110,7 +116,7 @@ describeOnDialects('job runner', (dialect) => {
             : { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { kind: 'source', address: addr(2), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(2)) });
       runner!.wake();
       const waiting = await waitFor(async () => {
         const j = await getJob(store.db, job.receipt);
@@ -129,8 +135,8 @@ describeOnDialects('job runner', (dialect) => {
           throw new TypeError('cannot read properties of undefined');
         },
       });
-      const source = await insertJob(store.db, { kind: 'source', address: addr(3), request: {} });
-      const proxy = await insertJob(store.db, { kind: 'proxy', address: addr(4), request: {} });
+      const source = await insertJob(store.db, { request: sourceJob(addr(3)) });
+      const proxy = await insertJob(store.db, { request: proxyJob(addr(4)) });
       runner!.wake();
       expect(await finished(source.receipt)).toMatchObject({
         state: 'fail',
@@ -151,16 +157,16 @@ describeOnDialects('job runner', (dialect) => {
         retryDelayMs: 20,
         handler: async (job) => {
           calls.set(job.receipt, (calls.get(job.receipt) ?? 0) + 1);
-          if ((job.request as { recovers: boolean }).recovers && job.attempts === 2) {
+          if (recovers(job) && job.attempts === 2) {
             return { state: 'pass', resultText: 'Pass - Verified' };
           }
           throw new SolproofError('chain_unavailable', 'RPC node unreachable', { retryable: true });
         },
       });
-      const recovers = await insertJob(store.db, { kind: 'source', address: addr(5), request: { recovers: true } });
-      const never = await insertJob(store.db, { kind: 'source', address: addr(6), request: { recovers: false } });
+      const recovering = await insertJob(store.db, { request: sourceJob(addr(5), { viaIR: true }) });
+      const never = await insertJob(store.db, { request: sourceJob(addr(6)) });
       runner!.wake();
-      expect(await finished(recovers.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+      expect(await finished(recovering.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
       expect(await finished(never.receipt)).toMatchObject({
         state: 'fail',
         resultText: 'Fail - Unable to verify',
@@ -180,7 +186,7 @@ describeOnDialects('job runner', (dialect) => {
           return { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { kind: 'source', address: addr(7), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(7)) });
       runner!.wake();
       await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
       await sleep(500); // more than three lease lengths
@@ -190,7 +196,7 @@ describeOnDialects('job runner', (dialect) => {
     });
 
     it('picks up a job left running by a dead worker once its lease expires', async () => {
-      const job = await insertJob(store.db, { kind: 'source', address: addr(8), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(8)) });
       await claimNextJob(store.db, { owner: 'dead-worker', leaseMs: 200 });
       const seen: VerificationJob[] = [];
       run({
@@ -210,7 +216,7 @@ describeOnDialects('job runner', (dialect) => {
           return { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { kind: 'source', address: addr(9), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(9)) });
       runner!.wake();
       await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
       await runner!.stop();
@@ -226,7 +232,7 @@ describeOnDialects('job runner', (dialect) => {
           return new Promise(() => {});
         },
       });
-      const job = await insertJob(store.db, { kind: 'source', address: addr(10), request: {} });
+      const job = await insertJob(store.db, { request: sourceJob(addr(10)) });
       runner!.wake();
       // The claim marks the job running a moment before the handler is called: wait for the handler.
       await waitFor(async () => signal !== undefined);

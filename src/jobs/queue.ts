@@ -7,6 +7,7 @@ import {
   renewLease,
   retryJob,
   type FinalJobState,
+  type JobStatus,
   type VerificationJob,
 } from '../store/verificationJobs.js';
 
@@ -47,7 +48,7 @@ export interface JobRunnerOptions {
   /** How long stop() waits for running handlers (default 30000). */
   stopTimeoutMs?: number;
   /** The result text of a job that failed unexpectedly (default: per kind, see below). */
-  failureText?: (job: VerificationJob) => string;
+  failureText?: (job: JobStatus) => string;
 }
 
 export interface JobRunner {
@@ -66,7 +67,7 @@ export function retryDelay(baseMs: number, attempts: number): number {
 }
 
 /** Texts a client sees when a job failed for reasons other than its verdict. */
-function defaultFailureText(job: VerificationJob): string {
+function defaultFailureText(job: JobStatus): string {
   return job.kind === 'proxy'
     ? 'A corresponding implementation contract was unfortunately not detected for the proxy address.'
     : 'Fail - Unable to verify';

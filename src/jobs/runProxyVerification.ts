@@ -1,19 +1,12 @@
 import { isSolproofError } from '../core/errors.js';
 import { TEXT } from '../core/texts.js';
 import type { Logger } from '../core/log.js';
-import type { Address } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import { saveProxyRecord } from '../store/proxyRecords.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import type { ChainReader } from '../verify/ports.js';
 import { detectProxy } from '../verify/proxy/index.js';
 import { retryDelay, type JobOutcome } from './queue.js';
-
-/** What verifyproxycontract queues. */
-export interface ProxyRequest {
-  address: Address;
-  expectedImplementation?: Address;
-}
 
 export interface ProxyVerificationDeps {
   store: Store;
@@ -29,7 +22,8 @@ export interface ProxyVerificationDeps {
 export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runProxyVerification(job: VerificationJob): Promise<JobOutcome> {
-    const request = job.request as ProxyRequest;
+    if (job.request?.kind !== 'proxy') return { state: 'fail', resultText: TEXT.proxyNotDetected, result: { error: job.requestError } };
+    const request = job.request.proxy;
     try {
       const detection = await detectProxy(deps.chain, request.address, {
         expectedImplementation: request.expectedImplementation,

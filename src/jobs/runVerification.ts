@@ -1,12 +1,11 @@
 import { isSolproofError, type SolproofError } from '../core/errors.js';
 import { TEXT } from '../core/texts.js';
 import type { Logger } from '../core/log.js';
-import type { Address, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { Address, LibraryLink } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import { getStoredVerdict, saveVerifiedContract } from '../store/verifiedContracts.js';
 import type { ChainReader, Compiler } from '../verify/ports.js';
-import { canonicalStandardJson } from '../verify/buildSolcInput.js';
 import { canBeImproved, isBetterVerdict } from '../verify/verdictRank.js';
 import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
 import { licenseFromSource } from './licenseFromSource.js';
@@ -58,7 +57,10 @@ function librariesOf(result: VerificationResult): LibraryLink[] {
 export function createVerificationHandler(deps: VerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
-    const submission = job.request as SourceSubmission;
+    if (job.request?.kind !== 'source') {
+      return { state: 'fail', resultText: job.requestError ?? 'The stored request is not a source verification', result: { error: job.requestError } };
+    }
+    const submission = job.request.submission;
     const address = submission.address;
     const existing = await getStoredVerdict(deps.store.db, address);
     if (existing && !canBeImproved(existing)) {
@@ -99,9 +101,9 @@ export function createVerificationHandler(deps: VerificationDeps) {
         sourcePath: result.sourcePath,
         compilerVersion: submission.compilerVersion,
         codeFormat: submission.codeFormat,
-        // Served as getsourcecode's SourceCode: for standard JSON the input as solc read it,
+        // Served as getsourcecode's SourceCode: for standard JSON the input as it was parsed,
         // so that duplicate keys cannot show a reader another source than the one compiled.
-        sourceCode: submission.codeFormat === 'solidity-standard-json-input' ? canonicalStandardJson(submission.sourceCode) : submission.sourceCode,
+        sourceCode: submission.codeFormat === 'solidity-standard-json-input' ? JSON.stringify(submission.standardJson) : submission.sourceCode,
         compilerInput: JSON.stringify(result.compilerInput),
         abi: JSON.stringify(result.abi),
         metadata: result.metadata,

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ApiKeyTier, Database } from './database.js';
-import { randomString } from './random.js';
+import { randomString } from '../core/random.js';
 
 /** An API key as the service knows it: never the key itself, only how to show it. */
 export interface ApiKeyRecord {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { sourceJob } from '../../test/helpers/jobs.js';
 import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
 import { migrations } from './migrations.js';
@@ -54,17 +55,14 @@ describeOnDialects('openStore', (dialect) => {
       const [a, b] = await Promise.all([open(tdb), open(tdb)]);
       const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
       expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
-      await insertJob(b.db, { kind: 'source', address: '0x00000000000000000000000000000000000000aa', request: {} });
+      await insertJob(b.db, { request: sourceJob('0x00000000000000000000000000000000000000aa') });
     });
 
     it('keeps what was written after the store is closed and opened again', async () => {
       const tdb = await fresh();
       const first = await tdb.open();
-      const job = await insertJob(first.db, {
-        kind: 'source',
-        address: '0x00000000000000000000000000000000000000Bb',
-        request: { contractName: 'Box', runs: 200 },
-      });
+      const request = sourceJob('0x00000000000000000000000000000000000000Bb', { contractName: 'Box', runs: 200 });
+      const job = await insertJob(first.db, { request });
       const { key } = await createApiKey(first.db, { owner: 'alice' });
       expect(await insertVerifiedContract(first.db, sampleVerifiedContract('0x00000000000000000000000000000000000000cc'))).toBe(
         'inserted',
@@ -75,7 +73,7 @@ describeOnDialects('openStore', (dialect) => {
       expect(await getJob(second.db, job.receipt)).toMatchObject({
         state: 'queued',
         address: '0x00000000000000000000000000000000000000bb',
-        request: { contractName: 'Box', runs: 200 },
+        request,
       });
       expect(await findApiKey(second.db, key)).toMatchObject({ owner: 'alice' });
       expect(await getVerifiedContract(second.db, '0x00000000000000000000000000000000000000CC')).toMatchObject({

@@ -1,15 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Address } from '../core/types.js';
-import type { Database, JobKind, QuotaKind } from './database.js';
+import type { Database, QuotaKind } from './database.js';
+import type { JobRequest } from './jobRequest.js';
 import { isPostgres } from './dialect.js';
 import { takeQuota } from './quotas.js';
 import { writeTransaction } from './transactions.js';
 import { insertJob, type VerificationJob } from './verificationJobs.js';
 
 export interface QueueSubmissionOptions {
-  kind: JobKind;
-  address: Address;
-  request: unknown;
+  request: JobRequest;
   apiKeyId: string;
   quota: { kind: QuotaKind; limit: number };
   /** A key may have at most this many jobs queued or running; 0 or less: no limit. */
@@ -43,7 +41,7 @@ export async function queueSubmission(db: Kysely<Database>, options: QueueSubmis
     }
     const quota = await takeQuota(trx, { keyId: options.apiKeyId, kind: options.quota.kind, limit: options.quota.limit });
     if (!quota.ok) return { ok: false, reason: 'quota', resetsAt: quota.resetsAt };
-    const job = await insertJob(trx, { kind: options.kind, address: options.address, request: options.request, apiKeyId: options.apiKeyId });
+    const job = await insertJob(trx, { request: options.request, apiKeyId: options.apiKeyId });
     return { ok: true, job };
   });
 }

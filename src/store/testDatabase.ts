@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openStore, type OpenStoreOptions, type Store, type StoreDialect } from './openStore.js';
-import { randomString } from './random.js';
+import { randomString } from '../core/random.js';
 import type { NewVerifiedContract } from './verifiedContracts.js';
 
 /** The PostgreSQL test database (override with SOLPROOF_TEST_DATABASE_URL). */

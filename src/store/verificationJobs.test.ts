@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { quotaUsed } from './quotas.js';
 import { queueSubmission } from './submissions.js';
 import type { Address } from '../core/types.js';
@@ -43,9 +44,7 @@ describeOnDialects('submissions', (dialect) => {
   it("of 20 concurrent submissions by one key, as many as its unfinished-job limit are queued, each counted once", async () => {
     const submit = (i: number) =>
       queueSubmission(i % 2 ? store.db : other.db, {
-        kind: 'source',
-        address: addr(100 + i),
-        request: i,
+        request: sourceJob(addr(100 + i)),
         apiKeyId: 'key_s',
         quota: { kind: 'verify', limit: 100 },
         maxUnfinished: 5,
@@ -88,10 +87,9 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('queues a job that reads back as submitted', async () => {
+      const request = sourceJob('0x00000000000000000000000000000000000000AB', { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] });
       const job = await insertJob(store.db, {
-        kind: 'source',
-        address: '0x00000000000000000000000000000000000000AB',
-        request: { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] },
+        request,
         apiKeyId: 'key_abc',
         now: T0,
       });
@@ -101,7 +99,7 @@ describeOnDialects('verification jobs', (dialect) => {
         kind: 'source',
         address: '0x00000000000000000000000000000000000000ab',
         state: 'queued',
-        request: { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] },
+        request,
         resultText: null,
         result: null,
         lastError: null,
@@ -123,9 +121,9 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('claims the oldest due job and leaves future ones alone', async () => {
-      const later = await insertJob(store.db, { kind: 'source', address: addr(1), request: 1, now: T0 + 10 });
-      const older = await insertJob(store.db, { kind: 'proxy', address: addr(2), request: 2, now: T0 });
-      await insertJob(store.db, { kind: 'source', address: addr(3), request: 3, now: T0, notBefore: T0 + 60_000 });
+      const later = await insertJob(store.db, { request: sourceJob(addr(1)), now: T0 + 10 });
+      const older = await insertJob(store.db, { request: proxyJob(addr(2)), now: T0 });
+      await insertJob(store.db, { request: sourceJob(addr(3)), now: T0, notBefore: T0 + 60_000 });
 
       // Leases outlast the last claim below, so only the delayed job can be due then.
       const first = await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 });
@@ -139,14 +137,14 @@ describeOnDialects('verification jobs', (dialect) => {
       });
       expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
       expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 })).toBeNull();
-      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.request).toBe(3);
+      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.address).toBe(addr(3));
     });
 
     it("shares the runners between keys: another key's job goes before a key's backlog, and a key's running jobs are capped", async () => {
       // Key A queued five jobs before key B queued one.
       const a = [];
-      for (let i = 0; i < 5; i++) a.push(await insertJob(store.db, { kind: 'source', address: addr(10 + i), request: i, apiKeyId: 'key_a', now: T0 + i }));
-      const b = await insertJob(store.db, { kind: 'source', address: addr(20), request: 'b', apiKeyId: 'key_b', now: T0 + 100 });
+      for (let i = 0; i < 5; i++) a.push(await insertJob(store.db, { request: sourceJob(addr(10 + i)), apiKeyId: 'key_a', now: T0 + i }));
+      const b = await insertJob(store.db, { request: sourceJob(addr(20)), apiKeyId: 'key_b', now: T0 + 100 });
       const claim = (perKeyRunning: number) => claimNextJob(store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning });
       expect((await claim(2))?.receipt).toBe(a[0]!.receipt);
       // A has one running, B none: B's job goes next although it is the newest.
@@ -155,14 +153,14 @@ describeOnDialects('verification jobs', (dialect) => {
       // A is at its cap of two running jobs: nothing else is due for it.
       expect(await claim(2)).toBeNull();
       // Jobs without a key are never held back by a cap.
-      const internal = await insertJob(store.db, { kind: 'source', address: addr(30), request: 'x', now: T0 + 150 });
+      const internal = await insertJob(store.db, { request: sourceJob(addr(30)), now: T0 + 150 });
       expect((await claim(2))?.receipt).toBe(internal.receipt);
     });
 
     it('gives 20 parallel claimers over 10 jobs 10 distinct jobs', async () => {
       const inserted = new Set<string>();
       for (let i = 0; i < 10; i++) {
-        inserted.add((await insertJob(store.db, { kind: 'source', address: addr(100 + i), request: i })).receipt);
+        inserted.add((await insertJob(store.db, { request: sourceJob(addr(100 + i)) })).receipt);
       }
       const claims = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -182,7 +180,7 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('reclaims a job whose lease expired, and the old owner loses it', async () => {
-      const job = await insertJob(store.db, { kind: 'source', address: addr(5), request: null, now: T0 });
+      const job = await insertJob(store.db, { request: sourceJob(addr(5)), now: T0 });
       await claimNextJob(store.db, { owner: 'dead', leaseMs: 1_000, now: T0 });
       expect(await renewLease(store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 500 })).toBe(true);
       expect(await claimNextJob(other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_400 })).toBeNull();
@@ -205,7 +203,7 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('records the final state once and never overwrites it', async () => {
-      const job = await insertJob(store.db, { kind: 'source', address: addr(6), request: {}, now: T0 });
+      const job = await insertJob(store.db, { request: sourceJob(addr(6)), now: T0 });
       await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
       const verdict = { matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial' };
       expect(
@@ -227,7 +225,7 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('puts a retried job back in the queue until its delay has passed', async () => {
-      const job = await insertJob(store.db, { kind: 'source', address: addr(8), request: {}, now: T0 });
+      const job = await insertJob(store.db, { request: sourceJob(addr(8)), now: T0 });
       await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
       expect(await retryJob(store.db, job.receipt, { delayMs: 5_000, error: 'node down', owner: 'w', now: T0 + 10 })).toBe(
         true,
@@ -247,7 +245,7 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('requeues running jobs at start-up, one owner or all', async () => {
-      for (let i = 0; i < 4; i++) await insertJob(store.db, { kind: 'source', address: addr(20 + i), request: i, now: T0 + i });
+      for (let i = 0; i < 4; i++) await insertJob(store.db, { request: sourceJob(addr(20 + i)), now: T0 + i });
       await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
       await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
       await claimNextJob(store.db, { owner: 'b', leaseMs: 60_000, now: T0 + 10 });
@@ -256,6 +254,6 @@ describeOnDialects('verification jobs', (dialect) => {
       expect(await requeueRunningJobs(store.db)).toBe(1);
       expect(await countJobs(store.db)).toMatchObject({ queued: 4, running: 0 });
       // Requeued jobs are due at once, oldest first.
-      expect((await claimNextJob(store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.request).toBe(0);
+      expect((await claimNextJob(store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.address).toBe(addr(20));
     });
 });

@@ -2,61 +2,43 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Address } from '../core/types.js';
 import type { Database, JobKind, JobState, VerificationJobsTable } from './database.js';
 import { isPostgres } from './dialect.js';
-import { randomString } from './random.js';
+import { newReceipt } from '../core/receipt.js';
+import { decodeJobRequest, encodeJobRequest, jobRequestAddress, type JobRequest } from './jobRequest.js';
 
 export type { JobKind, JobState };
 
-/** A verification request waiting, running or finished. Times are epoch ms. */
-export interface VerificationJob {
-  /** Etherscan's GUID: 50 lower-case letters and digits. */
-  receipt: string;
-  kind: JobKind;
+type JobRow = Selectable<VerificationJobsTable>;
+
+/**
+ * A verification job's state, without its request: what status checks and pages read.
+ * Times are epoch ms.
+ */
+export type JobStatus = Omit<JobRow, 'address' | 'request' | 'result'> & {
   address: Address;
-  state: JobState;
-  /** The submission as given to insertJob (parsed back from JSON). */
-  request: unknown;
-  /** The final Etherscan text or failure reason; null until finished. */
-  resultText: string | null;
   /** Verdict details, parsed from JSON; null when none were recorded. */
   result: unknown;
-  /** Why the last attempt was put back in the queue. */
-  lastError: string | null;
-  apiKeyId: string | null;
-  /** How many times the job was claimed. */
-  attempts: number;
-  notBefore: number;
-  leaseOwner: string | null;
-  leaseUntil: number | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-}
+};
+
+/** A job with its request, decoded (null when the stored request cannot be read: see `requestError`). */
+export type VerificationJob = JobStatus & {
+  request: JobRequest | null;
+  requestError?: string;
+};
 
 export type FinalJobState = Extract<JobState, 'pass' | 'fail' | 'already_verified'>;
 
 export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'pass', 'fail', 'already_verified'];
 
-const RECEIPT_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-export const RECEIPT_LENGTH = 50;
-
-/** What a receipt looks like; anything else cannot name a job. */
-export const RECEIPT_PATTERN = /^[a-z0-9]{50}$/;
-
-/** A fresh receipt: 50 crypto-random lower-case letters and digits. */
-export function newReceipt(): string {
-  return randomString(RECEIPT_ALPHABET, RECEIPT_LENGTH);
-}
+export { newReceipt, RECEIPT_LENGTH, RECEIPT_PATTERN } from '../core/receipt.js';
 
 /**
  * Queues a job. The submission is durable when this returns (committed; on SQLite with
- * synchronous=FULL). `request` must be JSON-serialisable.
+ * synchronous=FULL).
  */
 export async function insertJob(
   db: Kysely<Database>,
   job: {
-    kind: JobKind;
-    address: Address;
-    request: unknown;
+    request: JobRequest;
     apiKeyId?: string | null;
     receipt?: string;
     /** Earliest start (default now). */
@@ -69,10 +51,10 @@ export async function insertJob(
     .insertInto('verificationJobs')
     .values({
       receipt: job.receipt ?? newReceipt(),
-      kind: job.kind,
-      address: job.address.toLowerCase(),
+      kind: job.request.kind,
+      address: jobRequestAddress(job.request).toLowerCase(),
       state: 'queued',
-      request: JSON.stringify(job.request ?? null),
+      request: encodeJobRequest(job.request),
       resultText: null,
       result: null,
       lastError: null,
@@ -88,6 +70,17 @@ export async function insertJob(
     .returningAll()
     .executeTakeFirstOrThrow();
   return toJob(row);
+}
+
+const STATUS_COLUMNS = [
+  'receipt', 'kind', 'address', 'state', 'resultText', 'result', 'lastError', 'apiKeyId', 'attempts',
+  'notBefore', 'leaseOwner', 'leaseUntil', 'createdAt', 'updatedAt', 'finishedAt',
+] as const;
+
+/** The state of the job with this receipt, without reading its request; null when there is none. */
+export async function getJobStatus(db: Kysely<Database>, receipt: string): Promise<JobStatus | null> {
+  const row = await db.selectFrom('verificationJobs').select(STATUS_COLUMNS).where('receipt', '=', receipt).executeTakeFirst();
+  return row ? toStatus(row) : null;
 }
 
 /** The job with this receipt, or null. */
@@ -273,14 +266,13 @@ function parseJson(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
 }
 
-function toJob(row: Selectable<VerificationJobsTable>): VerificationJob {
+function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
   const ms = (v: number | null) => (v === null ? null : Number(v));
   return {
     receipt: row.receipt,
     kind: row.kind,
     address: row.address as Address,
     state: row.state,
-    request: parseJson(row.request),
     resultText: row.resultText,
     result: parseJson(row.result),
     lastError: row.lastError,
@@ -293,4 +285,12 @@ function toJob(row: Selectable<VerificationJobsTable>): VerificationJob {
     updatedAt: Number(row.updatedAt),
     finishedAt: ms(row.finishedAt),
   };
+}
+
+function toJob(row: JobRow): VerificationJob {
+  try {
+    return { ...toStatus(row), request: decodeJobRequest(row.kind, row.request) };
+  } catch (error) {
+    return { ...toStatus(row), request: null, requestError: error instanceof Error ? error.message : String(error) };
+  }
 }

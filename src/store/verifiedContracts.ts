@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Address, CodeFormat, LibraryLink, MatchKind } from '../core/types.js';
 import type { Database, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
-import { randomString } from './random.js';
+import { randomString } from '../core/random.js';
 import { writeTransaction } from './transactions.js';
 
 /**

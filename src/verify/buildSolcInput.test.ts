@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { isSolproofError } from '../core/errors.js';
-import { submissionWith } from '../../test/helpers/submissions.js';
-import type { SourceSubmission } from '../core/types.js';
-import {
-  MAX_CONTRACT_DECLARATIONS,
-  MAX_SOURCES,
-  buildSolcInput,
-  canonicalStandardJson,
-  outputSelectionFor,
-  parseStandardJsonInput,
-} from './buildSolcInput.js';
+import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
+import type { SolcInput } from '../core/solcInput.js';
+import type { SingleFileSubmission, StandardJsonSubmission } from '../core/types.js';
+import { buildSolcInput, compileSettings, outputSelectionFor } from './buildSolcInput.js';
+import { MAX_CONTRACT_DECLARATIONS, MAX_SOURCES, parseStandardJsonText } from './standardJsonText.js';
 
 const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
 
-function submission(overrides: Partial<SourceSubmission>): SourceSubmission {
+function submission(overrides: Partial<SingleFileSubmission>): SingleFileSubmission {
   return submissionWith({ sourceCode: 'contract C {}', contractName: 'C', ...overrides });
 }
 
@@ -27,7 +22,7 @@ function errorOf(fn: () => unknown): { code: string; message: string } {
   throw new Error('expected a SolproofError');
 }
 
-const JSON_INPUT = {
+const JSON_INPUT: SolcInput = {
   language: 'Solidity',
   sources: {
     'contracts/A.sol': { content: 'import "./L.sol"; contract A {}' },
@@ -87,8 +82,8 @@ describe('buildSolcInput for a single file', () => {
 });
 
 describe('buildSolcInput for standard JSON', () => {
-  const std = (overrides: Partial<SourceSubmission> = {}) =>
-    submission({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(JSON_INPUT), contractName: 'contracts/A.sol:A', ...overrides });
+  const std = (overrides: Partial<Omit<StandardJsonSubmission, 'codeFormat'>> = {}) =>
+    standardJsonSubmission(JSON_INPUT, 'contracts/A.sol:A', overrides);
 
   it('keeps the settings, ignores the form optimizer and overrides outputSelection', () => {
     const { input, sourcePath, contractName } = buildSolcInput(std({ optimizationUsed: false, runs: 1 }));
@@ -100,14 +95,14 @@ describe('buildSolcInput for standard JSON', () => {
   });
 
   it("accepts Etherscan's {{...}} wrapping", () => {
-    const { input } = buildSolcInput(std({ sourceCode: `{${JSON.stringify(JSON_INPUT)}}` }));
+    const input = parseStandardJsonText(`{${JSON.stringify(JSON_INPUT)}}`);
     expect(Object.keys(input.sources)).toEqual(['contracts/A.sol', 'contracts/L.sol']);
   });
 
   it('matches the contract path with or without a leading slash', () => {
     expect(buildSolcInput(std({ contractName: '/contracts/A.sol:A' })).sourcePath).toBe('contracts/A.sol');
     const slashed = { ...JSON_INPUT, sources: { '/contracts/A.sol': JSON_INPUT.sources['contracts/A.sol'] } };
-    expect(buildSolcInput(std({ sourceCode: JSON.stringify(slashed) })).sourcePath).toBe('/contracts/A.sol');
+    expect(buildSolcInput(std({ standardJson: slashed })).sourcePath).toBe('/contracts/A.sol');
   });
 
   it('accepts a bare contract name declared by exactly one file', () => {
@@ -137,22 +132,22 @@ describe('buildSolcInput for standard JSON', () => {
       ...JSON_INPUT,
       sources: { ...JSON_INPUT.sources, 'contracts/L2.sol': { content: '// copy\nlibrary Lib {}' } },
     };
-    const { input } = buildSolcInput(std({ sourceCode: JSON.stringify(twice), libraries: [{ name: 'Lib', address: LIB_ADDRESS }] }));
+    const { input } = buildSolcInput(std({ standardJson: twice, libraries: [{ name: 'Lib', address: LIB_ADDRESS }] }));
     expect(input.settings.libraries).toEqual({ 'contracts/L.sol': { Lib: LIB_ADDRESS }, 'contracts/L2.sol': { Lib: LIB_ADDRESS } });
   });
 
   it('keeps the JSON libraries and refuses a form address that contradicts them', () => {
     const linked = { ...JSON_INPUT, settings: { ...JSON_INPUT.settings, libraries: { 'contracts/L.sol': { Lib: LIB_ADDRESS } } } };
-    const sourceCode = JSON.stringify(linked);
-    expect(buildSolcInput(std({ sourceCode, libraries: [{ name: 'Lib', address: LIB_ADDRESS }] })).input.settings.libraries).toEqual({
+    const standardJson = linked;
+    expect(buildSolcInput(std({ standardJson, libraries: [{ name: 'Lib', address: LIB_ADDRESS }] })).input.settings.libraries).toEqual({
       'contracts/L.sol': { Lib: LIB_ADDRESS },
     });
     const other = '0x1111111111111111111111111111111111111111';
-    expect(errorOf(() => buildSolcInput(std({ sourceCode, libraries: [{ name: 'Lib', address: other }] }))).code).toBe('invalid_input');
+    expect(errorOf(() => buildSolcInput(std({ standardJson, libraries: [{ name: 'Lib', address: other }] }))).code).toBe('invalid_input');
   });
 });
 
-describe('parseStandardJsonInput', () => {
+describe('parseStandardJsonText', () => {
   const cases: [string, string, RegExp][] = [
     ['not JSON', '{"language":', /not valid JSON/],
     ['an array', '[]', /JSON object/],
@@ -168,32 +163,30 @@ describe('parseStandardJsonInput', () => {
   ];
 
   it.each(cases)('refuses %s', (_name, text, message) => {
-    const error = errorOf(() => parseStandardJsonInput(text));
+    const error = errorOf(() => parseStandardJsonText(text));
     expect(error.code).toBe('invalid_standard_json');
     expect(error.message).toMatch(message);
   });
 
   it('treats a contract name as text, never as a pattern', () => {
-    const input = JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: 'contract A {}' } } });
-    const error = errorOf(() =>
-      buildSolcInput(submission({ codeFormat: 'solidity-standard-json-input', sourceCode: input, contractName: '(a+)+$[' })),
-    );
+    const input = { language: 'Solidity', sources: { 'a.sol': { content: 'contract A {}' } } };
+    const error = errorOf(() => buildSolcInput(standardJsonSubmission(input, '(a+)+$[')));
     expect(error.code).toBe('invalid_input');
   });
 
   it('refuses Yul: its verbatim builtin can reproduce any deployed code', () => {
-    const error = errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: '{}' } } })));
+    const error = errorOf(() => parseStandardJsonText(JSON.stringify({ language: 'Yul', sources: { 'a.yul': { content: '{}' } } })));
     expect(error.code).toBe('invalid_standard_json');
     expect(error.message).toBe('Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Yul")');
   });
 
   it('bounds the number of sources and of contracts', () => {
     const many = Object.fromEntries(Array.from({ length: MAX_SOURCES + 1 }, (_, i) => [`s${i}.sol`, { content: '' }]));
-    expect(errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: many }))).message).toBe(
+    expect(errorOf(() => parseStandardJsonText(JSON.stringify({ language: 'Solidity', sources: many }))).message).toBe(
       `The standard JSON input has more than ${MAX_SOURCES} sources`,
     );
     const contracts = Array.from({ length: MAX_CONTRACT_DECLARATIONS + 1 }, (_, i) => `contract C${i} {}`).join('\n');
-    expect(errorOf(() => parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: contracts } } }))).message).toBe(
+    expect(errorOf(() => parseStandardJsonText(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: contracts } } }))).message).toBe(
       `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
     );
   });
@@ -207,22 +200,20 @@ describe('parseStandardJsonInput', () => {
       metadata: { useLiteralContent: true, bytecodeHash: 'none' },
       viaIR: true,
     };
-    const parsed = parseStandardJsonInput(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: '' } }, settings }));
-    expect(parsed.settings).toEqual({
+    expect(compileSettings(settings)).toEqual({
       optimizer: { enabled: true, runs: 1 },
       debug: { revertStrings: 'strip' },
       metadata: { bytecodeHash: 'none' },
       viaIR: true,
     });
     // With the metadata hash in the code, literal content changes the code: it stays.
-    const hashed = parseStandardJsonInput(
-      JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: '' } }, settings: { metadata: { useLiteralContent: true }, debug: { debugInfo: [] } } }),
-    );
-    expect(hashed.settings).toEqual({ metadata: { useLiteralContent: true } });
+    expect(compileSettings({ metadata: { useLiteralContent: true }, debug: { debugInfo: [] } })).toEqual({ metadata: { useLiteralContent: true } });
+    // What was submitted is kept as it was: the served input is the user's.
+    expect(parseStandardJsonText(JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: '' } }, settings })).settings).toEqual(settings);
   });
 
   it('asks solc for the one contract being verified', () => {
-    const std = submission({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(JSON_INPUT), contractName: 'contracts/A.sol:A' });
+    const std = standardJsonSubmission(JSON_INPUT, 'contracts/A.sol:A');
     expect(buildSolcInput(std).input.settings.outputSelection).toEqual({
       'contracts/A.sol': {
         A: [
@@ -241,8 +232,8 @@ describe('parseStandardJsonInput', () => {
 
   it('reads a standard JSON text the way solc does: a key given twice counts once, the last', () => {
     const text = '{"language":"Solidity","sources":{"a.sol":{"content":"// decoy"},"a.sol":{"content":"contract Real {}"}}}';
-    expect(JSON.parse(canonicalStandardJson(text))).toEqual({ language: 'Solidity', sources: { 'a.sol': { content: 'contract Real {}' } } });
-    expect(canonicalStandardJson(text)).not.toContain('decoy');
-    expect(canonicalStandardJson(`{${text}}`)).toBe(canonicalStandardJson(text));
+    expect(parseStandardJsonText(text)).toEqual({ language: 'Solidity', sources: { 'a.sol': { content: 'contract Real {}' } }, settings: {} });
+    expect(JSON.stringify(parseStandardJsonText(text))).not.toContain('decoy');
+    expect(parseStandardJsonText(`{${text}}`)).toEqual(parseStandardJsonText(text));
   });
 });

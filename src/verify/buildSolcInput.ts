@@ -1,6 +1,8 @@
 import { SolproofError } from '../core/errors.js';
-import type { LibraryLink, SourceSubmission } from '../core/types.js';
-import type { SolcInput, SolcSettings, SolcSource } from './solcTypes.js';
+import { isAddress } from '../core/hex.js';
+import type { LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
+import type { SolcInput, SolcSettings } from './solcTypes.js';
+import { checkStandardJsonInput, isPlainObject } from './standardJsonText.js';
 
 /**
  * What the service asks solc for, for the one contract being verified: what matching needs
@@ -24,10 +26,6 @@ export function outputSelectionFor(sourcePath: string, contractName: string): Re
   return { [sourcePath]: { [contractName]: [...CONTRACT_OUTPUTS] } };
 }
 
-/** Bounds on one input: more than any real project has, few enough to keep a compile bounded. */
-export const MAX_SOURCES = 2000;
-export const MAX_CONTRACT_DECLARATIONS = 5000;
-
 export interface BuiltSolcInput {
   input: SolcInput;
   /** The key of `input.sources` that defines the contract. */
@@ -45,7 +43,6 @@ export interface BuildSolcInputOptions {
 }
 
 const SOLIDITY_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Builds the standard JSON input solc compiles for a submission.
@@ -55,9 +52,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  * under that one source path (a `path:` prefix on a library name is dropped: the path is
  * the service's own).
  *
- * Standard JSON (optionally wrapped in `{{...}}` as Etherscan's getsourcecode returns it):
- * every setting is kept as given except `outputSelection`; the form's optimizer fields are
- * ignored. The form's libraries are merged into `settings.libraries`: `path:Name` goes
+ * Standard JSON (parsed when it was submitted): every setting that can change the code is
+ * kept as given (compileSettings), `outputSelection` asks for the one contract; the form's
+ * optimizer fields are ignored. The form's libraries are merged into `settings.libraries`: `path:Name` goes
  * under that source; a bare `Name` goes under every source that declares `library Name`
  * (when several do, each gets the entry: solc only uses the one it links, and guessing one
  * would be arbitrary); a bare name no source declares is left out of the input and only
@@ -70,7 +67,7 @@ export function buildSolcInput(submission: SourceSubmission, options: BuildSolcI
   const libraries = includeFormLibraries ? normaliseLibraries(submission.libraries) : [];
   if (submission.codeFormat === 'solidity-single-file') return buildSingleFile(submission, libraries);
   if (submission.codeFormat === 'solidity-standard-json-input') return buildStandardJson(submission, libraries);
-  throw new SolproofError('invalid_input', `Unsupported code format ${String(submission.codeFormat)}`);
+  throw new SolproofError('invalid_input', `Unsupported code format ${String((submission as { codeFormat: unknown }).codeFormat)}`);
 }
 
 interface FormLibrary {
@@ -91,7 +88,7 @@ function normaliseLibraries(links: LibraryLink[]): FormLibrary[] {
     const qualified = link.name.trim();
     const { path, name } = splitQualifiedName(qualified);
     if (!SOLIDITY_IDENTIFIER.test(name)) throw new SolproofError('invalid_input', `Invalid library name "${link.name}"`);
-    if (!ADDRESS.test(link.address)) {
+    if (!isAddress(link.address)) {
       throw new SolproofError('invalid_input', `Invalid address "${link.address}" for library ${link.name}`);
     }
     const address = link.address.toLowerCase();
@@ -104,7 +101,7 @@ function normaliseLibraries(links: LibraryLink[]): FormLibrary[] {
   return out;
 }
 
-function buildSingleFile(submission: SourceSubmission, libraries: FormLibrary[]): BuiltSolcInput {
+function buildSingleFile(submission: SingleFileSubmission, libraries: FormLibrary[]): BuiltSolcInput {
   const contractName = splitQualifiedName(submission.contractName.trim()).name;
   if (!SOLIDITY_IDENTIFIER.test(contractName)) {
     throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
@@ -146,73 +143,6 @@ function normaliseEvmVersion(evmVersion: string): string {
 }
 
 /**
- * Parses a user's standard JSON input: accepts Etherscan's `{{...}}` wrapping, requires
- * Solidity and inline `content` for every source, at most MAX_SOURCES sources and
- * MAX_CONTRACT_DECLARATIONS contracts. `urls` are refused: a path or URL there would make
- * the server read files or fetch from the network. Settings come back as compileSettings
- * makes them.
- */
-export function parseStandardJsonInput(text: string): SolcInput {
-  let body = text.trim();
-  // A JSON object cannot start with "{{", so this wrapping is unambiguous.
-  if (body.startsWith('{{') && body.endsWith('}}')) body = body.slice(1, -1);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (e) {
-    throw new SolproofError('invalid_standard_json', `The standard JSON input is not valid JSON: ${(e as Error).message}`);
-  }
-  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The standard JSON input must be a JSON object');
-  const language = parsed['language'];
-  if (language !== 'Solidity') {
-    // Other languages can emit raw bytes (Yul's `verbatim`) and so reproduce any deployed code.
-    throw new SolproofError(
-      'invalid_standard_json',
-      `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null).slice(0, 40)})`,
-    );
-  }
-  const sources = parsed['sources'];
-  if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
-    throw new SolproofError('invalid_standard_json', 'The standard JSON input has no "sources"');
-  }
-  if (Object.keys(sources).length > MAX_SOURCES) {
-    throw new SolproofError('invalid_standard_json', `The standard JSON input has more than ${MAX_SOURCES} sources`);
-  }
-  const cleanSources: Record<string, SolcSource> = {};
-  for (const [path, source] of Object.entries(sources)) {
-    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', `Source "${path}" must be an object`);
-    if ('urls' in source) {
-      throw new SolproofError(
-        'invalid_standard_json',
-        `Source "${path}" uses "urls"; only inline "content" is accepted`,
-      );
-    }
-    if (typeof source['content'] !== 'string') {
-      throw new SolproofError('invalid_standard_json', `Source "${path}" has no string "content"`);
-    }
-    cleanSources[path] = { ...(source as SolcSource) };
-  }
-  const settings = parsed['settings'] ?? {};
-  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', '"settings" must be an object');
-  const libraries = settings['libraries'];
-  if (libraries !== undefined && !isLibrariesShape(libraries)) {
-    throw new SolproofError('invalid_standard_json', '"settings.libraries" must map files to {name: address}');
-  }
-  const declarations = Object.values(cleanSources).reduce((n, source) => n + countDeclarations(source.content ?? ''), 0);
-  if (declarations > MAX_CONTRACT_DECLARATIONS) {
-    throw new SolproofError(
-      'invalid_standard_json',
-      `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
-    );
-  }
-  return { language, sources: cleanSources, settings: compileSettings(settings) };
-}
-
-function countDeclarations(content: string): number {
-  return content.match(/(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+[A-Za-z_$]/g)?.length ?? 0;
-}
-
-/**
  * The user's settings, less what cannot change the code but can cost a compile its time or
  * memory: the SMT model checker (it can run for the whole time limit on a few lines), debug
  * annotations of the assembly output, `stopAfter`, and literal sources in a metadata that the
@@ -235,28 +165,6 @@ export function compileSettings(given: Record<string, unknown>): SolcSettings {
   return settings;
 }
 
-/**
- * A standard JSON input text as its parser reads it: parsed and written again, so that a
- * key given twice appears once, with the value solc used (the last). Throws like
- * parseStandardJsonInput when the text is not a JSON object.
- */
-export function canonicalStandardJson(text: string): string {
-  let body = text.trim();
-  if (body.startsWith('{{') && body.endsWith('}}')) body = body.slice(1, -1);
-  return JSON.stringify(JSON.parse(body));
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isLibrariesShape(v: unknown): v is Record<string, Record<string, string>> {
-  return (
-    isPlainObject(v) &&
-    Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'))
-  );
-}
-
 /** The key of `sources` for a user-given path; a leading `/` on either side is tolerated. */
 export function resolveSourcePath(sources: Record<string, unknown>, path: string): string | null {
   if (Object.prototype.hasOwnProperty.call(sources, path)) return path;
@@ -273,8 +181,9 @@ function declares(content: string, keyword: string, name: string): boolean {
   return new RegExp(`(?:^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(content);
 }
 
-function buildStandardJson(submission: SourceSubmission, libraries: FormLibrary[]): BuiltSolcInput {
-  const input = parseStandardJsonInput(submission.sourceCode);
+function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLibrary[]): BuiltSolcInput {
+  const given = checkStandardJsonInput(submission.standardJson);
+  const input: SolcInput = { language: given.language, sources: given.sources, settings: compileSettings(given.settings) };
   const { path, name } = splitQualifiedName(submission.contractName.trim());
   if (!SOLIDITY_IDENTIFIER.test(name)) {
     throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);

@@ -1,27 +1,6 @@
 /** The subset of solc's standard JSON input and output the service reads and writes. */
 
-export interface SolcSource {
-  content?: string;
-  urls?: string[];
-  keccak256?: string;
-}
-
-export interface SolcSettings {
-  optimizer?: { enabled?: boolean; runs?: number; details?: unknown };
-  evmVersion?: string;
-  viaIR?: boolean;
-  libraries?: Record<string, Record<string, string>>;
-  metadata?: { bytecodeHash?: 'ipfs' | 'bzzr1' | 'none'; appendCBOR?: boolean; useLiteralContent?: boolean };
-  outputSelection?: Record<string, Record<string, string[]>>;
-  remappings?: string[];
-  [key: string]: unknown;
-}
-
-export interface SolcInput {
-  language: string;
-  sources: Record<string, SolcSource>;
-  settings: SolcSettings;
-}
+export type { SolcInput, SolcSettings, SolcSource } from '../core/solcInput.js';
 
 export interface LinkReferences {
   [file: string]: { [library: string]: { start: number; length: number }[] };

@@ -4,7 +4,7 @@ import { rejection } from '../../test/helpers/rejection.js';
 import { deployRaw, devnetClients } from '../../test/helpers/chain.js';
 import { compileForTest, inProcessCompiler } from '../../test/helpers/solc.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
-import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
 import type { ContractCreation } from './ports.js';
 import type { SolcInput } from './solcTypes.js';
 import { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
@@ -161,11 +161,11 @@ async function deploy(initCode: Hex): Promise<Deployed> {
   };
 }
 
-function singleFile(overrides: Partial<SourceSubmission>): SourceSubmission {
+function singleFile(overrides: Partial<SingleFileSubmission>): SourceSubmission {
   return submissionWith({ address: '0x0000000000000000000000000000000000000000', compilerVersion: V0_8_28, ...overrides });
 }
 
-function standardJson(input: SolcInput, contractName: string, overrides: Partial<SourceSubmission> = {}): SourceSubmission {
+function standardJson(input: SolcInput, contractName: string, overrides: Partial<Omit<StandardJsonSubmission, 'codeFormat'>> = {}): SourceSubmission {
   return standardJsonSubmission(input, contractName, { address: '0x0000000000000000000000000000000000000000', compilerVersion: V0_8_28, ...overrides });
 }
 
@@ -180,7 +180,7 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
   const storeArgs = encodeAbiParameters(STORE_ARGS, [1000n, 'hello store']).slice(2);
   let store: Artifact;
   let deployed: Deployed;
-  const storeSubmission = (overrides: Partial<SourceSubmission> = {}) =>
+  const storeSubmission = (overrides: Partial<SingleFileSubmission> = {}) =>
     singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200, ...overrides });
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { SolproofError, isSolproofError } from '../core/errors.js';
+import { isAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex, LibraryLink, MatchKind, SourceSubmission } from '../core/types.js';
 import {
   hasContentHash,
@@ -12,7 +13,7 @@ import { buildSolcInput, splitQualifiedName, type BuiltSolcInput } from './build
 import { matchCreationCode, matchRuntimeCode, type AuxdataSource, type CodeMatch, type CreationCodeMatch } from './matchBytecode.js';
 import type { Compiler, ContractCreation } from './ports.js';
 import type { SolcContractOutput, SolcInput, SolcOutput } from './solcTypes.js';
-import { parseSolcVersion, solcAtLeast, type SolcVersion } from './solcVersion.js';
+import { parseVersionNumbers, versionAtLeast, type VersionNumbers } from '../core/compilerVersion.js';
 import { constructorInputs, libraryId, type Transformation, type TransformationValues } from './transformations.js';
 
 /** The verdict text for code that does not match, as Etherscan words it. */
@@ -149,7 +150,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   const { submission, compiler } = args;
   const { input, sourcePath, contractName } = built;
   const compilerVersion = submission.compilerVersion.trim().replace(/^v/, '');
-  const version = parseSolcVersion(compilerVersion);
+  const version = parseVersionNumbers(compilerVersion);
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
 
   const output = await compiler.compile(compilerVersion, input);
@@ -263,10 +264,6 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   };
 }
 
-function strip0x(hex: string): string {
-  return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-}
-
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {
   let promise: Promise<T> | undefined;
   return () => (promise ??= fn());
@@ -322,7 +319,7 @@ interface EditedCompile {
  * reports, never by bytes found in the code.
  */
 function auxdataSources(ctx: {
-  version: SolcVersion | null;
+  version: VersionNumbers | null;
   values: string[] | null;
   runtime: string;
   creation: string;
@@ -330,9 +327,9 @@ function auxdataSources(ctx: {
 }): { runtime: AuxdataSource; creation: AuxdataSource } {
   const source = (part: 'runtime' | 'creation'): AuxdataSource => {
     const code = ctx[part];
-    if (!solcAtLeast(ctx.version, '0.4.7')) return { proveMetadata: false, positions: async () => [] };
+    if (!versionAtLeast(ctx.version, '0.4.7')) return { proveMetadata: false, positions: async () => [] };
     const values = ctx.values;
-    if (!solcAtLeast(ctx.version, '0.4.12')) {
+    if (!versionAtLeast(ctx.version, '0.4.12')) {
       // These compilers always end the code with their auxdata (there is no way to switch it
       // off or to emit raw bytes after it), but do not list it in the legacy assembly.
       const tail = tailAuxdata(code);
@@ -396,7 +393,7 @@ function collectLibraries(
   for (const [file, byName] of Object.entries(input.settings.libraries ?? {})) {
     for (const [name, address] of Object.entries(byName)) {
       const lower = address.toLowerCase();
-      if (/^0x[0-9a-f]{40}$/.test(lower) && code.includes(lower.slice(2))) out[libraryId(file, name)] = lower as Address;
+      if (isAddress(lower) && code.includes(lower.slice(2))) out[libraryId(file, name)] = lower as Address;
     }
   }
   for (const match of [creation, runtime]) {

@@ -6,7 +6,9 @@ import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
 import { redactUrl } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getProxyRecord } from '../store/proxyRecords.js';
-import { getJob, RECEIPT_PATTERN } from '../store/verificationJobs.js';
+import { isAddress } from '../core/hex.js';
+import { isReceipt } from '../core/receipt.js';
+import { getJobStatus } from '../store/verificationJobs.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,
@@ -25,7 +27,6 @@ import { homePage } from './pages/homePage.js';
 import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 /** Contracts per list page. */
 export const LIST_PAGE_SIZE = 25;
@@ -121,8 +122,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, l
     web.get('/search', async (request, reply) => {
       const raw = (request.query as Record<string, unknown>).q;
       const q = typeof raw === 'string' ? raw.trim() : '';
-      if (ADDRESS_RE.test(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
-      if (RECEIPT_PATTERN.test(q)) return reply.redirect(`/receipt/${q}`, 303);
+      if (isAddress(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
+      if (isReceipt(q)) return reply.redirect(`/receipt/${q}`, 303);
       const [latest, total] = await Promise.all([
         listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
         countVerifiedContracts(ctx.store.db),
@@ -158,7 +159,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, l
         return tooMany(request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
       }
       const given = (request.params as { address: string }).address;
-      if (!ADDRESS_RE.test(given)) {
+      if (!isAddress(given)) {
         return sendPage(
           reply,
           messagePage({
@@ -194,7 +195,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, l
     /** The ABI a call uses: the contract's own, or with asProxy its implementation's. */
     const abiFor = async (request: FastifyRequest): Promise<{ address: Address; abi: string; body: CallBody }> => {
       const given = (request.params as { address: string }).address;
-      if (!ADDRESS_RE.test(given)) throw new CallError(400, 'Not an address: 0x followed by 40 hex digits');
+      if (!isAddress(given)) throw new CallError(400, 'Not an address: 0x followed by 40 hex digits');
       const address = given.toLowerCase() as Address;
       const body = (request.body && typeof request.body === 'object' ? request.body : {}) as CallBody;
       if (body.asProxy === true || body.asProxy === 'true') {
@@ -239,14 +240,14 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, l
 
     web.get('/receipt/:guid', async (request, reply) => {
       const guid = (request.params as { guid: string }).guid;
-      if (!RECEIPT_PATTERN.test(guid)) {
+      if (!isReceipt(guid)) {
         return sendPage(
           reply,
           messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }),
           400,
         );
       }
-      const job = await getJob(ctx.store.db, guid);
+      const job = await getJobStatus(ctx.store.db, guid);
       if (!job) {
         return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Unknown receipt', message: 'No verification has this receipt.' }), 404);
       }

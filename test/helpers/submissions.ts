@@ -1,8 +1,8 @@
-import type { SourceSubmission } from '../../src/core/types.js';
+import type { SingleFileSubmission, StandardJsonSubmission } from '../../src/core/types.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
 
 /** A single-file submission with plain defaults (solc 0.8.28, optimizer off, MIT), changed by `overrides`. */
-export function submissionWith(overrides: Partial<SourceSubmission> = {}): SourceSubmission {
+export function submissionWith(overrides: Partial<SingleFileSubmission> = {}): SingleFileSubmission {
   return {
     address: '0x0000000000000000000000000000000000000001',
     codeFormat: 'solidity-single-file',
@@ -20,11 +20,12 @@ export function submissionWith(overrides: Partial<SourceSubmission> = {}): Sourc
   };
 }
 
-/** A standard-JSON submission of `input` for `contractName` (`path:Name`). */
+/** A standard-JSON submission of `input` (parsed, as the API keeps it) for `contractName` (`path:Name`). */
 export function standardJsonSubmission(
   input: SolcInput | unknown,
   contractName: string,
-  overrides: Partial<SourceSubmission> = {},
-): SourceSubmission {
-  return submissionWith({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(input), contractName, ...overrides });
+  overrides: Partial<Omit<StandardJsonSubmission, 'codeFormat'>> = {},
+): StandardJsonSubmission {
+  const { codeFormat: _single, sourceCode: _text, ...fields } = submissionWith({ contractName });
+  return { ...fields, codeFormat: 'solidity-standard-json-input', standardJson: structuredClone(input) as SolcInput, ...overrides };
 }

@@ -1,5 +1,4 @@
-import type { Address } from '../../core/types.js';
-import type { ProxyRequest } from '../../jobs/runProxyVerification.js';
+import type { Address, ProxyRequest } from '../../core/types.js';
 import { queueSubmission } from '../../store/submissions.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
@@ -24,9 +23,7 @@ export async function verifyProxyContract(ctx: ApiContext, params: Params, calle
   if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
   const limit = ctx.config.dailyProxyQuota;
   const queued = await queueSubmission(ctx.store.db, {
-    kind: 'proxy',
-    address: request.address,
-    request,
+    request: { kind: 'proxy', proxy: request },
     apiKeyId: caller.key.id,
     quota: { kind: 'proxy', limit },
     maxUnfinished: ctx.config.keyQueuedJobs,

@@ -8,12 +8,6 @@ import type { Params } from '../params.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
 import { TEXT } from '../texts.js';
 
-/** Strips Etherscan's `{{...}}` wrapping so a record copied from getsourcecode can be resubmitted. */
-export function unwrapStandardJson(text: string): string {
-  const t = text.trim();
-  return t.startsWith('{{') && t.endsWith('}}') ? t.slice(1, -1) : text;
-}
-
 /**
  * `verifysourcecode`: validates the fields, checks that the address holds code and has no
  * verification that a submission could not improve, counts the submission against the key's daily quota, writes the job to the
@@ -24,15 +18,6 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const parsed = parseSourceSubmission(params, ctx.releases);
   if (!parsed.ok) return fail(parsed.error);
   const submission = parsed.value;
-  if (submission.codeFormat === 'solidity-standard-json-input') {
-    submission.sourceCode = unwrapStandardJson(submission.sourceCode);
-    try {
-      const json: unknown = JSON.parse(submission.sourceCode);
-      if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('not an object');
-    } catch {
-      return fail(TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object'));
-    }
-  }
 
   // A partial match (or one whose runtime code was never compared) stays open to a better
   // one: whoever verified first must not lock the owner's exact sources out.
@@ -51,9 +36,7 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   // Last checks before the job is written: only submissions that would be accepted count.
   const limit = ctx.config.dailyVerifyQuota;
   const queued = await queueSubmission(ctx.store.db, {
-    kind: 'source',
-    address: submission.address,
-    request: submission,
+    request: { kind: 'source', submission },
     apiKeyId: caller.key.id,
     quota: { kind: 'verify', limit },
     maxUnfinished: ctx.config.keyQueuedJobs,

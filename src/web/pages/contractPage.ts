@@ -1,5 +1,7 @@
 import { decodeAbiParameters, type AbiParameter } from 'viem';
 import { licenseName } from '../../core/licenses.js';
+import { isAddress } from '../../core/hex.js';
+import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
@@ -7,7 +9,6 @@ import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCal
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 /** Everything the contract page shows, gathered by the route. */
 export interface ContractPageData {
@@ -106,7 +107,7 @@ function history(entries: ReplacedVerification[] | undefined): Html | string {
   if (!entries || entries.length === 0) return '';
   return html`<dt>Earlier</dt><dd>${entries.map(
     (e) =>
-      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && /^[a-z0-9]{50}$/.test(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, replaced by a better match ${timeTag(e.replacedAt)}</div>`,
+      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && isReceipt(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, replaced by a better match ${timeTag(e.replacedAt)}</div>`,
   )}</dd>`;
 }
 
@@ -171,15 +172,15 @@ function proxyDetails(data: ContractPageData): Html | string {
   if (!record) return '';
   const detection = (record.detection && typeof record.detection === 'object' ? record.detection : {}) as Record<string, unknown>;
   const hops = Array.isArray(detection.chain)
-    ? (detection.chain as Record<string, unknown>[]).filter((h) => typeof h?.implementation === 'string' && ADDRESS_RE.test(h.implementation))
+    ? (detection.chain as Record<string, unknown>[]).filter((h) => typeof h?.implementation === 'string' && isAddress(h.implementation))
     : [];
   const addressList = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string' && ADDRESS_RE.test(a)) : [];
-  const beacon = typeof detection.beacon === 'string' && ADDRESS_RE.test(detection.beacon) ? detection.beacon : null;
-  const admin = typeof detection.admin === 'string' && ADDRESS_RE.test(detection.admin) ? detection.admin : null;
+    Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string' && isAddress(a)) : [];
+  const beacon = typeof detection.beacon === 'string' && isAddress(detection.beacon) ? detection.beacon : null;
+  const admin = typeof detection.admin === 'string' && isAddress(detection.admin) ? detection.admin : null;
   const facets = addressList(detection.facets);
   const conflicts = Array.isArray(detection.conflicts)
-    ? (detection.conflicts as Record<string, unknown>[]).filter((c) => typeof c?.implementation === 'string' && ADDRESS_RE.test(c.implementation))
+    ? (detection.conflicts as Record<string, unknown>[]).filter((c) => typeof c?.implementation === 'string' && isAddress(c.implementation))
     : [];
   return html`<div class="card" id="proxy">
 <h2>Proxy <span class="badge info">${patternName(record.pattern)}</span></h2>
@@ -283,9 +284,9 @@ export function contractPage(data: ContractPageData): Html {
 <dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
 <dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${partsMatched(contract)}</dd>
-<dt>Verified</dt><dd>${timeTag(contract.verifiedAt)}${contract.receipt && /^[a-z0-9]{50}$/.test(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
+<dt>Verified</dt><dd>${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
 ${history(data.history)}
-${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${ADDRESS_RE.test(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
+${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${isAddress(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
 </dl>
 ${contract.runtimeMatch === null ? html`<p class="notice warn">This record was verified from the creation code alone: the code deployed at the address was never compared with these sources. A new submission that matches the deployed code replaces it.</p>` : ''}
 </div>

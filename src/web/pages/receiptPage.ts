@@ -1,4 +1,4 @@
-import type { VerificationJob } from '../../store/verificationJobs.js';
+import type { JobStatus } from '../../store/verificationJobs.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 
@@ -8,7 +8,7 @@ export const RECEIPT_REFRESH_SECONDS = 2;
 type StepState = 'done' | 'current' | 'failed' | '';
 
 /** `/receipt/:guid`: where a verification or proxy job stands; reloads itself while pending. */
-export function receiptPage(data: { chainId: number; job: VerificationJob; now?: number }): Html {
+export function receiptPage(data: { chainId: number; job: JobStatus; now?: number }): Html {
   const job = data.job;
   const proxy = job.kind === 'proxy';
   const pending = job.state === 'queued' || job.state === 'running';

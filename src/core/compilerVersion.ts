@@ -1,0 +1,133 @@
+/**
+ * Solc compiler versions, the one home of the concept: the long form clients send
+ * (`v0.8.26+commit.8a97fa7a`), the numbers the version facts compare, the form a loaded
+ * compiler reports, and what a submission may say.
+ */
+import type { ReleaseLookup } from './solcReleases.js';
+import { TEXT } from './texts.js';
+
+/** The numbers of a version: enough to apply the version facts of matching.md. */
+export interface VersionNumbers {
+  major: number;
+  minor: number;
+  patch: number;
+}
+
+/** A solc version as solc-bin names it: `0.8.26+commit.8a97fa7a`, nightlies included. */
+export interface CompilerVersion extends VersionNumbers {
+  /** `0.8.26` */
+  version: string;
+  /** `8a97fa7a` */
+  commit: string;
+  /** `2024.5.1` for `0.8.27-nightly.2024.5.1+commit.…`; absent for releases. */
+  nightly?: string;
+  /** The long form without the leading `v`: `0.8.26+commit.8a97fa7a`. */
+  long: string;
+}
+
+// Strict on purpose: the long form ends up in cache file names and mirror URLs.
+const LONG_VERSION =
+  /^v?(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:-nightly\.(\d{4}\.\d{1,2}\.\d{1,2}))?\+commit\.([0-9a-f]{8})$/;
+
+/**
+ * Parses a compiler version in the long form (`v0.8.26+commit.8a97fa7a`, the `v` optional).
+ * Returns null for anything else, including a version without its commit.
+ */
+export function parseCompilerVersion(text: string): CompilerVersion | null {
+  if (typeof text !== 'string' || text.length > 64) return null;
+  const m = LONG_VERSION.exec(text.trim());
+  if (!m) return null;
+  const [, major, minor, patch, nightly, commit] = m;
+  const version = `${major}.${minor}.${patch}`;
+  const long = `${version}${nightly ? `-nightly.${nightly}` : ''}+commit.${commit}`;
+  return {
+    version,
+    commit: commit!,
+    ...(nightly ? { nightly } : {}),
+    long,
+    major: Number(major),
+    minor: Number(minor),
+    patch: Number(patch),
+  };
+}
+
+/** The release a version belongs to: `0.8.26`, or a nightly's `0.8.27-nightly.2024.5.1`. */
+export function releaseOf(v: Pick<CompilerVersion, 'version' | 'nightly'>): string {
+  return v.nightly ? `${v.version}-nightly.${v.nightly}` : v.version;
+}
+
+/**
+ * Reads the version a loaded compiler reports (`0.6.12+commit.27d51765.Emscripten.clang`)
+ * down to the long form solc-bin uses.
+ */
+export function longVersionFromReported(reported: string): string | null {
+  const m = /^(\d+\.\d+\.\d+(?:-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8})/.exec(reported.trim());
+  return m ? m[1]! : null;
+}
+
+const NUMBERS = /^v?(\d+)\.(\d+)\.(\d+)/;
+
+/** The numbers of `v0.8.26+commit.8a97fa7a`, `0.8.26` or a nightly's long form; null when unrecognisable. */
+export function parseVersionNumbers(version: string): VersionNumbers | null {
+  const m = NUMBERS.exec(version.trim());
+  if (!m) return null;
+  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) };
+}
+
+/** Negative, zero or positive like a sort comparator; strings are read with parseVersionNumbers. */
+export function compareVersions(a: VersionNumbers | string, b: VersionNumbers | string): number {
+  const x = typeof a === 'string' ? (parseVersionNumbers(a) ?? { major: 0, minor: 0, patch: 0 }) : a;
+  const y = typeof b === 'string' ? (parseVersionNumbers(b) ?? { major: 0, minor: 0, patch: 0 }) : b;
+  return x.major - y.major || x.minor - y.minor || x.patch - y.patch;
+}
+
+/** True when `version` is at least `min` ("0.4.7"); an unknown version counts as new. */
+export function versionAtLeast(version: VersionNumbers | null, min: string): boolean {
+  if (!version) return true;
+  const m = parseVersionNumbers(min);
+  if (!m) throw new Error(`bad version literal ${min}`);
+  return compareVersions(version, m) >= 0;
+}
+
+// As clients send it: a space may stand for the `+` (a form-encoded version that was not
+// escaped), and a native solc's platform suffix (`.Linux.gcc`) may follow, as forge sends it.
+const SUBMITTED_VERSION =
+  /^v?(\d{1,2})\.(\d{1,2})\.(\d{1,3})(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?(?:[+ ]commit\.([0-9a-fA-F]{1,40}))?((?:\.[A-Za-z][A-Za-z0-9]{0,15}){0,3})$/;
+
+/** A submitted version, read: its long form with `v`, and its numbers. */
+export interface SubmittedVersion {
+  /** `v0.8.26+commit.8a97fa7a` */
+  long: string;
+  /** `0.8.26` */
+  short: string;
+}
+
+/**
+ * Reads the compiler version of a submission. A known release must carry its own commit: any
+ * other names no compiler, and the problem says which one was meant. Without `releases`, any
+ * 8-digit commit is taken. Returns the version or the client text that names the problem.
+ */
+export function readSubmittedVersion(
+  text: string,
+  releases: ReleaseLookup = () => null,
+): { ok: true; value: SubmittedVersion } | { ok: false; error: string } {
+  const invalid = {
+    ok: false as const,
+    error: TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`),
+  };
+  const m = SUBMITTED_VERSION.exec(text.trim());
+  if (!m) return invalid;
+  const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
+  const release = `${short}${m[4] ?? ''}`;
+  const commit = m[5]?.toLowerCase();
+  const known = releases(release);
+  if (known) {
+    if (commit === known.longVersion.slice(known.longVersion.indexOf('commit.') + 7)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
+    return {
+      ok: false,
+      error: TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc release; did you mean v${known.longVersion}?`),
+    };
+  }
+  if (commit === undefined || commit.length !== 8) return invalid;
+  return { ok: true, value: { long: `v${release}+commit.${commit}`, short } };
+}

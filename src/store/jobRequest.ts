@@ -1,0 +1,111 @@
+/**
+ * What a job was asked to do, as it is stored: a versioned JSON document with one decoder.
+ * Version 2 keeps a standard JSON submission's input parsed; the first version kept the
+ * submitted text, which the decoder reads once when such a job is claimed.
+ */
+import { SolproofError } from '../core/errors.js';
+import { isAddress } from '../core/hex.js';
+import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
+import { unwrapStandardJson } from '../verify/standardJsonText.js';
+import type { JobKind } from './database.js';
+
+/** A job's request: a source verification or a proxy detection. */
+export type JobRequest = { kind: 'source'; submission: SourceSubmission } | { kind: 'proxy'; proxy: ProxyRequest };
+
+export const JOB_REQUEST_VERSION = 2;
+
+/** The stored text of a request. */
+export function encodeJobRequest(request: JobRequest): string {
+  return JSON.stringify({ version: JOB_REQUEST_VERSION, ...request });
+}
+
+/** The address a request is about. */
+export function jobRequestAddress(request: JobRequest): string {
+  return request.kind === 'source' ? request.submission.address : request.proxy.address;
+}
+
+const unreadable = (why: string) => new SolproofError('invalid_input', `The stored request cannot be read: ${why}`);
+
+/**
+ * Reads a stored request of a job of `kind`, any version. Throws SolproofError
+ * `invalid_input` when the document is not a request of that kind.
+ */
+export function decodeJobRequest(kind: JobKind, text: string): JobRequest {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw unreadable('not JSON');
+  }
+  if (!isRecord(doc)) throw unreadable('not an object');
+  if (doc['version'] === JOB_REQUEST_VERSION) {
+    if (doc['kind'] !== kind) throw unreadable(`a ${String(doc['kind'])} request in a ${kind} job`);
+    return kind === 'source' ? { kind, submission: sourceSubmission(doc['submission'], false) } : { kind, proxy: proxyRequest(doc['proxy']) };
+  }
+  // Version 1: the submission or proxy request itself.
+  return kind === 'source' ? { kind, submission: sourceSubmission(doc, true) } : { kind, proxy: proxyRequest(doc) };
+}
+
+function proxyRequest(value: unknown): ProxyRequest {
+  if (!isRecord(value) || typeof value['address'] !== 'string' || !isAddress(value['address'])) throw unreadable('no proxy address');
+  const expected = value['expectedImplementation'];
+  if (expected !== undefined && (typeof expected !== 'string' || !isAddress(expected))) throw unreadable('bad expected implementation');
+  return { address: value['address'] as `0x${string}`, ...(expected !== undefined ? { expectedImplementation: expected as `0x${string}` } : {}) };
+}
+
+function sourceSubmission(value: unknown, legacy: boolean): SourceSubmission {
+  if (!isRecord(value)) throw unreadable('no submission');
+  const text = (name: string): string => {
+    const v = value[name];
+    if (typeof v !== 'string') throw unreadable(`no ${name}`);
+    return v;
+  };
+  const flag = (name: string): boolean => {
+    const v = value[name];
+    if (typeof v !== 'boolean') throw unreadable(`no ${name}`);
+    return v;
+  };
+  const number = (name: string): number => {
+    const v = value[name];
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw unreadable(`no ${name}`);
+    return v;
+  };
+  const address = text('address');
+  if (!isAddress(address)) throw unreadable('bad address');
+  const libraries = value['libraries'];
+  if (!Array.isArray(libraries) || !libraries.every((l) => isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string')) {
+    throw unreadable('bad libraries');
+  }
+  const fields = {
+    address: address as `0x${string}`,
+    contractName: text('contractName'),
+    compilerVersion: text('compilerVersion'),
+    optimizationUsed: flag('optimizationUsed'),
+    runs: number('runs'),
+    constructorArguments: text('constructorArguments'),
+    evmVersion: text('evmVersion'),
+    licenseType: number('licenseType'),
+    libraries: libraries as LibraryLink[],
+    viaIR: flag('viaIR'),
+  };
+  const codeFormat = text('codeFormat') as CodeFormat;
+  if (codeFormat === 'solidity-single-file') return { ...fields, codeFormat, sourceCode: text('sourceCode') };
+  if (codeFormat !== 'solidity-standard-json-input') throw unreadable(`unknown code format ${codeFormat}`);
+  if (!legacy) {
+    const standardJson = value['standardJson'];
+    if (!isRecord(standardJson)) throw unreadable('no standard JSON input');
+    return { ...fields, codeFormat, standardJson: standardJson as never };
+  }
+  let standardJson: unknown;
+  try {
+    standardJson = JSON.parse(unwrapStandardJson(text('sourceCode')));
+  } catch {
+    throw unreadable('its standard JSON input is not JSON');
+  }
+  if (!isRecord(standardJson)) throw unreadable('its standard JSON input is not an object');
+  return { ...fields, codeFormat, standardJson: standardJson as never };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,104 @@
+/**
+ * Standard JSON input as clients send it: Etherscan wraps it in one extra pair of braces
+ * (`{{...}}`) in getsourcecode's SourceCode, and clients send it back that way. The one place
+ * that reads the text, checks what a submission may contain, and writes the wrapping.
+ */
+import { SolproofError } from '../core/errors.js';
+import type { SolcInput, SolcSource } from '../core/solcInput.js';
+
+/** Bounds on one input: more than any real project has, few enough to keep a compile bounded. */
+export const MAX_SOURCES = 2000;
+export const MAX_CONTRACT_DECLARATIONS = 5000;
+
+/** The text without Etherscan's `{{...}}` wrapping (a JSON object cannot start with `{{`, so it is unambiguous). */
+export function unwrapStandardJson(text: string): string {
+  const body = text.trim();
+  return body.startsWith('{{') && body.endsWith('}}') ? body.slice(1, -1) : body;
+}
+
+/** `{{...}}`: Etherscan's wrapping of a standard JSON input in getsourcecode's SourceCode. */
+export function wrapStandardJson(inputText: string): string {
+  return `{${inputText}}`;
+}
+
+/**
+ * Parses a user's standard JSON input text, wrapped or not, and checks it with
+ * checkStandardJsonInput. A key given twice counts once, with its last value, as in solc.
+ * Throws SolproofError `invalid_standard_json`.
+ */
+export function parseStandardJsonText(text: string): SolcInput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(unwrapStandardJson(text));
+  } catch (e) {
+    throw new SolproofError('invalid_standard_json', `The standard JSON input is not valid JSON: ${(e as Error).message}`);
+  }
+  return checkStandardJsonInput(parsed);
+}
+
+/**
+ * Checks a parsed standard JSON input: Solidity only, inline `content` for every source, at
+ * most MAX_SOURCES sources and MAX_CONTRACT_DECLARATIONS contracts, well-formed
+ * `settings.libraries`. `urls` are refused: a path or URL there would make the server read
+ * files or fetch from the network. Returns the input as given (a copy); throws SolproofError
+ * `invalid_standard_json`.
+ */
+export function checkStandardJsonInput(parsed: unknown): SolcInput {
+  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The standard JSON input must be a JSON object');
+  const language = parsed['language'];
+  if (language !== 'Solidity') {
+    // Other languages can emit raw bytes (Yul's `verbatim`) and so reproduce any deployed code.
+    throw new SolproofError(
+      'invalid_standard_json',
+      `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null).slice(0, 40)})`,
+    );
+  }
+  const sources = parsed['sources'];
+  if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
+    throw new SolproofError('invalid_standard_json', 'The standard JSON input has no "sources"');
+  }
+  if (Object.keys(sources).length > MAX_SOURCES) {
+    throw new SolproofError('invalid_standard_json', `The standard JSON input has more than ${MAX_SOURCES} sources`);
+  }
+  const cleanSources: Record<string, SolcSource> = {};
+  for (const [path, source] of Object.entries(sources)) {
+    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', `Source "${path}" must be an object`);
+    if ('urls' in source) {
+      throw new SolproofError('invalid_standard_json', `Source "${path}" uses "urls"; only inline "content" is accepted`);
+    }
+    if (typeof source['content'] !== 'string') {
+      throw new SolproofError('invalid_standard_json', `Source "${path}" has no string "content"`);
+    }
+    cleanSources[path] = { ...(source as SolcSource) };
+  }
+  const settings = parsed['settings'] ?? {};
+  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', '"settings" must be an object');
+  const libraries = settings['libraries'];
+  if (libraries !== undefined && !isLibrariesShape(libraries)) {
+    throw new SolproofError('invalid_standard_json', '"settings.libraries" must map files to {name: address}');
+  }
+  const declarations = Object.values(cleanSources).reduce((n, source) => n + countDeclarations(source.content ?? ''), 0);
+  if (declarations > MAX_CONTRACT_DECLARATIONS) {
+    throw new SolproofError(
+      'invalid_standard_json',
+      `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
+    );
+  }
+  return { ...parsed, language, sources: cleanSources, settings: structuredClone(settings) };
+}
+
+function countDeclarations(content: string): number {
+  return content.match(/(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+[A-Za-z_$]/g)?.length ?? 0;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isLibrariesShape(v: unknown): v is Record<string, Record<string, string>> {
+  return (
+    isPlainObject(v) &&
+    Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'))
+  );
+}
+
