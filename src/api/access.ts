@@ -1,7 +1,7 @@
 import type { Config } from '../core/config.js';
 import { findApiKey, touchApiKey, type ApiKeyRecord } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
-import { IntervalLimiter, MemoryRateLimitStore, type FailurePolicy, type RateLimitStore } from './rateLimits.js';
+import { IntervalLimiter, MemoryRateLimitStore, type FailurePolicy, type RateLimitStore } from '../limits/rateLimits.js';
 
 export type ActionClass = 'read' | 'status' | 'submit';
 

@@ -2,9 +2,8 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
-import type { LogReader } from '../chain/rpcChainReader.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import type { ChainReader } from '../verify/ports.js';
+import type { ChainReader, LogReader } from '../verify/index.js';
 
 /** What the API needs from the rest of the service (wired by cli/). */
 export interface ApiContext {

@@ -5,8 +5,7 @@ import { parseHexBytes } from '../core/hex.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
 import { isSolproofError, type SolproofError } from '../core/errors.js';
-import { buildSolcInput, resolveSourcePath, splitQualifiedName } from '../verify/buildSolcInput.js';
-import { parseStandardJsonText } from '../verify/standardJsonText.js';
+import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
 import { isAddress, type Params } from './params.js';
 import { TEXT } from './texts.js';
 

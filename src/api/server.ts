@@ -12,12 +12,11 @@ import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
-import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { BodyError, createBodyParser, fieldFromBodyPrefix, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
 import type { AccessDecision } from './access.js';
 import { TEXT } from './texts.js';
 import { redactUrl } from '../core/log.js';
-import { registerWebRoutes } from '../web/routes.js';
 
 type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
 
@@ -151,6 +150,5 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     return action.run(ctx, params, caller, decision.okMessage);
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });
-  await registerWebRoutes(app, ctx, limits);
   return app;
 }

@@ -20,7 +20,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { startDevnet } from '../chain/devnet.js';
 import type { Hex } from '../core/types.js';
-import type { SolcOutput } from '../verify/solcTypes.js';
+import type { SolcOutput } from '../verify/index.js';
 import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from './amplificationInput.js';
 import { clearProxyEnv, createKey, startServiceProcess } from './serviceProcess.js';
 

@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { startDevnet, type Devnet } from '../chain/devnet.js';
 import type { Address, Hex } from '../core/types.js';
-import type { SolcOutput } from '../verify/solcTypes.js';
+import type { SolcOutput } from '../verify/index.js';
 import { clearProxyEnv, createKey, startServiceProcess, type ServiceCompileLog, type ServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 

@@ -1,5 +1,5 @@
 import { SolproofError } from '../core/errors.js';
-import type { ChainReader } from '../verify/ports.js';
+import type { ChainReader } from '../verify/index.js';
 
 /**
  * Confirms the node serves the chain the service is configured for, so code from another

@@ -1,7 +1,7 @@
 import { getContractAddress } from 'viem';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { ContractCreation } from '../verify/ports.js';
+import type { ContractCreation } from '../verify/index.js';
 import { findCreateInCallTrace, findCreateInParityTraces, type CreateFrame } from './creationTraces.js';
 import { isStateUnavailable, RpcFailure, type JsonRpc } from './jsonRpc.js';
 import * as v from './rpcValues.js';

@@ -1,7 +1,7 @@
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { ChainReader, ContractCreation } from '../verify/ports.js';
+import type { ChainLog, ChainReader, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
 import { findCreation } from './findCreation.js';
 import { chainUnavailable, createJsonRpc, isExecutionFailure, RpcFailure } from './jsonRpc.js';
 import * as v from './rpcValues.js';
@@ -32,29 +32,6 @@ export interface RpcChainReaderOptions {
  * answers with an error; "nothing there" is a value ('0x', null), never a throw.
  * Addresses and hex come back in lower case.
  */
-/** Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations with it). */
-export interface LogFilter {
-  address: Address;
-  fromBlock: bigint;
-  toBlock: bigint | 'latest';
-  topic0?: Hex;
-}
-
-export interface ChainLog {
-  address: Address;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: bigint;
-  transactionHash: Hex;
-  transactionIndex: bigint;
-  logIndex: bigint;
-}
-
-export interface LogReader {
-  /** eth_getLogs for one address; at most `limit` logs (default 1000). */
-  getLogs(filter: LogFilter, limit?: number): Promise<ChainLog[]>;
-}
-
 export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader & LogReader {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const callGas = options.callGas ?? 10_000_000;

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryRateLimitStore, type RateLimitStore } from '../api/rateLimits.js';
-import { connectRedisRateLimitStore } from '../api/redisRateLimits.js';
 import { buildServer } from '../api/server.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
@@ -15,6 +13,9 @@ import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js'
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
 import { requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
+import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
+import { registerWebRoutes } from '../web/routes.js';
 
 const DEVNET_PORT = 8545;
 
@@ -107,6 +108,8 @@ export async function start(config: Config): Promise<void> {
     { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), logger },
     { rateLimits },
   );
+  // The explorer shares the HTTP server and the limits with the API; neither knows the other.
+  await registerWebRoutes(app, { config, chainId, store, chain, logger }, rateLimits);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

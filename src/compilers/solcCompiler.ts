@@ -5,8 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { Compiler } from '../verify/ports.js';
-import type { SolcInput, SolcOutput } from '../verify/solcTypes.js';
+import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
 import {
   ChecksumError,
   DownloadError,

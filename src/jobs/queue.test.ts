@@ -5,7 +5,7 @@ import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
 import type { Address } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
-import { createTestDatabase, type TestDatabase } from '../store/testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import {
   claimNextJob,
   countJobs,

@@ -4,8 +4,7 @@ import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import { saveProxyRecord } from '../store/proxyRecords.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import type { ChainReader } from '../verify/ports.js';
-import { detectProxy } from '../verify/proxy/index.js';
+import { detectProxy, type ChainReader } from '../verify/index.js';
 import { retryDelay, type JobOutcome } from './queue.js';
 
 export interface ProxyVerificationDeps {

@@ -5,9 +5,7 @@ import type { Address, LibraryLink } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import { getStoredVerdict, saveVerifiedContract } from '../store/verifiedContracts.js';
-import type { ChainReader, Compiler } from '../verify/ports.js';
-import { canBeImproved, isBetterVerdict } from '../verify/verdictRank.js';
-import { verifyContract, type VerificationResult } from '../verify/verifyContract.js';
+import { canBeImproved, isBetterVerdict, verifyContract, type ChainReader, type Compiler, type VerificationResult } from '../verify/index.js';
 import { licenseFromSource } from './licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
 

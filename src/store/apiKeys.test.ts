@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
 import { SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 
 describeOnDialects('api keys', (dialect) => {
     let tdb: TestDatabase;

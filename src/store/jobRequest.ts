@@ -6,7 +6,7 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
 import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
-import { unwrapStandardJson } from '../verify/standardJsonText.js';
+import { unwrapStandardJson } from '../verify/index.js';
 import type { JobKind } from './database.js';
 
 /** A job's request: a source verification or a proxy detection. */

@@ -8,7 +8,7 @@ import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
 import { migrations } from './migrations.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
 

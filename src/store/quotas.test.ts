@@ -3,7 +3,7 @@ import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { createApiKey } from './apiKeys.js';
 import type { Store } from './openStore.js';
 import { nextUtcMidnight, quotaUsageToday, quotaUsed, takeQuota } from './quotas.js';
-import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 
 const NOON = new Date('2026-11-22T12:00:00.000Z');
 

@@ -5,7 +5,7 @@ import { quotaUsed } from './quotas.js';
 import { queueSubmission } from './submissions.js';
 import type { Address } from '../core/types.js';
 import type { Store } from './openStore.js';
-import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import {
   claimNextJob,
   countJobs,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
 import type { Address } from '../core/types.js';
 import type { Store } from './openStore.js';
-import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from './testDatabase.js';
+import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,

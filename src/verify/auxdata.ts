@@ -1,4 +1,7 @@
+import { base58 } from '@scure/base';
+import { bytesToHex, hexToBytes, isHex } from 'viem';
 import { decodeCbor, type CborMap } from './cbor.js';
+import { cborTailRange } from './cborTail.js';
 
 /**
  * The CBOR auxdata solc appends to code: `<cbor map><2-byte big-endian length of the map>`.
@@ -26,51 +29,13 @@ export interface AuxdataPosition {
   value: string;
 }
 
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-function hexToBytesStrict(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error('not hex');
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function bytesToHexPlain(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
-
-/** Base58btc, the alphabet IPFS CIDv0 (`Qm...`) uses. */
-export function base58Encode(bytes: Uint8Array): string {
-  const digits: number[] = [];
-  for (const byte of bytes) {
-    let carry = byte;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
-      digits[i] = carry % 58;
-      carry = (carry / 58) | 0;
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = (carry / 58) | 0;
-    }
-  }
-  let out = '';
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    out += '1';
-  }
-  for (let i = digits.length - 1; i >= 0; i--) out += BASE58_ALPHABET[digits[i]!];
-  return out;
-}
-
 /**
  * Decodes one auxdata (map plus length suffix). Throws when the length suffix does not
  * cover exactly the map, or the bytes are not a map of the shape solc writes.
  */
 export function decodeAuxdata(auxdataHex: string): DecodedAuxdata {
-  const bytes = hexToBytesStrict(auxdataHex);
+  if (!isHex(`0x${auxdataHex}`, { strict: true }) || auxdataHex.length % 2 !== 0) throw new Error('not hex');
+  const bytes = hexToBytes(`0x${auxdataHex}`);
   if (bytes.length < 3) throw new Error('auxdata too short');
   if (bytes.length > MAX_AUXDATA_BYTES) throw new Error('auxdata too long');
   const declared = (bytes[bytes.length - 2]! << 8) | bytes[bytes.length - 1]!;
@@ -100,14 +65,14 @@ function toDecoded(map: CborMap): DecodedAuxdata {
   const ipfs = map['ipfs'];
   if (ipfs !== undefined) {
     if (!(ipfs instanceof Uint8Array) || ipfs.length !== 34 || ipfs[0] !== 0x12 || ipfs[1] !== 0x20) throw new Error('bad ipfs hash');
-    out.ipfs = bytesToHexPlain(ipfs);
+    out.ipfs = bytesToHex(ipfs).slice(2);
     hashes++;
   }
   for (const key of ['bzzr0', 'bzzr1'] as const) {
     const v = map[key];
     if (v === undefined) continue;
     if (!(v instanceof Uint8Array) || v.length !== 32) throw new Error(`bad ${key} hash`);
-    out[key] = bytesToHexPlain(v);
+    out[key] = bytesToHex(v).slice(2);
     hashes++;
   }
   if (hashes > 1) throw new Error('several content hashes');
@@ -141,22 +106,18 @@ export function hasContentHash(decoded: DecodedAuxdata | null): boolean {
  * `codeHex` is without 0x; compiled code may carry link placeholders before the tail.
  */
 export function tailAuxdata(codeHex: string): { position: AuxdataPosition; decoded: DecodedAuxdata } | null {
-  if (codeHex.length < 6) return null;
-  const declared = parseInt(codeHex.slice(-4), 16);
-  if (!Number.isFinite(declared) || declared + 2 > MAX_AUXDATA_BYTES) return null;
-  const length = declared + 2;
-  const codeLength = codeHex.length / 2;
-  if (length > codeLength) return null;
-  const value = codeHex.slice(codeHex.length - length * 2).toLowerCase();
+  const range = cborTailRange(codeHex);
+  if (!range || range.length > MAX_AUXDATA_BYTES) return null;
+  const value = codeHex.slice(range.start * 2).toLowerCase();
   const decoded = tryDecodeAuxdata(value);
   if (!decoded) return null;
-  return { position: { id: '1', offset: codeLength - length, length, value }, decoded };
+  return { position: { id: '1', offset: range.start, length: range.length, value }, decoded };
 }
 
 /** `ipfs://Qm...` or `bzzr://<hex>` for the content hash, '' when there is none. */
 export function swarmSourceOf(decoded: DecodedAuxdata | null): string {
   if (!decoded) return '';
-  if (decoded.ipfs) return `ipfs://${base58Encode(hexToBytesStrict(decoded.ipfs))}`;
+  if (decoded.ipfs) return `ipfs://${base58.encode(hexToBytes(`0x${decoded.ipfs}`))}`;
   const bzz = decoded.bzzr1 ?? decoded.bzzr0;
   return bzz ? `bzzr://${bzz}` : '';
 }

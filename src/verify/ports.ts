@@ -36,3 +36,26 @@ export interface ChainReader {
   call(to: Address, data: Hex, blockNumber?: bigint): Promise<Hex | null>;
   getBlockNumber(): Promise<bigint>;
 }
+
+/** Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations with it). */
+export interface LogFilter {
+  address: Address;
+  fromBlock: bigint;
+  toBlock: bigint | 'latest';
+  topic0?: Hex;
+}
+
+export interface ChainLog {
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: bigint;
+  transactionHash: Hex;
+  transactionIndex: bigint;
+  logIndex: bigint;
+}
+
+export interface LogReader {
+  /** eth_getLogs for one address; at most `limit` logs (default 1000). */
+  getLogs(filter: LogFilter, limit?: number): Promise<ChainLog[]>;
+}

@@ -8,7 +8,7 @@ import {
   type AbiParameter,
 } from 'viem';
 import type { Address, Hex } from '../core/types.js';
-import type { ChainReader } from '../verify/ports.js';
+import type { ChainReader } from '../verify/index.js';
 
 /**
  * Reading and writing contracts from the explorer: a function is picked from a STORED ABI

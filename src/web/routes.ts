@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiContext } from '../api/context.js';
-import type { RateLimitStore } from '../api/rateLimits.js';
+import type { RateLimitStore } from '../limits/rateLimits.js';
+import type { WebContext } from './context.js';
 import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
 import { redactUrl } from '../core/log.js';
 import type { Address } from '../core/types.js';
@@ -49,7 +49,7 @@ function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
 }
 
 /** The public base URL for hints shown on pages. */
-function baseUrlOf(ctx: ApiContext, request: FastifyRequest): string {
+function baseUrlOf(ctx: WebContext, request: FastifyRequest): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.host}`;
 }
@@ -68,7 +68,7 @@ interface CallBody {
  * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
  * call endpoints) instead of the API's envelopes.
  */
-export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, limits: RateLimitStore): Promise<void> {
+export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, limits: RateLimitStore): Promise<void> {
   // Per client and second: contract calls (read, encode) and address pages, which may ask the node.
   const CALLS_PER_SECOND = ctx.config.webRate;
   const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
@@ -280,7 +280,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: ApiContext, l
  * The CSV rows, read in batches so a large store is never held in memory at once. Rows
  * verified while the export runs may shift the pages; the address set keeps each row once.
  */
-async function* csvLines(ctx: ApiContext): AsyncGenerator<string> {
+async function* csvLines(ctx: WebContext): AsyncGenerator<string> {
   yield csvRow(CSV_COLUMNS);
   const seen = new Set<string>();
   for (let offset = 0; ; offset += CSV_BATCH) {

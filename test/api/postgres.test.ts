@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, probePostgres, type TestDatabase } from '../../src/store/testDatabase.js';
+import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import type { StoreDialect } from '../../src/store/openStore.js';
-import { PG_TEST_URL, probePostgres } from '../../src/store/testDatabase.js';
+import { PG_TEST_URL, probePostgres } from './testDatabase.js';
 
 /** Why PostgreSQL cannot be tested here, or null when it answers. */
 export const POSTGRES_PROBLEM = await probePostgres();

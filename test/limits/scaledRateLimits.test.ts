@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { probeRedis } from '../../src/api/redisRateLimits.js';
-import { createTestDatabase, probePostgres, type TestDatabase } from '../../src/store/testDatabase.js';
+import { probeRedis } from '../../src/limits/redisRateLimits.js';
+import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 import type { Envelope } from '../helpers/api.js';
 import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
 

@@ -1,7 +1,7 @@
 import { isSolproofError } from '../../core/errors.js';
 import { queueSubmission } from '../../store/submissions.js';
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
-import { canBeImproved } from '../../verify/verdictRank.js';
+import { canBeImproved } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';

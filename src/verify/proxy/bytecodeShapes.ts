@@ -1,4 +1,5 @@
 import type { Address, Hex } from '../../core/types.js';
+import { cborTailRange } from '../cborTail.js';
 import type { ProxyPattern } from './proxyTypes.js';
 
 /** A proxy recognised from its runtime code alone. */
@@ -94,13 +95,11 @@ export function isKnownSafeProxyCode(code: Hex): boolean {
  * bytes) when the tail looks like one; returns the hex unchanged otherwise.
  */
 export function stripMetadata(hex: string): string {
-  if (hex.length < 4) return hex;
-  const cborLength = parseInt(hex.slice(-4), 16);
-  const start = hex.length - 4 - cborLength * 2;
-  if (cborLength === 0 || start < 0) return hex;
-  const mapHeader = parseInt(hex.slice(start, start + 2), 16);
+  const range = cborTailRange(hex);
+  if (!range || range.length === 2) return hex;
+  const mapHeader = parseInt(hex.slice(range.start * 2, range.start * 2 + 2), 16);
   // A CBOR map of 1..5 entries: the only shape compilers write.
-  return mapHeader >= 0xa1 && mapHeader <= 0xa5 ? hex.slice(0, start) : hex;
+  return mapHeader >= 0xa1 && mapHeader <= 0xa5 ? hex.slice(0, range.start * 2) : hex;
 }
 
 /**

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openStore, type OpenStoreOptions, type Store, type StoreDialect } from './openStore.js';
-import { randomString } from '../core/random.js';
-import type { NewVerifiedContract } from './verifiedContracts.js';
+import { openStore, type OpenStoreOptions, type Store, type StoreDialect } from '../../src/store/openStore.js';
+import { randomString } from '../../src/core/random.js';
+import type { NewVerifiedContract } from '../../src/store/verifiedContracts.js';
 
 /** The PostgreSQL test database (override with SOLPROOF_TEST_DATABASE_URL). */
 export const PG_TEST_URL = process.env.SOLPROOF_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,0 +1,23 @@
+/**
+ * The verification domain's public surface: what the other folders may use. Everything else
+ * in verify/ is its own business.
+ */
+export type { ChainReader, ChainLog, Compiler, ContractCreation, LogFilter, LogReader } from './ports.js';
+export { buildSolcInput, outputSelectionFor, resolveSourcePath, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
+export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
+export { canBeImproved, isBetterVerdict, verdictRank, type VerdictStrength } from './verdictRank.js';
+export { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
+export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
+export type { Transformation, TransformationValues } from './transformations.js';
+export {
+  detectProxy,
+  PROXY_PATTERNS,
+  type DetectProxyOptions,
+  type ProxyCandidate,
+  type ProxyDetection,
+  type ProxyFound,
+  type ProxyHop,
+  type ProxyNotFound,
+  type ProxyNotFoundReason,
+  type ProxyPattern,
+} from './proxy/index.js';

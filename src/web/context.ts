@@ -1,0 +1,14 @@
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../store/openStore.js';
+import type { ChainReader } from '../verify/index.js';
+
+/** What the explorer needs from the rest of the service (wired by cli/). */
+export interface WebContext {
+  config: Pick<Config, 'publicUrl' | 'webRate'>;
+  /** The chain id the service serves. */
+  chainId: number;
+  store: Store;
+  chain: ChainReader;
+  logger: Logger;
+}
