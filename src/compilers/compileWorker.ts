@@ -7,6 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { threadId } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { memoryLimitText, outputLimitText } from './limitTexts.js';
 
 const require = createRequire(import.meta.url);
 
@@ -220,16 +221,12 @@ export function compactOutput(text: string): CompactOutput {
   return output;
 }
 
-function tooLarge(size: number, max: number): string {
-  return `The compiler output (${Math.ceil(size / 1048576)} MB) exceeds the limit of ${Math.round(max / 1048576)} MB`;
-}
-
 export default function run(task: WorkerTask): WorkerResult {
   const warmPaths = (): string[] => [...warm.keys()];
   if (task.kind === 'parse') {
     const bytes = Buffer.from(task.output);
     if (bytes.length > task.maxOutputBytes) {
-      return { ok: false, reason: 'output_too_large', message: tooLarge(bytes.length, task.maxOutputBytes), threadId, warm: warmPaths() };
+      return { ok: false, reason: 'output_too_large', message: outputLimitText(task.maxOutputBytes, bytes.length), threadId, warm: warmPaths() };
     }
     try {
       return { ok: true, output: compactOutput(bytes.toString('utf8')), threadId, warm: warmPaths(), loadMs: null, compileMs: 0 };
@@ -268,13 +265,13 @@ export default function run(task: WorkerTask): WorkerResult {
     const compileMs = performance.now() - t1;
     if (memoryCapHit && outputReportsOutOfMemory(output)) {
       warm.delete(task.path);
-      return { ok: false, reason: 'out_of_memory', message: `Compiler ran out of memory (limit ${task.maxMemoryMb} MB)`, threadId, warm: warmPaths() };
+      return { ok: false, reason: 'out_of_memory', message: memoryLimitText(task.maxMemoryMb), threadId, warm: warmPaths() };
     }
     const bytes = entry.memory?.buffer.byteLength ?? 0;
     if (memoryCapHit || bytes > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
     else remember(task.path, entry, task.warmPerWorker);
     if (output.length > task.maxOutputBytes) {
-      return { ok: false, reason: 'output_too_large', message: tooLarge(output.length, task.maxOutputBytes), threadId, warm: warmPaths() };
+      return { ok: false, reason: 'output_too_large', message: outputLimitText(task.maxOutputBytes, output.length), threadId, warm: warmPaths() };
     }
     let compact: CompactOutput;
     try {
@@ -290,7 +287,7 @@ export default function run(task: WorkerTask): WorkerResult {
     return {
       ok: false,
       reason: oom ? 'out_of_memory' : 'crashed',
-      message: oom ? `Compiler ran out of memory (limit ${task.maxMemoryMb} MB): ${describe(e)}` : describe(e),
+      message: oom ? `${memoryLimitText(task.maxMemoryMb)}: ${describe(e)}` : describe(e),
       threadId,
       warm: warmPaths(),
     };

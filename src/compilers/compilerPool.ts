@@ -6,7 +6,8 @@ import type { PiscinaTask } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WorkerResult } from './compileWorker.js';
-import { formatSeconds, runNativeCompiler } from './nativeCompiler.js';
+import { memoryLimitText, timeLimitText } from './limitTexts.js';
+import { runNativeCompiler } from './nativeCompiler.js';
 
 export interface CompilerPoolOptions {
   maxThreads: number;
@@ -254,14 +255,14 @@ export class CompilerPool {
     if (timedOut) {
       // piscina terminates the worker running an aborted task; a fresh one replaces it.
       this.counters.timeouts++;
-      return new SolproofError('compile_timeout', `Compilation exceeded the time limit of ${formatSeconds(this.options.timeoutMs)} s`, {
+      return new SolproofError('compile_timeout', timeLimitText(this.options.timeoutMs), {
         details: { timeoutMs: this.options.timeoutMs },
       });
     }
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       this.counters.outOfMemory++;
-      return new SolproofError('compile_out_of_memory', `Compiler ran out of memory (limit ${this.options.maxMemoryMb} MB)`, {
+      return new SolproofError('compile_out_of_memory', memoryLimitText(this.options.maxMemoryMb), {
         details: { maxMemoryMb: this.options.maxMemoryMb },
         cause: e,
       });

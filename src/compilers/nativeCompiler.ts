@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryLimitText, outputLimitText, timeLimitText } from './limitTexts.js';
 
 export interface NativeRunOptions {
   timeoutMs: number;
@@ -46,7 +47,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       };
 
       const timer = setTimeout(
-        () => kill({ ok: false, reason: 'timeout', message: `Compilation exceeded the time limit of ${formatSeconds(options.timeoutMs)} s` }),
+        () => kill({ ok: false, reason: 'timeout', message: timeLimitText(options.timeoutMs) }),
         options.timeoutMs,
       );
       const capKb = options.maxMemoryMb * 1024;
@@ -56,7 +57,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
           (status) => {
             const m = /VmRSS:\s+(\d+) kB/.exec(status);
             if (m && Number(m[1]) > capKb) {
-              kill({ ok: false, reason: 'out_of_memory', message: `Compiler ran out of memory (limit ${options.maxMemoryMb} MB)` });
+              kill({ ok: false, reason: 'out_of_memory', message: memoryLimitText(options.maxMemoryMb) });
             }
           },
           () => undefined, // the process has just exited
@@ -68,7 +69,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;
         if (stdoutBytes > maxOutputBytes) {
-          kill({ ok: false, reason: 'output_too_large', message: `The compiler output exceeds the limit of ${Math.round(maxOutputBytes / 1048576)} MB` });
+          kill({ ok: false, reason: 'output_too_large', message: outputLimitText(maxOutputBytes) });
           return;
         }
         stdout.push(chunk);
@@ -113,7 +114,3 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
   }
 }
 
-/** `60000` → `60`, `1500` → `1.5`: the unit texts use seconds. */
-export function formatSeconds(ms: number): string {
-  return String(Number((ms / 1000).toFixed(3)));
-}

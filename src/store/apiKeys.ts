@@ -1,19 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { ApiKeyTier, Database } from './database.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiKeysTable, ApiKeyTier, Database } from './database.js';
 import { randomString } from '../core/random.js';
 
-/** An API key as the service knows it: never the key itself, only how to show it. */
-export interface ApiKeyRecord {
-  id: string;
-  /** The key's first characters, for telling keys apart in listings. */
-  keyPrefix: string;
-  owner: string | null;
-  tier: ApiKeyTier;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
+/** An API key as the service knows it: never the key itself (nor its hash), only how to show it. */
+export type ApiKeyRecord = Omit<Selectable<ApiKeysTable>, 'keyHash'>;
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Etherscan's keys are 34 upper-case letters and digits; clients expect that shape. */
@@ -86,15 +77,7 @@ export async function revokeApiKey(db: Kysely<Database>, id: string, now = Date.
   return res.numUpdatedRows > 0n;
 }
 
-function toRecord(row: {
-  id: string;
-  keyPrefix: string;
-  owner: string | null;
-  tier: ApiKeyTier;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}): ApiKeyRecord {
+function toRecord(row: ApiKeyRecord): ApiKeyRecord {
   return {
     id: row.id,
     keyPrefix: row.keyPrefix,

@@ -73,11 +73,6 @@ export interface VerifiedContractsTable {
   swarmSource: string;
   receipt: string | null;
   verifiedAt: number;
-  proxyImplementation: string | null;
-  /** JSON text. */
-  proxyInfo: string | null;
-  proxyCheckedAt: number | null;
-  proxyBlock: number | null;
   /** 1 compared, 0 no creation found, null not recorded (written before this was kept). */
   creationCompared: number | null;
   /** 0 when nothing proved the constructor arguments. */

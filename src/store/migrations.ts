@@ -189,12 +189,32 @@ const m0004_verdict_detail: Migration = {
   },
 };
 
+/**
+ * The proxy columns of verified_contracts were never read: proxy links live in proxy_records
+ * (a proxy need not be verified to be linked).
+ */
+const m0005_drop_unused_proxy_columns: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    for (const column of ['proxy_implementation', 'proxy_info', 'proxy_checked_at', 'proxy_block']) {
+      await db.schema.alterTable('verified_contracts').dropColumn(column).execute();
+    }
+  },
+
+  async down(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('verified_contracts').addColumn('proxy_implementation', 'text').execute();
+    await db.schema.alterTable('verified_contracts').addColumn('proxy_info', 'text').execute();
+    await db.schema.alterTable('verified_contracts').addColumn('proxy_checked_at', 'bigint').execute();
+    await db.schema.alterTable('verified_contracts').addColumn('proxy_block', 'bigint').execute();
+  },
+};
+
 /** Every migration, keyed by a name that sorts in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001_initial,
   '0002_proxies': m0002_proxies,
   '0003_quotas': m0003_quotas,
   '0004_verdict_detail': m0004_verdict_detail,
+  '0005_drop_unused_proxy_columns': m0005_drop_unused_proxy_columns,
 };
 
 export const migrationProvider: MigrationProvider = {

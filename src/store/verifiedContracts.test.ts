@@ -10,8 +10,8 @@ import {
   listReplacedVerifications,
   listVerifiedContracts,
   saveVerifiedContract,
-  updateProxyInfo,
 } from './verifiedContracts.js';
+import { getProxyRecord, saveProxyRecord } from './proxyRecords.js';
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
 
@@ -49,10 +49,6 @@ describeOnDialects('verified contracts', (dialect) => {
       expect(await getVerifiedContract(other.db, '0x00000000000000000000000000000000000000AA')).toEqual({
         ...record,
         address: '0x00000000000000000000000000000000000000aa',
-        proxyImplementation: null,
-        proxyInfo: null,
-        proxyCheckedAt: null,
-        proxyBlock: null,
       });
       expect(await getVerifiedContract(store.db, addr(0xdead))).toBeNull();
     });
@@ -105,25 +101,18 @@ describeOnDialects('verified contracts', (dialect) => {
       expect(await getVerifiedContract(store.db, address)).toMatchObject({ constructorArguments: null, creationMatch: null, creationCompared: false });
     });
 
-    it('records proxy details on a verified address only', async () => {
+    it('records a proxy link, verified or not, replaces it after an upgrade, and reads it back checked', async () => {
       const proxy = addr(2000);
-      await insertVerifiedContract(store.db, sampleVerifiedContract(proxy, { contractName: 'ERC1967Proxy' }));
-      const info = { pattern: 'eip1967', chain: [addr(2001)], conflicts: [] };
-      expect(
-        await updateProxyInfo(store.db, proxy, {
-          implementation: '0x00000000000000000000000000000000000007D1',
-          info,
-          block: 12_345n,
-          checkedAt: 1_700_000_000_123,
-        }),
-      ).toBe(true);
-      expect(await getVerifiedContract(store.db, proxy)).toMatchObject({
-        proxyImplementation: addr(2001),
-        proxyInfo: info,
-        proxyBlock: 12_345,
-        proxyCheckedAt: 1_700_000_000_123,
-      });
-      expect(await updateProxyInfo(store.db, addr(2999), { implementation: null, info: null, block: 1 })).toBe(false);
+      const detection = { chain: [{ address: proxy, implementation: addr(2001), pattern: 'eip1967' as const }], conflicts: [] };
+      const record = { address: proxy, implementation: addr(2001), finalImplementation: addr(2001), pattern: 'eip1967' as const, detection, blockNumber: 12_345, checkedAt: 1_700_000_000_123, receipt: null };
+      await saveProxyRecord(store.db, record);
+      expect(await getProxyRecord(other.db, proxy.toUpperCase().replace('0X', '0x'))).toEqual(record);
+      await saveProxyRecord(store.db, { ...record, implementation: addr(2002), finalImplementation: addr(2002), blockNumber: 12_400 });
+      expect(await getProxyRecord(store.db, proxy)).toMatchObject({ implementation: addr(2002), blockNumber: 12_400 });
+      // What does not check out in a stored detection is left out, never shown.
+      await store.db.updateTable('proxyRecords').set({ pattern: 'bogus', detection: '{"chain":[{"address":"<b>","implementation":"x"}],"admin":"<script>"}' }).execute();
+      expect(await getProxyRecord(store.db, proxy)).toMatchObject({ pattern: 'eip1967', detection: { chain: [], conflicts: [] } });
+      expect(await getProxyRecord(store.db, addr(2999))).toBeNull();
     });
 
     it('lists newest first, a page at a time', async () => {

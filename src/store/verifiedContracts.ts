@@ -46,16 +46,9 @@ export interface VerifiedContract {
   /** The receipt of the job that verified it. */
   receipt: string | null;
   verifiedAt: number;
-  proxyImplementation: Address | null;
-  proxyInfo: unknown;
-  proxyCheckedAt: number | null;
-  proxyBlock: number | null;
 }
 
-export type NewVerifiedContract = Omit<
-  VerifiedContract,
-  'verifiedAt' | 'proxyImplementation' | 'proxyInfo' | 'proxyCheckedAt' | 'proxyBlock'
-> & { verifiedAt?: number };
+export type NewVerifiedContract = Omit<VerifiedContract, 'verifiedAt'> & { verifiedAt?: number };
 
 /** The verified contract at `address` (any letter case), or null. */
 export async function getVerifiedContract(db: Kysely<Database>, address: string): Promise<VerifiedContract | null> {
@@ -177,10 +170,6 @@ function toRow(contract: NewVerifiedContract) {
     swarmSource: contract.swarmSource,
     receipt: contract.receipt,
     verifiedAt: contract.verifiedAt ?? Date.now(),
-    proxyImplementation: null,
-    proxyInfo: null,
-    proxyCheckedAt: null,
-    proxyBlock: null,
   };
 }
 
@@ -212,29 +201,6 @@ export async function getStoredVerdict(db: Kysely<Database>, address: string): P
   };
 }
 
-/**
- * Records what verifyproxycontract found for an address (implementation null: not a proxy
- * or not detected). Returns false when the address has no verified contract.
- */
-export async function updateProxyInfo(
-  db: Kysely<Database>,
-  address: string,
-  proxy: { implementation: Address | null; info: unknown; block: number | bigint | null; checkedAt?: number },
-): Promise<boolean> {
-  const res = await db
-    .updateTable('verifiedContracts')
-    .set({
-      proxyImplementation: proxy.implementation === null ? null : proxy.implementation.toLowerCase(),
-      proxyInfo: JSON.stringify(proxy.info ?? null),
-      proxyCheckedAt: proxy.checkedAt ?? Date.now(),
-      proxyBlock: proxy.block === null ? null : Number(proxy.block),
-    })
-    .where('address', '=', address.toLowerCase())
-    .executeTakeFirst();
-  return res.numUpdatedRows > 0n;
-}
-
-/** Verified contracts, most recently verified first. `limit` is capped at 1000. */
 /** What a list of verified contracts shows: no sources, ABI or metadata. */
 export type VerifiedContractSummary = Pick<
   VerifiedContract,
@@ -299,9 +265,5 @@ function toContract(row: Selectable<VerifiedContractsTable>): VerifiedContract {
     swarmSource: row.swarmSource,
     receipt: row.receipt,
     verifiedAt: Number(row.verifiedAt),
-    proxyImplementation: row.proxyImplementation as Address | null,
-    proxyInfo: row.proxyInfo === null ? null : JSON.parse(row.proxyInfo),
-    proxyCheckedAt: row.proxyCheckedAt === null ? null : Number(row.proxyCheckedAt),
-    proxyBlock: row.proxyBlock === null ? null : Number(row.proxyBlock),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
+import type { ProxyPattern } from '../../verify/index.js';
 import type { VerifiedContract } from '../../store/verifiedContracts.js';
 import { contractPage, sourceFiles } from './contractPage.js';
 
@@ -38,10 +39,6 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     swarmSource: '',
     receipt: null,
     verifiedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
-    proxyImplementation: null,
-    proxyInfo: null,
-    proxyCheckedAt: null,
-    proxyBlock: null,
     ...overrides,
   };
 }
@@ -50,8 +47,9 @@ const proxy: ProxyRecord = {
   address: ADDRESS,
   implementation: IMPL,
   finalImplementation: IMPL,
-  pattern: EVIL,
-  detection: { chain: [{ address: ADDRESS, implementation: IMPL, pattern: 'eip1967' }], admin: EVIL },
+  // A stored record is checked when it is read; the page still escapes whatever it is given.
+  pattern: EVIL as ProxyPattern,
+  detection: { chain: [{ address: ADDRESS, implementation: IMPL, pattern: 'eip1967' }], conflicts: [], admin: EVIL as Address },
   blockNumber: 12,
   checkedAt: Date.UTC(2025, 0, 3),
   receipt: null,

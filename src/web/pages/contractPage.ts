@@ -5,6 +5,7 @@ import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
+import type { ProxyPattern } from '../../verify/index.js';
 import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -26,7 +27,8 @@ export interface ContractPageData {
   history?: ReplacedVerification[];
 }
 
-const PATTERN_NAMES: Readonly<Record<string, string>> = {
+/** A label for every pattern: a new pattern does not compile until it has one. */
+const PATTERN_NAMES: Readonly<Record<ProxyPattern, string>> = {
   eip1167: 'EIP-1167 minimal proxy',
   clone44: '44-byte clone',
   push0_clone: 'EIP-1167 clone (PUSH0)',
@@ -44,7 +46,7 @@ const PATTERN_NAMES: Readonly<Record<string, string>> = {
   eip7702: 'EIP-7702 delegated account',
 };
 
-function patternName(pattern: string): string {
+function patternName(pattern: ProxyPattern): string {
   return PATTERN_NAMES[pattern] ?? pattern;
 }
 
@@ -170,29 +172,18 @@ ${writes.length ? writes.map((f, i) => functionForm(f, i + 1, 'write', asProxy))
 function proxyDetails(data: ContractPageData): Html | string {
   const record = data.proxy;
   if (!record) return '';
-  const detection = (record.detection && typeof record.detection === 'object' ? record.detection : {}) as Record<string, unknown>;
-  const hops = Array.isArray(detection.chain)
-    ? (detection.chain as Record<string, unknown>[]).filter((h) => typeof h?.implementation === 'string' && isAddress(h.implementation))
-    : [];
-  const addressList = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string' && isAddress(a)) : [];
-  const beacon = typeof detection.beacon === 'string' && isAddress(detection.beacon) ? detection.beacon : null;
-  const admin = typeof detection.admin === 'string' && isAddress(detection.admin) ? detection.admin : null;
-  const facets = addressList(detection.facets);
-  const conflicts = Array.isArray(detection.conflicts)
-    ? (detection.conflicts as Record<string, unknown>[]).filter((c) => typeof c?.implementation === 'string' && isAddress(c.implementation))
-    : [];
+  const { chain: hops, beacon, admin, facets = [], conflicts, isDelegatedAccount } = record.detection;
   return html`<div class="card" id="proxy">
 <h2>Proxy <span class="badge info">${patternName(record.pattern)}</span></h2>
-${detection.isDelegatedAccount === true ? html`<p class="notice info">This address is an account delegating to code (EIP-7702), not a contract proxy.</p>` : ''}
+${isDelegatedAccount === true ? html`<p class="notice info">This address is an account delegating to code (EIP-7702), not a contract proxy.</p>` : ''}
 <dl class="facts">
 <dt>Implementation</dt><dd>${addressLink(record.implementation)}</dd>
 ${record.finalImplementation.toLowerCase() !== record.implementation.toLowerCase() ? html`<dt>Final implementation</dt><dd>${addressLink(record.finalImplementation)}</dd>` : ''}
-${hops.length > 1 ? html`<dt>Chain</dt><dd>${hops.map((h, i) => html`${i ? ' → ' : ''}${addressLink(String(h.address))} <span class="muted">(${patternName(String(h.pattern))})</span>`)} → ${addressLink(String(hops[hops.length - 1]!.implementation))}</dd>` : ''}
+${hops.length > 1 ? html`<dt>Chain</dt><dd>${hops.map((h, i) => html`${i ? ' → ' : ''}${addressLink(h.address)} <span class="muted">(${patternName(h.pattern)})</span>`)} → ${addressLink(hops[hops.length - 1]!.implementation)}</dd>` : ''}
 ${beacon ? html`<dt>Beacon</dt><dd>${addressLink(beacon)}</dd>` : ''}
 ${admin ? html`<dt>Admin</dt><dd class="addr">${admin.toLowerCase()}</dd>` : ''}
 ${facets.length ? html`<dt>Facets</dt><dd>${facets.map((f, i) => html`${i ? ', ' : ''}${addressLink(f)}`)}</dd>` : ''}
-${conflicts.length ? html`<dt>Other candidates</dt><dd>${conflicts.map((c, i) => html`${i ? ', ' : ''}${addressLink(String(c.implementation))} <span class="muted">(${patternName(String(c.pattern))})</span>`)}</dd>` : ''}
+${conflicts.length ? html`<dt>Other candidates</dt><dd>${conflicts.map((c, i) => html`${i ? ', ' : ''}${addressLink(c.implementation)} <span class="muted">(${patternName(c.pattern)})</span>`)}</dd>` : ''}
 <dt>Read at block</dt><dd>${record.blockNumber}</dd>
 <dt>Checked</dt><dd>${timeTag(record.checkedAt)}</dd>
 </dl>

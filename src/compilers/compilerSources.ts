@@ -1,0 +1,165 @@
+/**
+ * Where compilers come from when the cache does not have them: a solc-bin mirror (its lists
+ * carry checksums; native builds where listed) and the npm registry (its packages carry
+ * integrity hashes, and the compiler inside is asked its own version).
+ */
+import { rename, rm } from 'node:fs/promises';
+import { compareVersions, longVersionFromReported, parseCompilerVersion, type CompilerVersion } from '../core/compilerVersion.js';
+import type { Logger } from '../core/log.js';
+import type { CompilerCache, ResolvedCompiler } from './compilerCache.js';
+import {
+  ChecksumError,
+  DownloadError,
+  downloadSolcBinBuild,
+  fetchNpmSoljson,
+  fetchSolcBinList,
+  type HttpLimits,
+  type SolcBinBuild,
+  type SolcBinPlatform,
+} from './compilerDownloads.js';
+import type { CompilerKind } from './compilerFileName.js';
+import type { ReleaseRegistry } from './releaseRegistry.js';
+
+/** What the sources said about one version, so "no such version" is told apart from "could not ask". */
+export interface SourceAttempts {
+  /** Why a source could not answer (unreachable, failed checksum, unloadable build). */
+  failures: string[];
+  /** A source that holds every release answered: it has no such release, or only another commit. */
+  definitive: boolean;
+}
+
+/** One place compilers are downloaded from into the cache. */
+export interface CompilerSource {
+  readonly name: 'mirror' | 'npm';
+  /** Downloads and checks `v` into the cache; null when this source does not have it (see `attempts`). */
+  fetch(v: CompilerVersion, attempts: SourceAttempts): Promise<ResolvedCompiler | null>;
+}
+
+export interface SourceDeps {
+  cache: CompilerCache;
+  releases: ReleaseRegistry;
+  limits: HttpLimits;
+  /** Whether a native build may be used for `v`. */
+  nativeAllowed(v: CompilerVersion): boolean;
+  /** Called for every build downloaded (for the counters). */
+  downloaded(source: 'mirror' | 'npm'): void;
+  logger?: Logger;
+}
+
+const LIST_TTL_MS = 10 * 60_000;
+const LIST_FAILURE_TTL_MS = 60_000;
+
+type ListEntry = { at: number; builds: Map<string, SolcBinBuild> | null } | { at: number; error: DownloadError };
+
+/** A solc-bin mirror: its `list.json` files (kept 10 minutes, a failure 1 minute), then the build, sha256-checked. */
+export function mirrorSource(url: string, deps: SourceDeps): CompilerSource {
+  const lists = new Map<SolcBinPlatform, ListEntry>();
+
+  async function list(platform: SolcBinPlatform): Promise<Map<string, SolcBinBuild> | null> {
+    const cached = lists.get(platform);
+    const now = Date.now();
+    if (cached && 'error' in cached && now - cached.at < LIST_FAILURE_TTL_MS) throw cached.error;
+    if (cached && 'builds' in cached && now - cached.at < LIST_TTL_MS) return cached.builds;
+    try {
+      const builds = await fetchSolcBinList(url, platform, deps.limits);
+      lists.set(platform, { at: now, builds });
+      if (builds) deps.releases.learnMany([...builds.keys()].filter((long) => !long.includes('-nightly.')));
+      return builds;
+    } catch (e) {
+      const error = e instanceof DownloadError ? e : new DownloadError(String(e), { cause: e });
+      lists.set(platform, { at: now, error });
+      throw error;
+    }
+  }
+
+  return {
+    name: 'mirror',
+    async fetch(v, attempts) {
+      const platforms: SolcBinPlatform[] = deps.nativeAllowed(v) ? ['linux-amd64', 'wasm', 'bin'] : ['wasm', 'bin'];
+      for (const platform of platforms) {
+        let builds: Map<string, SolcBinBuild> | null;
+        try {
+          builds = await list(platform);
+        } catch (e) {
+          attempts.failures.push(`mirror ${platform}/list.json: ${(e as Error).message}`);
+          // An unreachable mirror will not answer for the other lists either.
+          if (e instanceof DownloadError && e.unreachable) return null;
+          continue;
+        }
+        const build = builds?.get(v.long);
+        if (!build) continue;
+        try {
+          const bytes = await downloadSolcBinBuild(url, platform, build, deps.limits);
+          deps.downloaded('mirror');
+          const kind: CompilerKind = platform === 'linux-amd64' ? 'native' : 'soljson';
+          deps.logger?.info({ version: v.long, kind, source: url }, 'compiler downloaded');
+          return await deps.cache.store(kind, v, bytes);
+        } catch (e) {
+          if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
+          attempts.failures.push(`mirror ${platform}: ${e.message}`);
+          deps.logger?.warn({ version: v.long, err: e.message }, 'compiler download from mirror failed');
+        }
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * The npm registry's `solc` packages (releases only). The package named after a release does
+ * not always hold it (solc@0.8.7 holds 0.7.5), so the one that does is taken from the
+ * releases table, and the loaded compiler's own version decides what was downloaded.
+ */
+export function npmSource(registry: string, deps: SourceDeps & { readSoljsonVersion(path: string): Promise<string> }): CompilerSource {
+  return {
+    name: 'npm',
+    async fetch(v, attempts) {
+      if (v.nightly) return null;
+      const known = deps.releases.lookup(v.version);
+      if (known && known.npmPackage === null) {
+        attempts.definitive = true;
+        return null;
+      }
+      const packageVersion = known?.npmPackage ?? v.version;
+      let soljson: Buffer | null;
+      try {
+        soljson = await fetchNpmSoljson(registry, packageVersion, deps.limits);
+      } catch (e) {
+        if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
+        attempts.failures.push(`npm: ${e.message}`);
+        return null;
+      }
+      if (soljson === null) {
+        attempts.definitive = true;
+        return null;
+      }
+      deps.downloaded('npm');
+      const temp = await deps.cache.writeTemp(soljson);
+      try {
+        let reported: string;
+        try {
+          reported = await deps.readSoljsonVersion(temp);
+        } catch (e) {
+          attempts.failures.push(`npm: solc@${packageVersion} could not be loaded: ${(e as Error).message}`);
+          return null;
+        }
+        const actual = parseCompilerVersion(longVersionFromReported(reported) ?? '');
+        if (!actual) {
+          attempts.failures.push(`npm: solc@${packageVersion} reports an unreadable version "${reported.slice(0, 80)}"`);
+          return null;
+        }
+        // What npm really has is kept under its real name.
+        await rename(temp, deps.cache.pathOf('soljson', actual));
+        deps.logger?.info({ version: actual.long, kind: 'soljson', source: registry, package: `solc@${packageVersion}` }, 'compiler downloaded');
+        if (compareVersions(actual, v) === 0) deps.releases.learn(actual.long, packageVersion);
+        if (actual.long !== v.long) {
+          attempts.definitive = true;
+          return null;
+        }
+        return { kind: 'soljson', path: deps.cache.pathOf('soljson', actual), longVersion: actual.long };
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
+  };
+}

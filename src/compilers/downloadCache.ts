@@ -1,0 +1,75 @@
+import { SolproofError } from '../core/errors.js';
+import { parseCompilerVersion, releaseOf, type CompilerVersion } from '../core/compilerVersion.js';
+import type { CompilerCache, ResolvedCompiler } from './compilerCache.js';
+import type { CompilerKind } from './compilerFileName.js';
+import type { CompilerSource, SourceAttempts } from './compilerSources.js';
+import type { ReleaseRegistry } from './releaseRegistry.js';
+
+const NOT_FOUND_TTL_MS = 10 * 60_000;
+const NOT_FOUND_MAX = 1000;
+
+/**
+ * Finds a compiler version: in the cache, else from the sources in order, with one download
+ * per version however many ask at once, and a remembered "no such version" (ten minutes, a
+ * thousand versions). A known release with another commit is refused without asking anyone.
+ */
+export class DownloadCache {
+  private readonly inFlight = new Map<string, Promise<ResolvedCompiler>>();
+  private readonly notFound = new Map<string, { at: number; error: SolproofError }>();
+
+  constructor(
+    private readonly cache: CompilerCache,
+    private readonly sources: readonly CompilerSource[],
+    private readonly releases: ReleaseRegistry,
+    /** The cached kinds to use for `v`, best first. */
+    private readonly kindsFor: (v: CompilerVersion) => readonly CompilerKind[],
+  ) {}
+
+  /**
+   * The cached compiler of `version` (long form), downloading it when needed. Throws
+   * SolproofError `compiler_version_not_found`, or `compiler_download_failed` (retryable)
+   * when no source could be asked.
+   */
+  async resolve(version: string): Promise<ResolvedCompiler> {
+    const v = parseCompilerVersion(version);
+    if (!v) throw versionNotFound(String(version).slice(0, 80), 'is not a valid compiler version');
+    const known = this.releases.lookup(releaseOf(v));
+    if (known && known.longVersion !== v.long) throw versionNotFound(v.long, `is not a solc release: ${v.version} is v${known.longVersion}`);
+    const cached = await this.cache.find(v, this.kindsFor(v));
+    if (cached) return cached;
+    const miss = this.notFound.get(v.long);
+    if (miss && Date.now() - miss.at < NOT_FOUND_TTL_MS) throw miss.error;
+    let pending = this.inFlight.get(v.long);
+    if (!pending) {
+      pending = this.download(v).finally(() => this.inFlight.delete(v.long));
+      this.inFlight.set(v.long, pending);
+    }
+    return pending;
+  }
+
+  private async download(v: CompilerVersion): Promise<ResolvedCompiler> {
+    const attempts: SourceAttempts = { failures: [], definitive: false };
+    for (const source of this.sources) {
+      const found = await source.fetch(v, attempts);
+      if (found) return found;
+    }
+    // npm carries every release, so its "no" settles a release even when the mirror is down.
+    const settled = attempts.failures.length === 0 || (attempts.definitive && !v.nightly);
+    if (!settled) {
+      throw new SolproofError('compiler_download_failed', `Compiler version v${v.long} could not be downloaded; try again later`, {
+        retryable: true,
+        details: { version: v.long, failures: attempts.failures },
+      });
+    }
+    const error = versionNotFound(v.long);
+    if (this.notFound.size >= NOT_FOUND_MAX) this.notFound.delete(this.notFound.keys().next().value as string);
+    this.notFound.set(v.long, { at: Date.now(), error });
+    throw error;
+  }
+}
+
+function versionNotFound(version: string, why = 'is not available from any compiler source'): SolproofError {
+  return new SolproofError('compiler_version_not_found', `Compiler version v${version.replace(/^v/, '')} ${why}`, {
+    details: { version },
+  });
+}
