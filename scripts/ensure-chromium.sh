@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian's Chromium for the browser tests when it is missing; harmless otherwise.
 # Browser builds downloaded by test tools are unreachable here, so the distribution's
-# package is the one source. Without root (or apt) it says so and leaves the tests to skip.
+# package is the one source. Without root (or apt) it says so and leaves the browser tests to
+# skip (or, with SOLPROOF_REQUIRE=chromium as in .ci/run, to fail).
 set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium

@@ -1,29 +1,47 @@
-/** Splits `argv` into positional words and `--name value` / `--name=value` flags. */
-export function parseArgs(argv: readonly string[]): { positional: string[]; flags: Record<string, string> } {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      if (eq > 0) {
-        flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-      } else {
-        const next = argv[i + 1];
-        if (next !== undefined && !next.startsWith('--')) {
-          flags[arg.slice(2)] = next;
-          i++;
-        } else {
-          flags[arg.slice(2)] = 'true';
-        }
-      }
-    } else {
-      positional.push(arg);
-    }
+import { parseArgs } from 'node:util';
+import { CONFIG_OPTIONS, ConfigError } from '../core/config.js';
+
+/** A command line, read: the words, the configuration flags, and the few flags of subcommands. */
+export interface CommandLine {
+  positional: string[];
+  /** Configuration options by flag name (`rpc-url`), as given. */
+  config: Record<string, string>;
+  /** `keys create` options. */
+  owner?: string;
+  tier?: string;
+  help: boolean;
+}
+
+const OPTIONS = {
+  ...Object.fromEntries(CONFIG_OPTIONS.map((o) => [o.flag, { type: 'string' as const }])),
+  owner: { type: 'string' as const },
+  tier: { type: 'string' as const },
+  help: { type: 'boolean' as const, short: 'h' },
+};
+
+/**
+ * Reads `solproof <command> [words] [--name value | --name=value]` with Node's own parser.
+ * Throws ConfigError naming an unknown option or one given without its value.
+ */
+export function readCommandLine(argv: readonly string[]): CommandLine {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const name = /'(-{1,2}[^']+)'/.exec((error as Error).message)?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ConfigError(`unknown option ${name}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${name.split(' ')[0]} needs a value`);
+    throw new ConfigError((error as Error).message);
   }
-  return { positional, flags };
+  const { owner, tier, help, ...rest } = parsed.values as Record<string, string | boolean | undefined>;
+  const config: Record<string, string> = {};
+  for (const [name, value] of Object.entries(rest)) if (typeof value === 'string') config[name] = value;
+  return {
+    positional: parsed.positionals,
+    config,
+    ...(typeof owner === 'string' ? { owner } : {}),
+    ...(typeof tier === 'string' ? { tier } : {}),
+    help: help === true,
+  };
 }

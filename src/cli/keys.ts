@@ -7,7 +7,7 @@ import { quotaUsageToday } from '../store/quotas.js';
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /** `solproof keys create|list|revoke`. Returns the exit code. */
-export async function keys(config: Config, words: string[], flags: Record<string, string>): Promise<number> {
+export async function keys(config: Config, words: string[], flags: { owner?: string | undefined; tier?: string | undefined }): Promise<number> {
   const [sub, arg] = words;
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {

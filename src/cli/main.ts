@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CONFIG_OPTIONS, ConfigError, loadConfig } from '../core/config.js';
-import { parseArgs } from './args.js';
+import { readCommandLine } from './args.js';
 import { keys } from './keys.js';
 import { start } from './start.js';
 
@@ -17,22 +17,19 @@ ${CONFIG_OPTIONS.map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(30)} ${o.he
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const { positional, flags } = parseArgs(argv);
-  const [command, ...rest] = positional;
-  if (!command || command === 'help' || flags.help) {
+  const line = readCommandLine(argv);
+  const [command, ...rest] = line.positional;
+  if (!command || command === 'help' || line.help) {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
-  const configFlags = { ...flags };
-  delete configFlags.owner;
-  delete configFlags.tier;
-  const config = loadConfig(configFlags);
+  const config = loadConfig(line.config);
   switch (command) {
     case 'start':
       await start(config);
       return -1; // keeps running
     case 'keys':
-      return keys(config, rest, flags);
+      return keys(config, rest, { owner: line.owner, tier: line.tier });
     default:
       process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -4,11 +4,12 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
+import { available } from '../../test/helpers/requirements.js';
 import { connectRedisRateLimitStore, probeRedis } from './redisRateLimits.js';
 
 const REDIS_URL = process.env.SOLPROOF_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const unavailable = await probeRedis(REDIS_URL);
-if (unavailable) console.warn(`Redis rate-limit tests skipped: no Redis at ${REDIS_URL} (${unavailable})`);
+const probed = await probeRedis(REDIS_URL);
+const unavailable = available('redis', probed && `no Redis at ${REDIS_URL} (${probed})`) ? null : probed;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** What a full bucket of `rate` can grant during `ms`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
+import { available } from '../../test/helpers/requirements.js';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
 import { standardJsonSubmission } from '../../test/helpers/submissions.js';
 import {
@@ -14,7 +15,7 @@ import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
 
 const CASES = IN_SCOPE_CASES;
-if (!SOURCIFY_CASES_DIR) console.warn(`${SOURCIFY_CASES_MISSING}: skipped`);
+const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
 
 const kind = (m: SourcifyMatch) => matchKindOf(m) || null;
 
@@ -25,7 +26,7 @@ function normalise(values: TransformationValues | null): Record<string, unknown>
   );
 }
 
-describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases', () => {
+describe.skipIf(!casesAvailable)('Sourcify verification cases', () => {
   const compiler = inProcessCompiler();
 
   it.each(CASES)('%s gives the same verdict as Sourcify', async (name) => {

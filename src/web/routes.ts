@@ -15,7 +15,7 @@ import {
   listReplacedVerifications,
   listVerifiedContracts,
 } from '../store/verifiedContracts.js';
-import { EXPLORER_CSS, EXPLORER_JS } from './assets.js';
+import { readStaticAsset } from './staticAssets.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
 import { csvRow } from './csv.js';
 import { html, type Html } from './html.js';
@@ -104,11 +104,13 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       return sendPage(reply, messagePage({ chainId: ctx.chainId, title: status >= 500 ? 'Something went wrong' : 'Bad request', message: text }), status);
     });
 
+    const css = readStaticAsset('explorer.css');
+    const js = readStaticAsset('explorer.js');
     web.get('/static/explorer.css', async (_req, reply) =>
-      reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(EXPLORER_CSS),
+      reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(css),
     );
     web.get('/static/explorer.js', async (_req, reply) =>
-      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(EXPLORER_JS),
+      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(js),
     );
 
     web.get('/', async (_request, reply) => {

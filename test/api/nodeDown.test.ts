@@ -4,8 +4,9 @@ import { deployContract } from '../helpers/chain.js';
 import { build, standardInput, type Built } from '../helpers/contracts.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
 import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 16;
+const ACCOUNT = deployerAccount('api/nodeDown');
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Patient { uint256 public waited; function wait() external { waited += 1; } }

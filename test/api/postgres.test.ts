@@ -4,10 +4,12 @@ import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
+import { available } from '../helpers/requirements.js';
 
-const ACCOUNT = 11;
-const unavailable = await probePostgres();
-if (unavailable) console.warn(`PostgreSQL tests skipped: ${unavailable}`);
+const ACCOUNT = deployerAccount('api/postgres');
+const probed = await probePostgres();
+const unavailable = available('postgres', probed) ? null : probed;
 
 describe.skipIf(unavailable !== null)('scaled mode: two service processes sharing one PostgreSQL database', () => {
   let database: TestDatabase;

@@ -3,8 +3,9 @@ import { apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, newDataDir, startService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 4;
+const ACCOUNT = deployerAccount('api/restart');
 
 describe('durability', () => {
   it('jobs accepted before a SIGKILL all reach a final state after a restart', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
+import { available } from '../helpers/requirements.js';
 import {
   IN_SCOPE_CASES,
   loadSourcifyCase,
@@ -8,25 +9,26 @@ import {
   SOURCIFY_CASES_DIR,
   SOURCIFY_CASES_MISSING,
 } from '../helpers/sourcifyCases.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 2;
+const ACCOUNT = deployerAccount('api/sourcifyCases');
 const { apiUrl, apiKey } = sharedService();
 
-// Outside the service's scope (spec: compilers from v0.4.11 up, Solidity sources only).
+// Outside the service's scope (spec: compilers from v0.4.11 up, Solidity sources only): refused at submission, saying why.
 const OUT_OF_SCOPE: Array<[string, string]> = [
-  ['match_sol_0_1_3', 'solc 0.1.3 is older than v0.4.11'],
-  ['match_sol_0_1_6', 'solc 0.1.6 is older than v0.4.11'],
-  ['match_sol_0_3_6', 'solc 0.3.6 is older than v0.4.11'],
-  ['match_sol_0_4_0', 'solc 0.4.0 is older than v0.4.11'],
-  ['match_sol_0_4_7', 'solc 0.4.7 is older than v0.4.11'],
-  ['match_sol_0_4_9', 'solc 0.4.9 is older than v0.4.11'],
-  ['yul', 'Yul sources are not an Etherscan codeformat'],
+  ['match_sol_0_1_3', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['match_sol_0_1_6', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['match_sol_0_3_6', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['match_sol_0_4_0', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['match_sol_0_4_7', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['match_sol_0_4_9', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
+  ['yul', 'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Yul")'],
 ];
 
-if (!SOURCIFY_CASES_DIR) console.warn(`${SOURCIFY_CASES_MISSING}: skipped`);
+const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
 
-describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases through the API', () => {
+describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', () => {
   const { publicClient } = devnetClients(ACCOUNT);
 
   it.each(IN_SCOPE_CASES)('%s: Pass - Verified with Sourcify\'s verdict', async (name) => {
@@ -62,5 +64,16 @@ describe.skipIf(!SOURCIFY_CASES_DIR)('Sourcify verification cases through the AP
     if (args) expect(record.ConstructorArguments).toBe(args.replace(/^0x/, ''));
   });
 
-  it.skip.each(OUT_OF_SCOPE)('%s (out of scope: %s)', () => {});
+  it.each(OUT_OF_SCOPE)('%s is refused at submission: %s', async (name, text) => {
+    const fixture = loadSourcifyCase(name);
+    const { address } = await deployRaw(fixture.onchain.creationBytecode, ACCOUNT);
+    const { submit } = await verifyAndWait(apiUrl, apiKey, {
+      contractaddress: address,
+      sourceCode: JSON.stringify(fixture.input.stdJsonInput),
+      codeformat: 'solidity-standard-json-input',
+      contractname: fixture.input.contractIdentifier,
+      compilerversion: `v${fixture.input.compilerVersion}`,
+    });
+    expect(submit).toEqual({ status: '0', message: 'NOTOK', result: text });
+  });
 });

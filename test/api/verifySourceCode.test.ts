@@ -4,8 +4,9 @@ import type { Hex } from '../../src/core/types.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 1;
+const ACCOUNT = deployerAccount('api/verifySourceCode');
 const { apiUrl, apiKey } = sharedService();
 
 const COUNTER = `// SPDX-License-Identifier: MIT

@@ -11,8 +11,9 @@ import { deployContract, deployRaw } from '../helpers/chain.js';
 import { build, standardInput, type Built } from '../helpers/contracts.js';
 import { compileForTest } from '../helpers/solc.js';
 import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 22;
+const ACCOUNT = deployerAccount('attacks/compileCost');
 const COMPILE_TIMEOUT_MS = 60_000;
 
 /** Peak resident memory of a process (all its threads), in MB. */

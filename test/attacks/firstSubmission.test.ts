@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 21;
+const ACCOUNT = deployerAccount('attacks/firstSubmission');
 const { apiUrl, apiKey, baseUrl } = sharedService();
 
 const TOKEN = `// SPDX-License-Identifier: MIT

@@ -9,8 +9,9 @@ import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
 import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 import { compileForTest } from '../helpers/solc.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 20;
+const ACCOUNT = deployerAccount('attacks/forgedVerdicts');
 const { apiUrl, apiKey, baseUrl } = sharedService();
 
 /** Init code that returns `runtime` as the contract's code, whatever it is. */

@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw } from '../helpers/chain.js';
 import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 24;
+const ACCOUNT = deployerAccount('attacks/linkedLibraries');
 const { apiUrl, apiKey } = sharedService();
 
 const INNER = `// SPDX-License-Identifier: MIT

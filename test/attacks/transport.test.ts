@@ -13,8 +13,9 @@ import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js
 import { deployContract } from '../helpers/chain.js';
 import { build, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
 import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 23;
+const ACCOUNT = deployerAccount('attacks/transport');
 const V0_8_28 = 'v0.8.28+commit.7893614a';
 const BOX = 'pragma solidity ^0.8.0;\ncontract Box { uint256 public value = 7; }\n';
 

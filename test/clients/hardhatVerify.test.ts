@@ -6,12 +6,13 @@ import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, type Built } from '../helpers/contracts.js';
 import { parseFoundryMetadata } from './foundryMetadata.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // The client sends through http_proxy whenever it is set, even for 127.0.0.1.
 for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 3;
+const ACCOUNT = deployerAccount('clients/hardhatVerify');
 const { apiUrl, baseUrl, apiKey } = sharedService();
 const COMPILER = 'v0.8.28+commit.7893614a';
 const FQN = 'contracts/Greeter.sol:Greeter';

@@ -15,6 +15,7 @@ import { apiGet, sharedService } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, type Built } from '../helpers/contracts.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recordingProxy.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 /*
  * @nomicfoundation/hardhat-verify 3.1.1 (npm alias `hardhat-verify-v3`), driven directly: its
@@ -28,7 +29,7 @@ import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '
 for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 13;
+const ACCOUNT = deployerAccount('clients/hardhatVerifyV3');
 const { apiUrl, baseUrl, apiKey } = sharedService();
 const CHAIN_ID = inject('chainId');
 const COMPILER = 'v0.8.28+commit.7893614a';

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import { apiGet, sharedService } from '../helpers/api.js';
 import { startRecordingProxy, type RecordingProxy } from './recordingProxy.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 15;
+const ACCOUNT = deployerAccount('clients/ozUpgrades');
 const { apiUrl, baseUrl, apiKey } = sharedService();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROJECT = join(root, 'test', 'clients', 'oz-project');

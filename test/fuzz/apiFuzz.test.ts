@@ -10,11 +10,12 @@ import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, startService, type RunningService } from '../helpers/service.js';
 import { httpRequest, rawRequest } from '../limits/rawHttp.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 const REQUESTS = Number(process.env.SOLPROOF_FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.SOLPROOF_FUZZ_SEED ?? 20261122);
 const CONCURRENCY = 16;
-const ACCOUNT = 6;
+const ACCOUNT = deployerAccount('fuzz/apiFuzz');
 const BODY_LIMIT = 16 * 1024 * 1024;
 
 /** The address the before/after reads come from (the service believes X-Forwarded-For from 127.0.0.1). */

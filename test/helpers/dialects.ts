@@ -1,12 +1,11 @@
 import { describe } from 'vitest';
 import type { StoreDialect } from '../../src/store/openStore.js';
+import { available } from './requirements.js';
 import { PG_TEST_URL, probePostgres } from './testDatabase.js';
 
 /** Why PostgreSQL cannot be tested here, or null when it answers. */
-export const POSTGRES_PROBLEM = await probePostgres();
-if (POSTGRES_PROBLEM !== null) {
-  console.warn(`PostgreSQL at ${PG_TEST_URL} is not reachable (${POSTGRES_PROBLEM}): PostgreSQL variants are skipped`);
-}
+const probed = await probePostgres();
+export const POSTGRES_PROBLEM = available('postgres', probed && `PostgreSQL at ${PG_TEST_URL} is not reachable (${probed})`) ? null : probed;
 
 /** `describe(`${title} on <dialect>`)` for SQLite and for PostgreSQL, which is skipped (with the warning above) when unreachable. */
 export function describeOnDialects(title: string, body: (dialect: StoreDialect) => void): void {

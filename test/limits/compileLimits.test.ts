@@ -3,8 +3,9 @@ import { apiGet, apiPost, waitForVerdict, type Envelope } from '../helpers/api.j
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput, type Built } from '../helpers/contracts.js';
 import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 6;
+const ACCOUNT = deployerAccount('limits/compileLimits');
 const TIMEOUT_MS = 6000;
 
 /**

@@ -5,8 +5,9 @@ import { apiPost, type Envelope } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { CLI, cleanEnv, createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 6;
+const ACCOUNT = deployerAccount('limits/quotas');
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract QuotaTarget { uint256 public n; function bump() external { n += 1; } }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { probeRedis } from '../../src/limits/redisRateLimits.js';
 import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 import type { Envelope } from '../helpers/api.js';
+import { available } from '../helpers/requirements.js';
 import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
 
 const REDIS_URL = process.env.SOLPROOF_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -19,7 +20,8 @@ const skipReason = [
   pgUnavailable && `no PostgreSQL (${pgUnavailable})`,
   redisUnavailable && `no Redis at ${REDIS_URL} (${redisUnavailable})`,
 ].filter(Boolean).join(', ');
-if (skipReason) console.warn(`scaled rate-limit tests skipped: ${skipReason}`);
+available('postgres', pgUnavailable);
+available('redis', redisUnavailable && `no Redis at ${REDIS_URL} (${redisUnavailable})`);
 
 /** What a token bucket of `rate` (full at the start) can grant during a burst lasting `ms`. */
 const refillBound = (rate: number, ms: number) => rate + Math.ceil((rate * ms) / 1000) + 1;

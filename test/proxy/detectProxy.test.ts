@@ -7,9 +7,10 @@ import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
 import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
 import type { ChainReader } from '../../src/verify/ports.js';
 import { anvilCheats, compileFixtures, initCodeFor, type Artifact } from './fixtures.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 7;
+const ACCOUNT = deployerAccount('proxy/detectProxy');
 const IMPLEMENTATION_SLOT: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 const VERSION_CALL = toFunctionSelector('version()');
 

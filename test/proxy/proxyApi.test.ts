@@ -5,8 +5,9 @@ import type { Address } from '../../src/core/types.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, type Envelope } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { build, type Built } from '../helpers/contracts.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 10;
+const ACCOUNT = deployerAccount('proxy/proxyApi');
 const { apiUrl, apiKey } = sharedService();
 
 const BOX = `// SPDX-License-Identifier: MIT

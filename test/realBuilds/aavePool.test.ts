@@ -13,9 +13,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
 import { SOLC_PACKAGES } from '../helpers/solc.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
-const ACCOUNT = 25;
+const ACCOUNT = deployerAccount('realBuilds/aavePool');
 const { apiUrl, apiKey } = sharedService();
 const require = createRequire(import.meta.url);
 

@@ -8,8 +8,9 @@ import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 import { chromiumAvailable, launchChromium, openZeppelinSources } from './fixtures.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 9;
+const ACCOUNT = deployerAccount('web/explorer');
 const { apiUrl, baseUrl, apiKey } = sharedService();
 
 const XSS = '</script><script>alert(1)</script>';

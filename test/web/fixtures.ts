@@ -2,16 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import { available } from '../helpers/requirements.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeModules = resolve(here, '../../node_modules');
 
 /** Debian's Chromium (scripts/ensure-chromium.sh installs it). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const chromiumAvailable = existsSync(CHROMIUM_PATH);
-if (!chromiumAvailable) {
-  console.warn(`browser tests skipped: ${CHROMIUM_PATH} is missing (run scripts/ensure-chromium.sh as root to install it)`);
-}
+export const chromiumAvailable = available(
+  'chromium',
+  existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} is missing (run scripts/ensure-chromium.sh as root to install it)`,
+);
 
 /** Headless Chromium with no network of its own (this machine reaches only 127.0.0.1). */
 export async function launchChromium(): Promise<Browser> {

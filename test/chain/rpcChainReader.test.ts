@@ -1,16 +1,17 @@
 import { createRequire } from 'node:module';
 import { encodeDeployData, encodeFunctionData, parseEventLogs, type Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from './devnet.js';
-import { isSolproofError, SolproofError } from '../core/errors.js';
-import type { Address, Hex } from '../core/types.js';
-import type { ChainReader, ContractCreation } from '../verify/ports.js';
-import { checkChainId } from './checkChainId.js';
-import { createRpcChainReader } from './rpcChainReader.js';
-import { deployContract, devnetClients } from '../../test/helpers/chain.js';
-import { METHOD_NOT_FOUND, startRpcProxy, type RpcProxy } from '../../test/helpers/rpcProxy.js';
+import { freePort } from '../../src/chain/devnet.js';
+import { isSolproofError, SolproofError } from '../../src/core/errors.js';
+import type { Address, Hex } from '../../src/core/types.js';
+import type { ChainReader, ContractCreation } from '../../src/verify/ports.js';
+import { checkChainId } from '../../src/chain/checkChainId.js';
+import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
+import { deployContract, devnetClients } from '../helpers/chain.js';
+import { METHOD_NOT_FOUND, startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
-const ACCOUNT = 5;
+const ACCOUNT = deployerAccount('chain/rpcChainReader');
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT

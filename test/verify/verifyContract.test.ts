@@ -1,16 +1,17 @@
 import { encodeAbiParameters, keccak256, toBytes, type Abi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rejection } from '../../test/helpers/rejection.js';
-import { deployRaw, devnetClients } from '../../test/helpers/chain.js';
-import { compileForTest, inProcessCompiler } from '../../test/helpers/solc.js';
-import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
-import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
-import type { ContractCreation } from './ports.js';
-import type { SolcInput } from './solcTypes.js';
-import { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
+import { rejection } from '../helpers/rejection.js';
+import { deployRaw, devnetClients } from '../helpers/chain.js';
+import { compileForTest, inProcessCompiler } from '../helpers/solc.js';
+import { standardJsonSubmission, submissionWith } from '../helpers/submissions.js';
+import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../../src/core/types.js';
+import type { ContractCreation } from '../../src/verify/ports.js';
+import type { SolcInput } from '../../src/verify/solcTypes.js';
+import { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from '../../src/verify/verifyContract.js';
+import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account on the shared anvil reserved for this file (others use their own).
-const ACCOUNT = 8;
+const ACCOUNT = deployerAccount('verify/verifyContract');
 
 const V0_8_28 = 'v0.8.28+commit.7893614a';
 const V0_5_17 = 'v0.5.17+commit.d19bba13';

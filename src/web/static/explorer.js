@@ -1,0 +1,169 @@
+// @ts-check
+/**
+ * The explorer's only script: tabs, and the Read/Write forms of contract pages. Served as a
+ * file of its own (never inline) so the Content-Security-Policy can forbid inline code.
+ */
+(function () {
+  'use strict';
+
+  /**
+   * @param {string} sel
+   * @param {ParentNode} [root]
+   * @returns {HTMLElement | null}
+   */
+  function $(sel, root) { return (root || document).querySelector(sel); }
+  /**
+   * @param {string} sel
+   * @param {ParentNode} [root]
+   * @returns {HTMLElement[]}
+   */
+  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+
+  /** @param {string} id */
+  function showTab(id) {
+    var panels = $$('.tab-panel');
+    if (!panels.length) return;
+    if (!panels.some(function (p) { return p.id === id; })) id = panels[0].id;
+    panels.forEach(function (p) { p.hidden = p.id !== id; });
+    $$('.tabs a').forEach(function (a) {
+      a.setAttribute('aria-selected', a.getAttribute('href') === '#' + id ? 'true' : 'false');
+    });
+  }
+  $$('.tabs a').forEach(function (a) {
+    a.addEventListener('click', function (e) {
+      e.preventDefault();
+      var id = (a.getAttribute('href') || '#').slice(1);
+      history.replaceState(null, '', '#' + id);
+      showTab(id);
+    });
+  });
+  showTab(location.hash.slice(1));
+
+  /**
+   * An argument as the server wants it: arrays and tuples as JSON, everything else as typed.
+   * @param {HTMLElement} input
+   * @returns {unknown}
+   */
+  function argValue(input) {
+    var type = input.getAttribute('data-type') || '';
+    var text = /** @type {HTMLInputElement} */ (input).value;
+    if (/\]$/.test(type) || /^tuple/.test(type)) {
+      try { return JSON.parse(text); } catch (e) { return text; }
+    }
+    return text;
+  }
+  /**
+   * @param {string} tag
+   * @param {string} [cls]
+   * @param {string} [text]
+   * @returns {HTMLElement}
+   */
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  /**
+   * @param {HTMLElement} out
+   * @param {string} cls
+   * @param {string} text
+   */
+  function say(out, cls, text) { out.className = 'fn-result ' + cls; out.textContent = text; }
+  /**
+   * POSTs JSON; resolves with the answer, rejects with the server's error text.
+   * @param {string} path
+   * @param {object} body
+   * @returns {Promise<any>}
+   */
+  function post(path, body) {
+    return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      .then(function (res) {
+        return res.json().catch(function () { return { error: 'Unexpected answer (HTTP ' + res.status + ')' }; })
+          .then(function (json) {
+            if (!res.ok || json.error) throw new Error(json.error || 'HTTP ' + res.status);
+            return json;
+          });
+      });
+  }
+  /** @param {string} text */
+  function copyButton(text) {
+    var b = /** @type {HTMLButtonElement} */ (el('button', 'secondary', 'Copy'));
+    b.type = 'button';
+    b.addEventListener('click', function () {
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(function () { b.textContent = 'Copied'; });
+    });
+    return b;
+  }
+  /**
+   * @param {HTMLElement} out
+   * @param {{ outputs: { name: string, type: string, value: unknown }[] }} result
+   */
+  function showOutputs(out, result) {
+    out.className = 'fn-result ok';
+    out.textContent = '';
+    if (!result.outputs.length) { out.textContent = 'The call succeeded (no return values).'; return; }
+    result.outputs.forEach(function (o) {
+      var line = el('div', 'output');
+      line.appendChild(el('span', 'type', (o.name ? o.name + ' ' : '') + o.type));
+      line.appendChild(document.createTextNode(' '));
+      line.appendChild(el('code', 'value', typeof o.value === 'string' ? o.value : JSON.stringify(o.value)));
+      out.appendChild(line);
+    });
+  }
+  /**
+   * @param {HTMLElement} out
+   * @param {{ to: string, data: string, value: string, valueWei: string }} enc
+   */
+  function showCalldata(out, enc) {
+    out.className = 'fn-result ok';
+    out.textContent = '';
+    out.appendChild(el('div', 'muted', 'No wallet in this browser. Send this transaction with your own tool:'));
+    out.appendChild(el('div', '', 'to: ' + enc.to));
+    if (enc.value !== '0x0') out.appendChild(el('div', '', 'value (wei): ' + enc.valueWei));
+    var data = el('code', 'calldata', enc.data);
+    var line = el('div', '', 'data: ');
+    line.appendChild(data);
+    out.appendChild(line);
+    out.appendChild(copyButton(enc.data));
+  }
+
+  var main = $('main [data-address]');
+  $$('form.fn').forEach(function (form) {
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var out = $('.fn-result', form);
+      if (!main || !out) return;
+      var result = out;
+      var base = '/address/' + main.getAttribute('data-address');
+      /** @type {{ function: string | null, args: unknown[], asProxy: boolean, value?: string }} */
+      var body = {
+        function: form.getAttribute('data-signature'),
+        args: $$('input[data-arg]', form).map(argValue),
+        asProxy: form.getAttribute('data-proxy') === '1'
+      };
+      say(result, 'busy', 'Working\u2026');
+      var done;
+      if (form.getAttribute('data-kind') === 'read') {
+        done = post(base + '/read', body).then(function (r) { showOutputs(result, r); });
+      } else {
+        var value = /** @type {HTMLInputElement | null} */ ($('input[data-value]', form));
+        if (value) body.value = value.value;
+        done = post(base + '/encode', body).then(function (enc) {
+          /** @type {{ request?: (args: { method: string, params?: unknown[] }) => Promise<any> } | undefined} */
+          var wallet = /** @type {any} */ (window).ethereum;
+          var maybeRequest = wallet && wallet.request;
+          if (typeof maybeRequest !== 'function') { showCalldata(result, enc); return; }
+          var request = maybeRequest.bind(wallet);
+          return request({ method: 'eth_requestAccounts' }).then(function (accounts) {
+            /** @type {{ from: string, to: string, data: string, value?: string }} */
+            var tx = { from: accounts[0], to: enc.to, data: enc.data };
+            if (enc.value !== '0x0') tx.value = enc.value;
+            return request({ method: 'eth_sendTransaction', params: [tx] });
+          }).then(function (hash) { say(result, 'ok', 'Transaction sent: ' + hash); });
+        });
+      }
+      done.catch(function (err) { say(result, 'err', 'Error: ' + (err && err.message ? err.message : String(err))); });
+    });
+  });
+})();
