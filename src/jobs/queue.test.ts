@@ -1,11 +1,9 @@
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
 import type { Address } from '../core/types.js';
-import type { Store } from '../store/openStore.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import {
   claimNextJob,
   countJobs,
@@ -35,19 +33,10 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, ti
 }
 
 describeOnDialects('job runner', (dialect) => {
-    let tdb: TestDatabase;
-    let store: Store;
+    const stores = useTestStores(dialect);
     let runner: JobRunner | undefined;
-    beforeAll(async () => {
-      tdb = await createTestDatabase(dialect);
-      store = await tdb.open();
-    });
-    afterAll(async () => {
-      await store?.close();
-      await tdb?.dispose();
-    });
     beforeEach(async () => {
-      await store.db.deleteFrom('verificationJobs').execute();
+      await stores.store.db.deleteFrom('verificationJobs').execute();
     });
     afterEach(async () => {
       await runner?.stop();
@@ -55,19 +44,19 @@ describeOnDialects('job runner', (dialect) => {
     });
 
     function run(options: Partial<JobRunnerOptions> & Pick<JobRunnerOptions, 'handler'>): JobRunner {
-      runner = startJobRunner({ db: store.db, concurrency: 2, leaseMs: 5_000, pollMs: 50, owner: 'test-runner', logger, ...options });
+      runner = startJobRunner({ db: stores.store.db, concurrency: 2, leaseMs: 5_000, pollMs: 50, owner: 'test-runner', logger, ...options });
       return runner;
     }
     const finished = (receipt: string) =>
       waitFor(async () => {
-        const job = await getJob(store.db, receipt);
+        const job = await getJob(stores.store.db, receipt);
         return job && job.state !== 'queued' && job.state !== 'running' ? job : null;
       });
 
     it('runs every job once, never more at a time than its concurrency', async () => {
       const receipts: string[] = [];
       for (let i = 0; i < 12; i++) {
-        receipts.push((await insertJob(store.db, { request: sourceJob(addr(i), { runs: i }) })).receipt);
+        receipts.push((await insertJob(stores.store.db, { request: sourceJob(addr(i), { runs: i }) })).receipt);
       }
       let now = 0;
       let peak = 0;
@@ -86,8 +75,8 @@ describeOnDialects('job runner', (dialect) => {
       for (const r of receipts) await finished(r);
       expect(peak).toBe(3);
       expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
-      expect(await countJobs(store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
-      expect(await getJob(store.db, receipts[4]!)).toMatchObject({
+      expect(await countJobs(stores.store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
+      expect(await getJob(stores.store.db, receipts[4]!)).toMatchObject({
         state: 'pass',
         resultText: 'Pass - Verified',
         result: { n: 4 },
@@ -99,7 +88,7 @@ describeOnDialects('job runner', (dialect) => {
     it('starts a job right away on wake(), without waiting for the poll', async () => {
       run({ pollMs: 60_000, handler: async () => ({ state: 'pass', resultText: 'Pass - Verified' }) });
       await sleep(50); // the first, empty poll is over
-      const job = await insertJob(store.db, { request: sourceJob(addr(1)) });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(1)) });
       const t = Date.now();
       runner!.wake();
       await finished(job.receipt);
@@ -116,10 +105,10 @@ describeOnDialects('job runner', (dialect) => {
             : { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { request: sourceJob(addr(2)) });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(2)) });
       runner!.wake();
       const waiting = await waitFor(async () => {
-        const j = await getJob(store.db, job.receipt);
+        const j = await getJob(stores.store.db, job.receipt);
         return j?.lastError ? j : null;
       });
       expect(waiting).toMatchObject({ state: 'queued', lastError: 'RPC node unreachable', attempts: 1 });
@@ -135,8 +124,8 @@ describeOnDialects('job runner', (dialect) => {
           throw new TypeError('cannot read properties of undefined');
         },
       });
-      const source = await insertJob(store.db, { request: sourceJob(addr(3)) });
-      const proxy = await insertJob(store.db, { request: proxyJob(addr(4)) });
+      const source = await insertJob(stores.store.db, { request: sourceJob(addr(3)) });
+      const proxy = await insertJob(stores.store.db, { request: proxyJob(addr(4)) });
       runner!.wake();
       expect(await finished(source.receipt)).toMatchObject({
         state: 'fail',
@@ -163,8 +152,8 @@ describeOnDialects('job runner', (dialect) => {
           throw new SolproofError('chain_unavailable', 'RPC node unreachable', { retryable: true });
         },
       });
-      const recovering = await insertJob(store.db, { request: sourceJob(addr(5), { viaIR: true }) });
-      const never = await insertJob(store.db, { request: sourceJob(addr(6)) });
+      const recovering = await insertJob(stores.store.db, { request: sourceJob(addr(5), { viaIR: true }) });
+      const never = await insertJob(stores.store.db, { request: sourceJob(addr(6)) });
       runner!.wake();
       expect(await finished(recovering.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
       expect(await finished(never.receipt)).toMatchObject({
@@ -186,18 +175,18 @@ describeOnDialects('job runner', (dialect) => {
           return { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { request: sourceJob(addr(7)) });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(7)) });
       runner!.wake();
-      await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
+      await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
       await sleep(500); // more than three lease lengths
-      expect(await claimNextJob(store.db, { owner: 'intruder', leaseMs: 1_000 })).toBeNull();
+      expect(await claimNextJob(stores.store.db, { owner: 'intruder', leaseMs: 1_000 })).toBeNull();
       release();
       expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 1 });
     });
 
     it('picks up a job left running by a dead worker once its lease expires', async () => {
-      const job = await insertJob(store.db, { request: sourceJob(addr(8)) });
-      await claimNextJob(store.db, { owner: 'dead-worker', leaseMs: 200 });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(8)) });
+      await claimNextJob(stores.store.db, { owner: 'dead-worker', leaseMs: 200 });
       const seen: VerificationJob[] = [];
       run({
         handler: async (j) => {
@@ -216,11 +205,11 @@ describeOnDialects('job runner', (dialect) => {
           return { state: 'pass', resultText: 'Pass - Verified' };
         },
       });
-      const job = await insertJob(store.db, { request: sourceJob(addr(9)) });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(9)) });
       runner!.wake();
-      await waitFor(async () => (await getJob(store.db, job.receipt))?.state === 'running');
+      await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
       await runner!.stop();
-      expect(await getJob(store.db, job.receipt)).toMatchObject({ state: 'pass' });
+      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'pass' });
     });
 
     it('stop() gives up on a stuck handler after its bound and aborts it', async () => {
@@ -232,7 +221,7 @@ describeOnDialects('job runner', (dialect) => {
           return new Promise(() => {});
         },
       });
-      const job = await insertJob(store.db, { request: sourceJob(addr(10)) });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(10)) });
       runner!.wake();
       // The claim marks the job running a moment before the handler is called: wait for the handler.
       await waitFor(async () => signal !== undefined);
@@ -241,6 +230,6 @@ describeOnDialects('job runner', (dialect) => {
       expect(Date.now() - t).toBeLessThan(1_000);
       expect(signal?.aborted).toBe(true);
       // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
-      expect(await getJob(store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
+      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
     });
 });

@@ -2,29 +2,20 @@ import { createHash } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { describe, expect, it } from 'vitest';
+import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
-import { SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
+import { SQLITE_FILE_NAME } from './openStore.js';
+import { createTestDatabase } from '../../test/helpers/testDatabase.js';
 
 describeOnDialects('api keys', (dialect) => {
-    let tdb: TestDatabase;
-    let store: Store;
-    beforeAll(async () => {
-      tdb = await createTestDatabase(dialect);
-      store = await tdb.open();
-    });
-    afterAll(async () => {
-      await store?.close();
-      await tdb?.dispose();
-    });
+    const stores = useTestStores(dialect);
 
     it('hands out an Etherscan-shaped key once and finds it again by the key', async () => {
-      const { id, key } = await createApiKey(store.db, { owner: 'alice', tier: 'pro', now: 1_700_000_000_000 });
+      const { id, key } = await createApiKey(stores.store.db, { owner: 'alice', tier: 'pro', now: 1_700_000_000_000 });
       expect(key).toMatch(/^[A-Z0-9]{34}$/);
       expect(id).toMatch(/^key_[a-z0-9]{16}$/);
-      expect(await findApiKey(store.db, key)).toEqual({
+      expect(await findApiKey(stores.store.db, key)).toEqual({
         id,
         keyPrefix: key.slice(0, 6),
         owner: 'alice',
@@ -33,23 +24,23 @@ describeOnDialects('api keys', (dialect) => {
         lastUsedAt: null,
         revokedAt: null,
       });
-      expect(await findApiKey(store.db, key.toLowerCase())).toBeNull();
-      expect(await findApiKey(store.db, key.slice(0, -1))).toBeNull();
-      expect(await findApiKey(store.db, '')).toBeNull();
-      expect(await findApiKey(store.db, 'x'.repeat(100_000))).toBeNull();
+      expect(await findApiKey(stores.store.db, key.toLowerCase())).toBeNull();
+      expect(await findApiKey(stores.store.db, key.slice(0, -1))).toBeNull();
+      expect(await findApiKey(stores.store.db, '')).toBeNull();
+      expect(await findApiKey(stores.store.db, 'x'.repeat(100_000))).toBeNull();
     });
 
     it('defaults to the free tier and two keys never collide', async () => {
-      const a = await createApiKey(store.db);
-      const b = await createApiKey(store.db);
+      const a = await createApiKey(stores.store.db);
+      const b = await createApiKey(stores.store.db);
       expect(a.key).not.toBe(b.key);
       expect(a.id).not.toBe(b.id);
-      expect(await findApiKey(store.db, a.key)).toMatchObject({ tier: 'free', owner: null });
+      expect(await findApiKey(stores.store.db, a.key)).toMatchObject({ tier: 'free', owner: null });
     });
 
     it('stores only the sha256 of the key, nowhere the key itself', async () => {
-      const { id, key } = await createApiKey(store.db, { owner: 'bob' });
-      const rows = await sql<Record<string, unknown>>`select * from api_keys`.execute(store.db.withoutPlugins());
+      const { id, key } = await createApiKey(stores.store.db, { owner: 'bob' });
+      const rows = await sql<Record<string, unknown>>`select * from api_keys`.execute(stores.store.db.withoutPlugins());
       for (const row of rows.rows) expect(JSON.stringify(row)).not.toContain(key);
       const mine = rows.rows.find((r) => r.id === id)!;
       expect(mine.key_hash).toBe(createHash('sha256').update(key).digest('hex'));
@@ -57,16 +48,16 @@ describeOnDialects('api keys', (dialect) => {
     });
 
     it('records use, lists keys and refuses revoked ones', async () => {
-      const { id, key } = await createApiKey(store.db, { owner: 'carol' });
-      await touchApiKey(store.db, id, 1_800_000_000_000);
-      expect((await findApiKey(store.db, key))?.lastUsedAt).toBe(1_800_000_000_000);
+      const { id, key } = await createApiKey(stores.store.db, { owner: 'carol' });
+      await touchApiKey(stores.store.db, id, 1_800_000_000_000);
+      expect((await findApiKey(stores.store.db, key))?.lastUsedAt).toBe(1_800_000_000_000);
 
-      expect(await revokeApiKey(store.db, id, 1_800_000_000_500)).toBe(true);
-      expect(await findApiKey(store.db, key)).toBeNull();
-      expect(await revokeApiKey(store.db, id)).toBe(false);
-      expect(await revokeApiKey(store.db, 'key_nosuchkey')).toBe(false);
+      expect(await revokeApiKey(stores.store.db, id, 1_800_000_000_500)).toBe(true);
+      expect(await findApiKey(stores.store.db, key)).toBeNull();
+      expect(await revokeApiKey(stores.store.db, id)).toBe(false);
+      expect(await revokeApiKey(stores.store.db, 'key_nosuchkey')).toBe(false);
 
-      const listed = await listApiKeys(store.db);
+      const listed = await listApiKeys(stores.store.db);
       expect(listed.find((k) => k.id === id)).toMatchObject({ owner: 'carol', revokedAt: 1_800_000_000_500 });
       expect(listed.length).toBeGreaterThanOrEqual(5);
       expect(JSON.stringify(listed)).not.toMatch(/keyHash/);

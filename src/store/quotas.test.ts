@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { describe, expect, it } from 'vitest';
+import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { createApiKey } from './apiKeys.js';
-import type { Store } from './openStore.js';
 import { nextUtcMidnight, quotaUsageToday, quotaUsed, takeQuota } from './quotas.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 
 const NOON = new Date('2026-11-22T12:00:00.000Z');
 
@@ -16,52 +14,43 @@ describe('nextUtcMidnight', () => {
 });
 
 describeOnDialects('daily quotas', (dialect) => {
-    let tdb: TestDatabase;
-    let store: Store;
-    beforeAll(async () => {
-      tdb = await createTestDatabase(dialect);
-      store = await tdb.open();
-    });
-    afterAll(async () => {
-      await store?.close();
-      await tdb?.dispose();
-    });
+    const stores = useTestStores(dialect);
 
     it('counts up to the limit, then refuses with the next UTC midnight; kinds and days are separate', async () => {
-      const { id } = await createApiKey(store.db);
+      const { id } = await createApiKey(stores.store.db);
       for (let i = 1; i <= 3; i++) {
-        expect(await takeQuota(store.db, { keyId: id, kind: 'verify', limit: 3, now: NOON })).toEqual({
+        expect(await takeQuota(stores.store.db, { keyId: id, kind: 'verify', limit: 3, now: NOON })).toEqual({
           ok: true, used: i, resetsAt: new Date('2026-11-23T00:00:00Z'),
         });
       }
-      expect(await takeQuota(store.db, { keyId: id, kind: 'verify', limit: 3, now: NOON })).toEqual({
+      expect(await takeQuota(stores.store.db, { keyId: id, kind: 'verify', limit: 3, now: NOON })).toEqual({
         ok: false, used: 3, resetsAt: new Date('2026-11-23T00:00:00Z'),
       });
-      expect(await quotaUsed(store.db, id, 'verify', NOON)).toBe(3);
-      expect((await takeQuota(store.db, { keyId: id, kind: 'proxy', limit: 3, now: NOON })).ok).toBe(true);
+      expect(await quotaUsed(stores.store.db, id, 'verify', NOON)).toBe(3);
+      expect((await takeQuota(stores.store.db, { keyId: id, kind: 'proxy', limit: 3, now: NOON })).ok).toBe(true);
       const tomorrow = new Date('2026-11-23T00:00:00.000Z');
-      expect(await takeQuota(store.db, { keyId: id, kind: 'verify', limit: 3, now: tomorrow })).toMatchObject({ ok: true, used: 1 });
-      expect((await quotaUsageToday(store.db, NOON)).get(id)).toEqual({ verify: 3, proxy: 1 });
+      expect(await takeQuota(stores.store.db, { keyId: id, kind: 'verify', limit: 3, now: tomorrow })).toMatchObject({ ok: true, used: 1 });
+      expect((await quotaUsageToday(stores.store.db, NOON)).get(id)).toEqual({ verify: 3, proxy: 1 });
     });
 
     it('a limit of 0 counts without refusing', async () => {
-      const { id } = await createApiKey(store.db);
-      for (let i = 0; i < 5; i++) expect((await takeQuota(store.db, { keyId: id, kind: 'proxy', limit: 0, now: NOON })).ok).toBe(true);
-      expect(await quotaUsed(store.db, id, 'proxy', NOON)).toBe(5);
+      const { id } = await createApiKey(stores.store.db);
+      for (let i = 0; i < 5; i++) expect((await takeQuota(stores.store.db, { keyId: id, kind: 'proxy', limit: 0, now: NOON })).ok).toBe(true);
+      expect(await quotaUsed(stores.store.db, id, 'proxy', NOON)).toBe(5);
     });
 
     it('150 concurrent takes from several connections grant exactly 100', async () => {
-      const { id } = await createApiKey(store.db);
+      const { id } = await createApiKey(stores.store.db);
       // Separate stores: separate connections (SQLite) or pools (PostgreSQL), as separate processes would have.
-      const others = await Promise.all([tdb.open(), tdb.open()]);
+      const others = await Promise.all([stores.tdb.open(), stores.tdb.open()]);
       try {
-        const stores = [store, ...others];
+        const all = [stores.store, ...others];
         const results = await Promise.all(
-          Array.from({ length: 150 }, (_, i) => takeQuota(stores[i % stores.length]!.db, { keyId: id, kind: 'verify', limit: 100, now: NOON })),
+          Array.from({ length: 150 }, (_, i) => takeQuota(all[i % all.length]!.db, { keyId: id, kind: 'verify', limit: 100, now: NOON })),
         );
         expect(results.filter((r) => r.ok)).toHaveLength(100);
         expect(results.filter((r) => !r.ok)).toHaveLength(50);
-        expect(await quotaUsed(store.db, id, 'verify', NOON)).toBe(100);
+        expect(await quotaUsed(stores.store.db, id, 'verify', NOON)).toBe(100);
         // Every granted take saw a distinct count: no two requests were handed the same slot.
         expect(new Set(results.filter((r) => r.ok).map((r) => r.used)).size).toBe(100);
       } finally {

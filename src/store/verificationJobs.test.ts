@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeOnDialects } from '../../test/helpers/dialects.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { quotaUsed } from './quotas.js';
 import { queueSubmission } from './submissions.js';
 import type { Address } from '../core/types.js';
-import type { Store } from './openStore.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import {
   claimNextJob,
   countJobs,
@@ -23,27 +21,17 @@ const T0 = 1_700_000_000_000;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
 
 describeOnDialects('submissions', (dialect) => {
-  let tdb: TestDatabase;
-  let store: Store;
-  let other: Store;
+  const stores = useTestStores(dialect);
   beforeAll(async () => {
-    tdb = await createTestDatabase(dialect);
-    store = await tdb.open();
-    other = await tdb.open();
-    await store.db
+    await stores.store.db
       .insertInto('apiKeys')
       .values({ id: 'key_s', keyHash: 'h', keyPrefix: 'p', owner: null, tier: 'free', createdAt: T0, lastUsedAt: null, revokedAt: null })
       .execute();
   });
-  afterAll(async () => {
-    await other?.close();
-    await store?.close();
-    await tdb?.dispose();
-  });
 
   it("of 20 concurrent submissions by one key, as many as its unfinished-job limit are queued, each counted once", async () => {
     const submit = (i: number) =>
-      queueSubmission(i % 2 ? store.db : other.db, {
+      queueSubmission(i % 2 ? stores.store.db : stores.other.db, {
         request: sourceJob(addr(100 + i)),
         apiKeyId: 'key_s',
         quota: { kind: 'verify', limit: 100 },
@@ -52,9 +40,9 @@ describeOnDialects('submissions', (dialect) => {
     const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(i)));
     expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
     for (const o of outcomes.filter((o) => !o.ok)) expect(o).toEqual({ ok: false, reason: 'unfinished', unfinished: 5 });
-    expect(await quotaUsed(store.db, 'key_s', 'verify')).toBe(5);
-    const running = await claimNextJob(store.db, { owner: 'w', leaseMs: 60_000 });
-    await finishJob(store.db, running!.receipt, { state: 'pass', resultText: 'Pass - Verified' });
+    expect(await quotaUsed(stores.store.db, 'key_s', 'verify')).toBe(5);
+    const running = await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 60_000 });
+    await finishJob(stores.store.db, running!.receipt, { state: 'pass', resultText: 'Pass - Verified' });
     expect((await submit(99)).ok).toBe(true);
   });
 });
@@ -68,27 +56,14 @@ describe('newReceipt', () => {
 });
 
 describeOnDialects('verification jobs', (dialect) => {
-    let tdb: TestDatabase;
-    let store: Store;
-    /** A second store on the same database: another process's connections. */
-    let other: Store;
-    beforeAll(async () => {
-      tdb = await createTestDatabase(dialect);
-      store = await tdb.open();
-      other = await tdb.open();
-    });
-    afterAll(async () => {
-      await other?.close();
-      await store?.close();
-      await tdb?.dispose();
-    });
+    const stores = useTestStores(dialect);
     beforeEach(async () => {
-      await store.db.deleteFrom('verificationJobs').execute();
+      await stores.store.db.deleteFrom('verificationJobs').execute();
     });
 
     it('queues a job that reads back as submitted', async () => {
       const request = sourceJob('0x00000000000000000000000000000000000000AB', { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] });
-      const job = await insertJob(store.db, {
+      const job = await insertJob(stores.store.db, {
         request,
         apiKeyId: 'key_abc',
         now: T0,
@@ -113,20 +88,20 @@ describeOnDialects('verification jobs', (dialect) => {
         finishedAt: null,
       };
       expect(job).toEqual(expected);
-      expect(await getJob(other.db, job.receipt)).toEqual(expected);
-      expect(await getJob(store.db, newReceipt())).toBeNull();
-      expect((await listJobsForAddress(store.db, '0x00000000000000000000000000000000000000Ab')).map((j) => j.receipt)).toEqual(
+      expect(await getJob(stores.other.db, job.receipt)).toEqual(expected);
+      expect(await getJob(stores.store.db, newReceipt())).toBeNull();
+      expect((await listJobsForAddress(stores.store.db, '0x00000000000000000000000000000000000000Ab')).map((j) => j.receipt)).toEqual(
         [job.receipt],
       );
     });
 
     it('claims the oldest due job and leaves future ones alone', async () => {
-      const later = await insertJob(store.db, { request: sourceJob(addr(1)), now: T0 + 10 });
-      const older = await insertJob(store.db, { request: proxyJob(addr(2)), now: T0 });
-      await insertJob(store.db, { request: sourceJob(addr(3)), now: T0, notBefore: T0 + 60_000 });
+      const later = await insertJob(stores.store.db, { request: sourceJob(addr(1)), now: T0 + 10 });
+      const older = await insertJob(stores.store.db, { request: proxyJob(addr(2)), now: T0 });
+      await insertJob(stores.store.db, { request: sourceJob(addr(3)), now: T0, notBefore: T0 + 60_000 });
 
       // Leases outlast the last claim below, so only the delayed job can be due then.
-      const first = await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 });
+      const first = await claimNextJob(stores.store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 });
       expect(first).toMatchObject({
         receipt: older.receipt,
         kind: 'proxy',
@@ -135,17 +110,17 @@ describeOnDialects('verification jobs', (dialect) => {
         leaseUntil: T0 + 120_100,
         attempts: 1,
       });
-      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
-      expect(await claimNextJob(store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 })).toBeNull();
-      expect((await claimNextJob(store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.address).toBe(addr(3));
+      expect((await claimNextJob(stores.store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 }))?.receipt).toBe(later.receipt);
+      expect(await claimNextJob(stores.store.db, { owner: 'w1', leaseMs: 120_000, now: T0 + 100 })).toBeNull();
+      expect((await claimNextJob(stores.store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.address).toBe(addr(3));
     });
 
     it("shares the runners between keys: another key's job goes before a key's backlog, and a key's running jobs are capped", async () => {
       // Key A queued five jobs before key B queued one.
       const a = [];
-      for (let i = 0; i < 5; i++) a.push(await insertJob(store.db, { request: sourceJob(addr(10 + i)), apiKeyId: 'key_a', now: T0 + i }));
-      const b = await insertJob(store.db, { request: sourceJob(addr(20)), apiKeyId: 'key_b', now: T0 + 100 });
-      const claim = (perKeyRunning: number) => claimNextJob(store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning });
+      for (let i = 0; i < 5; i++) a.push(await insertJob(stores.store.db, { request: sourceJob(addr(10 + i)), apiKeyId: 'key_a', now: T0 + i }));
+      const b = await insertJob(stores.store.db, { request: sourceJob(addr(20)), apiKeyId: 'key_b', now: T0 + 100 });
+      const claim = (perKeyRunning: number) => claimNextJob(stores.store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning });
       expect((await claim(2))?.receipt).toBe(a[0]!.receipt);
       // A has one running, B none: B's job goes next although it is the newest.
       expect((await claim(2))?.receipt).toBe(b.receipt);
@@ -153,47 +128,47 @@ describeOnDialects('verification jobs', (dialect) => {
       // A is at its cap of two running jobs: nothing else is due for it.
       expect(await claim(2)).toBeNull();
       // Jobs without a key are never held back by a cap.
-      const internal = await insertJob(store.db, { request: sourceJob(addr(30)), now: T0 + 150 });
+      const internal = await insertJob(stores.store.db, { request: sourceJob(addr(30)), now: T0 + 150 });
       expect((await claim(2))?.receipt).toBe(internal.receipt);
     });
 
     it('gives 20 parallel claimers over 10 jobs 10 distinct jobs', async () => {
       const inserted = new Set<string>();
       for (let i = 0; i < 10; i++) {
-        inserted.add((await insertJob(store.db, { request: sourceJob(addr(100 + i)) })).receipt);
+        inserted.add((await insertJob(stores.store.db, { request: sourceJob(addr(100 + i)) })).receipt);
       }
       const claims = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          claimNextJob(i % 2 === 0 ? store.db : other.db, { owner: `w${i}`, leaseMs: 60_000 }),
+          claimNextJob(i % 2 === 0 ? stores.store.db : stores.other.db, { owner: `w${i}`, leaseMs: 60_000 }),
         ),
       );
       const got = claims.filter((c) => c !== null).map((c) => c!.receipt);
       expect(got).toHaveLength(10);
       expect(new Set(got)).toEqual(inserted);
       expect(claims.filter((c) => c === null)).toHaveLength(10);
-      const counts = await countJobs(store.db);
+      const counts = await countJobs(stores.store.db);
       expect(counts).toEqual({ queued: 0, running: 10, pass: 0, fail: 0, already_verified: 0 });
       // Each job is held by the one claimer that got it.
       for (const c of claims.filter((c) => c !== null)) {
-        expect((await getJob(store.db, c!.receipt))?.leaseOwner).toBe(c!.leaseOwner);
+        expect((await getJob(stores.store.db, c!.receipt))?.leaseOwner).toBe(c!.leaseOwner);
       }
     });
 
     it('reclaims a job whose lease expired, and the old owner loses it', async () => {
-      const job = await insertJob(store.db, { request: sourceJob(addr(5)), now: T0 });
-      await claimNextJob(store.db, { owner: 'dead', leaseMs: 1_000, now: T0 });
-      expect(await renewLease(store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 500 })).toBe(true);
-      expect(await claimNextJob(other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_400 })).toBeNull();
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(5)), now: T0 });
+      await claimNextJob(stores.store.db, { owner: 'dead', leaseMs: 1_000, now: T0 });
+      expect(await renewLease(stores.store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 500 })).toBe(true);
+      expect(await claimNextJob(stores.other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_400 })).toBeNull();
 
-      const again = await claimNextJob(other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_500 });
+      const again = await claimNextJob(stores.other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_500 });
       expect(again).toMatchObject({ receipt: job.receipt, leaseOwner: 'alive', attempts: 2, leaseUntil: T0 + 2_500 });
-      expect(await renewLease(store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 1_600 })).toBe(false);
-      expect(await finishJob(store.db, job.receipt, { state: 'fail', resultText: 'late', owner: 'dead' })).toBe(false);
-      expect(await retryJob(store.db, job.receipt, { delayMs: 0, error: 'late', owner: 'dead' })).toBe(false);
+      expect(await renewLease(stores.store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 1_600 })).toBe(false);
+      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail', resultText: 'late', owner: 'dead' })).toBe(false);
+      expect(await retryJob(stores.store.db, job.receipt, { delayMs: 0, error: 'late', owner: 'dead' })).toBe(false);
       expect(
-        await finishJob(other.db, job.receipt, { state: 'pass', resultText: 'Pass - Verified', owner: 'alive', now: T0 + 1_700 }),
+        await finishJob(stores.other.db, job.receipt, { state: 'pass', resultText: 'Pass - Verified', owner: 'alive', now: T0 + 1_700 }),
       ).toBe(true);
-      expect(await getJob(store.db, job.receipt)).toMatchObject({
+      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({
         state: 'pass',
         resultText: 'Pass - Verified',
         leaseOwner: null,
@@ -203,57 +178,57 @@ describeOnDialects('verification jobs', (dialect) => {
     });
 
     it('records the final state once and never overwrites it', async () => {
-      const job = await insertJob(store.db, { request: sourceJob(addr(6)), now: T0 });
-      await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(6)), now: T0 });
+      await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
       const verdict = { matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial' };
       expect(
-        await finishJob(store.db, job.receipt, {
+        await finishJob(stores.store.db, job.receipt, {
           state: 'already_verified',
           resultText: 'Already Verified',
           result: verdict,
           now: T0 + 5,
         }),
       ).toBe(true);
-      expect(await finishJob(store.db, job.receipt, { state: 'fail', resultText: 'Fail - Unable to verify' })).toBe(false);
-      expect(await getJob(store.db, job.receipt)).toMatchObject({
+      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail', resultText: 'Fail - Unable to verify' })).toBe(false);
+      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({
         state: 'already_verified',
         resultText: 'Already Verified',
         result: verdict,
         finishedAt: T0 + 5,
       });
-      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 10_000 })).toBeNull();
+      expect(await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 10_000 })).toBeNull();
     });
 
     it('puts a retried job back in the queue until its delay has passed', async () => {
-      const job = await insertJob(store.db, { request: sourceJob(addr(8)), now: T0 });
-      await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
-      expect(await retryJob(store.db, job.receipt, { delayMs: 5_000, error: 'node down', owner: 'w', now: T0 + 10 })).toBe(
+      const job = await insertJob(stores.store.db, { request: sourceJob(addr(8)), now: T0 });
+      await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
+      expect(await retryJob(stores.store.db, job.receipt, { delayMs: 5_000, error: 'node down', owner: 'w', now: T0 + 10 })).toBe(
         true,
       );
-      expect(await getJob(store.db, job.receipt)).toMatchObject({
+      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({
         state: 'queued',
         notBefore: T0 + 5_010,
         lastError: 'node down',
         leaseOwner: null,
         attempts: 1,
       });
-      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_000 })).toBeNull();
-      expect(await claimNextJob(store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_010 })).toMatchObject({
+      expect(await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_000 })).toBeNull();
+      expect(await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 + 5_010 })).toMatchObject({
         receipt: job.receipt,
         attempts: 2,
       });
     });
 
     it('requeues running jobs at start-up, one owner or all', async () => {
-      for (let i = 0; i < 4; i++) await insertJob(store.db, { request: sourceJob(addr(20 + i)), now: T0 + i });
-      await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
-      await claimNextJob(store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
-      await claimNextJob(store.db, { owner: 'b', leaseMs: 60_000, now: T0 + 10 });
-      expect(await requeueRunningJobs(store.db, 'a', T0 + 20)).toBe(2);
-      expect(await countJobs(store.db)).toMatchObject({ queued: 3, running: 1 });
-      expect(await requeueRunningJobs(store.db)).toBe(1);
-      expect(await countJobs(store.db)).toMatchObject({ queued: 4, running: 0 });
+      for (let i = 0; i < 4; i++) await insertJob(stores.store.db, { request: sourceJob(addr(20 + i)), now: T0 + i });
+      await claimNextJob(stores.store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
+      await claimNextJob(stores.store.db, { owner: 'a', leaseMs: 60_000, now: T0 + 10 });
+      await claimNextJob(stores.store.db, { owner: 'b', leaseMs: 60_000, now: T0 + 10 });
+      expect(await requeueRunningJobs(stores.store.db, 'a', T0 + 20)).toBe(2);
+      expect(await countJobs(stores.store.db)).toMatchObject({ queued: 3, running: 1 });
+      expect(await requeueRunningJobs(stores.store.db)).toBe(1);
+      expect(await countJobs(stores.store.db)).toMatchObject({ queued: 4, running: 0 });
       // Requeued jobs are due at once, oldest first.
-      expect((await claimNextJob(store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.address).toBe(addr(20));
+      expect((await claimNextJob(stores.store.db, { owner: 'c', leaseMs: 60_000, now: T0 + 30 }))?.address).toBe(addr(20));
     });
 });

@@ -1,7 +1,7 @@
 import type { Address, ProxyRequest } from '../../core/types.js';
-import { queueSubmission } from '../../store/submissions.js';
 import type { ApiContext, Caller } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
+import { fail, type Envelope } from '../envelope.js';
+import { queueForKey } from './queueForKey.js';
 import { isAddress, type Params } from '../params.js';
 import { TEXT } from '../texts.js';
 
@@ -21,16 +21,5 @@ export async function verifyProxyContract(ctx: ApiContext, params: Params, calle
   }
   const request: ProxyRequest = { address: address.toLowerCase() as Address };
   if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
-  const limit = ctx.config.dailyProxyQuota;
-  const queued = await queueSubmission(ctx.store.db, {
-    request: { kind: 'proxy', proxy: request },
-    apiKeyId: caller.key.id,
-    quota: { kind: 'proxy', limit },
-    maxUnfinished: ctx.config.keyQueuedJobs,
-  });
-  if (!queued.ok) {
-    return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached('proxy', limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
-  }
-  ctx.wakeJobs();
-  return ok(queued.job.receipt);
+  return queueForKey(ctx, caller.key, { kind: 'proxy', proxy: request });
 }

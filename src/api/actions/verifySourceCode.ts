@@ -1,9 +1,9 @@
 import { isSolproofError } from '../../core/errors.js';
-import { queueSubmission } from '../../store/submissions.js';
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
 import { canBeImproved } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
+import { fail, type Envelope } from '../envelope.js';
+import { queueForKey } from './queueForKey.js';
 import type { Params } from '../params.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
 import { TEXT } from '../texts.js';
@@ -34,16 +34,5 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
 
   // Last checks before the job is written: only submissions that would be accepted count.
-  const limit = ctx.config.dailyVerifyQuota;
-  const queued = await queueSubmission(ctx.store.db, {
-    request: { kind: 'source', submission },
-    apiKeyId: caller.key.id,
-    quota: { kind: 'verify', limit },
-    maxUnfinished: ctx.config.keyQueuedJobs,
-  });
-  if (!queued.ok) {
-    return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached('verify', limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
-  }
-  ctx.wakeJobs();
-  return ok(queued.job.receipt);
+  return queueForKey(ctx, caller.key, { kind: 'source', submission });
 }

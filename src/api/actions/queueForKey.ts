@@ -1,0 +1,26 @@
+import type { ApiKeyRecord } from '../../store/apiKeys.js';
+import type { JobRequest } from '../../store/jobRequest.js';
+import { queueSubmission } from '../../store/submissions.js';
+import type { ApiContext } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import { TEXT } from '../texts.js';
+
+/**
+ * Queues a submission of `key` (its unfinished-job limit and daily quota checked in the same
+ * transaction), wakes the runner, and answers with the receipt or the text of the refusal.
+ */
+export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: JobRequest): Promise<Envelope> {
+  const kind = request.kind === 'source' ? 'verify' : 'proxy';
+  const limit = kind === 'verify' ? ctx.config.dailyVerifyQuota : ctx.config.dailyProxyQuota;
+  const queued = await queueSubmission(ctx.store.db, {
+    request,
+    apiKeyId: key.id,
+    quota: { kind, limit },
+    maxUnfinished: ctx.config.keyQueuedJobs,
+  });
+  if (!queued.ok) {
+    return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached(kind, limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
+  }
+  ctx.wakeJobs();
+  return ok(queued.job.receipt);
+}
