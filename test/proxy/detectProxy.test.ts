@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeFunctionData, toFunctionSelector, type Abi, type PublicClient, type WalletClient } from 'viem';
 import type { Address, Hex } from '../../src/core/types.js';
-import { isKnownSafeProxyCode } from '../../src/verify/proxy/bytecodeShapes.js';
+import { hasDelegateCall, isKnownSafeProxyCode } from '../../src/verify/proxy/bytecodeShapes.js';
 import { detectProxy, type ProxyFound, type ProxyPattern } from '../../src/verify/proxy/index.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
 import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
@@ -13,6 +13,7 @@ import { deployerAccount } from '../helpers/accounts.js';
 const ACCOUNT = deployerAccount('proxy/detectProxy');
 const IMPLEMENTATION_SLOT: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 const VERSION_CALL = toFunctionSelector('version()');
+const MASTER_COPY_CALL = toFunctionSelector('masterCopy()');
 
 let artifacts: Record<string, Artifact>;
 let publicClient: PublicClient;
@@ -25,6 +26,11 @@ const at: Record<string, Address> = {};
 function randomAddress(): Address {
   const bytes = crypto.getRandomValues(new Uint8Array(20));
   return `0x${Buffer.from(bytes).toString('hex')}`;
+}
+
+/** True when the 4 bytes of `selector` occur byte-aligned anywhere in `code`. */
+function holdsSelector(code: Hex, selector: Hex): boolean {
+  return new RegExp(`^0x(?:[0-9a-f]{2})*?${selector.slice(2)}`, 'i').test(code);
 }
 
 function word(value: string): Hex {
@@ -113,6 +119,7 @@ beforeAll(async () => {
   at.proxiable = await deploy('ProxiableProxy', [logic]);
   at.safe = await deploy('SafeStyleProxy', [logic]);
   at.masterCopy = await deploy('MasterCopyProxy', [logic]);
+  at.foldedSafe = await deploy('FoldedSafeProxy', [logic]);
   at.eip897 = await deploy('Eip897Proxy', [logic]);
   at.getter = await deploy('GetterProxy', [logic]);
   at.unitroller = await deploy('UnitrollerStyle', [logic]);
@@ -134,6 +141,9 @@ beforeAll(async () => {
   at.cloneOfNothing = await cloneOf(at.factory, randomAddress());
   at.slotToNothing = await deploy('ERC1967Proxy', [logic, VERSION_CALL]);
   await cheats.setStorageAt(at.slotToNothing, IMPLEMENTATION_SLOT, word(randomAddress()));
+  at.masterCopyNotSlotZero = await deploy('MasterCopyNotSlotZero', [at.logicV2, logic]);
+  at.slotZeroEcho = await deploy('SlotZeroEcho', [logic]);
+  at.slotZeroForAll = await deploy('SlotZeroForAll', [logic]);
 });
 
 describe('detectProxy: one deployed example per pattern', () => {
@@ -155,6 +165,7 @@ describe('detectProxy: one deployed example per pattern', () => {
     ['proxiable', 'eip1822'],
     ['safe', 'safe'],
     ['masterCopy', 'safe'],
+    ['foldedSafe', 'safe'],
     ['eip897', 'eip897'],
     ['getter', 'get_implementation'],
     ['unitroller', 'compound_unitroller'],
@@ -206,6 +217,42 @@ describe('detectProxy: one deployed example per pattern', () => {
     expect(result).toMatchObject({ found: true, pattern: 'safe', implementation: at.logic });
     // A Solidity masterCopy() proxy is only known through the call.
     expect(await detectProxy(noCalls, at.masterCopy!)).toMatchObject({ found: false, reason: 'not_a_proxy' });
+  });
+
+  it('finds a Safe proxy whose masterCopy() selector the optimizer folded away, by what it answers', async () => {
+    const proxy = at.foldedSafe!;
+    const code = (await publicClient.getCode({ address: proxy }))!;
+    expect(holdsSelector(code, MASTER_COPY_CALL)).toBe(false);
+    expect(holdsSelector(code, VERSION_CALL)).toBe(false);
+    expect(holdsSelector('0x63a619486e14', MASTER_COPY_CALL)).toBe(true);
+    expect(isKnownSafeProxyCode(code)).toBe(false);
+    // It answers masterCopy() itself with slot 0, as the Safe proxy does.
+    const { data } = await publicClient.call({ to: proxy, data: MASTER_COPY_CALL });
+    expect(data).toBe(word(at.logic!));
+    expect(await publicClient.getStorageAt({ address: proxy, slot: word('0') })).toBe(word(at.logic!));
+
+    const result = await detectFound(proxy);
+    expect(result).toMatchObject({ pattern: 'safe', implementation: at.logic, chainEnd: 'logic' });
+
+    // Only the call tells: a reader whose calls all revert sees no proxy.
+    const noCalls = { ...reader, call: async () => null };
+    expect(await detectProxy(noCalls, proxy)).toMatchObject({ found: false, reason: 'not_a_proxy' });
+  });
+
+  it('the look-alikes that are not Safe proxies behave as their names say', async () => {
+    const answer = async (address: Address, data: Hex): Promise<Hex | undefined> =>
+      (await publicClient.call({ to: address, data })).data;
+    const slotZero = (address: Address): Promise<Hex | undefined> => publicClient.getStorageAt({ address, slot: word('0') });
+    for (const fixture of ['masterCopyNotSlotZero', 'slotZeroEcho', 'slotZeroForAll']) {
+      const code = (await publicClient.getCode({ address: at[fixture]! }))!;
+      expect(holdsSelector(code, MASTER_COPY_CALL), fixture).toBe(false);
+      expect(hasDelegateCall(code), fixture).toBe(fixture !== 'slotZeroEcho');
+      expect(await answer(at[fixture]!, MASTER_COPY_CALL), fixture).toBe(word(at.logic!));
+    }
+    expect(await slotZero(at.masterCopyNotSlotZero!)).toBe(word(at.logicV2!));
+    expect(await slotZero(at.slotZeroEcho!)).toBe(word(at.logic!));
+    expect(await slotZero(at.slotZeroForAll!)).toBe(word(at.logic!));
+    expect(await answer(at.slotZeroForAll!, toFunctionSelector('anything(uint256)'))).toBe(word(at.logic!));
   });
 
   it('reads proxyType() of an EIP-897 proxy', async () => {
@@ -330,6 +377,9 @@ describe('detectProxy: what is not a proxy', () => {
     ['a clone of an address without code', 'cloneOfNothing'],
     ['a proxy whose EIP-1967 slot points at an address without code', 'slotToNothing'],
     ['a Diamond facet', 'facetA'],
+    ['a delegating contract answering masterCopy() with another contract than slot 0 holds', 'masterCopyNotSlotZero'],
+    ['a contract without DELEGATECALL answering masterCopy() with slot 0', 'slotZeroEcho'],
+    ['a delegating contract answering every call, masterCopy() among them, with slot 0', 'slotZeroForAll'],
   ])('%s', async (_label, fixture) => {
     const result = await detectProxy(reader, at[fixture]!);
     expect(result).toMatchObject({ found: false, reason: 'not_a_proxy' });

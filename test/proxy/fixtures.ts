@@ -19,7 +19,12 @@ interface SolcModule {
   compile(input: string, options?: { import: (path: string) => { contents: string } | { error: string } }): string;
 }
 
-function compileSources(solcPackage: string, files: string[], libraryFiles: string[] = []): Record<string, Artifact> {
+function compileSources(
+  solcPackage: string,
+  files: string[],
+  libraryFiles: string[] = [],
+  optimizer = false,
+): Record<string, Artifact> {
   const solc = require(solcPackage) as SolcModule;
   const sources = Object.fromEntries(
     files.map((file) => [file, { content: readFileSync(join(here, 'contracts', file), 'utf8') }]),
@@ -28,7 +33,7 @@ function compileSources(solcPackage: string, files: string[], libraryFiles: stri
     language: 'Solidity',
     sources,
     settings: {
-      optimizer: { enabled: false, runs: 200 },
+      optimizer: { enabled: optimizer, runs: 200 },
       outputSelection: Object.fromEntries(
         [...files, ...libraryFiles].map((file) => [
           file,
@@ -60,7 +65,11 @@ function compileSources(solcPackage: string, files: string[], libraryFiles: stri
   return artifacts;
 }
 
-/** Compiles every fixture contract once: OpenZeppelin-based ones with solc 0.8.28, the Safe-style proxy with 0.7.6. */
+/**
+ * Compiles every fixture contract once: OpenZeppelin-based ones with solc 0.8.28, the
+ * Safe-style proxy with 0.7.6, and FoldedSafe.sol with 0.8.28 and the optimizer (which
+ * folds the masterCopy() selector out of the code).
+ */
 export function compileFixtures(): Record<string, Artifact> {
   return {
     ...compileSources(
@@ -74,6 +83,7 @@ export function compileFixtures(): Record<string, Artifact> {
       ],
     ),
     ...compileSources('solc-0.7.6', ['SafeStyleProxy.sol']),
+    ...compileSources('solc', ['FoldedSafe.sol'], [], true),
   };
 }
 

@@ -25,6 +25,11 @@ export const SELECTORS = {
   masterCopy: 'a619486e',
   facetAddresses: '52ef6b2c',
   facetAddress: 'cdffacc6',
+  /**
+   * `solproofProbeUnknownSelector()`: a selector no contract is expected to implement,
+   * called to see what a contract answers to calls it does not know.
+   */
+  unknownProbe: 'fd3b5658',
 } as const;
 
 /** A Diamond answering with more facets than this is treated as not a Diamond (bounded work). */

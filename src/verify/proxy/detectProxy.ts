@@ -11,7 +11,14 @@ import type {
   ProxyPattern,
 } from './proxyTypes.js';
 import { PROXY_PATTERNS } from './proxyTypes.js';
-import { addressArrayFromReturnData, addressFromReturnData, addressFromWord, uintFromReturnData } from './words.js';
+import {
+  addressArrayFromReturnData,
+  addressFromReturnData,
+  addressFromSingleWord,
+  addressFromWord,
+  lowAddressOfWord,
+  uintFromReturnData,
+} from './words.js';
 
 const DEFAULT_MAX_HOPS = 5;
 const MAX_MAX_HOPS = 16;
@@ -74,6 +81,12 @@ class PinnedReads {
  * The first candidate in PROXY_PATTERNS order wins unless `expectedImplementation`
  * names another candidate; the rest are returned as conflicts. Chains of proxies are
  * followed up to `maxHops` hops, stopping at an address already seen.
+ *
+ * A Safe proxy built with an optimizing compiler may hold no literal `masterCopy()`
+ * selector (the comparison constant gets folded), so when nothing else answered and the
+ * code can DELEGATECALL, `masterCopy()` is called anyway; its answer counts only when it
+ * is the address in slot 0 and an unknown selector is not answered with it too (see
+ * foldedSafeCandidate).
  *
  * A Diamond's `implementation` is its first facet with code, as `facetAddresses()` lists
  * them; `facets` has them all. Most Diamonds serve the loupe from a facet, so when nothing
@@ -205,6 +218,12 @@ async function inspect(reads: PinnedReads, self: Address, withAdmin: boolean): P
   ]);
   let candidates = [...slotCandidates, ...getterCandidates];
 
+  // The optimizer can fold the masterCopy() selector out of a Safe proxy's code.
+  if (candidates.length === 0 && canDelegate && !codeContainsSelector(code, SELECTORS.masterCopy)) {
+    const safe = await foldedSafeCandidate(reads, self);
+    if (safe) candidates = [safe];
+  }
+
   // Most Diamonds serve the loupe from a facet, so its selector is not in their own code.
   if (candidates.length === 0 && canDelegate && !codeContainsSelector(code, SELECTORS.facetAddresses)) {
     const diamond = await diamondCandidate(reads, self, true);
@@ -221,7 +240,8 @@ async function storageCandidates(reads: PinnedReads, self: Address, code: Hex): 
     ['oz_legacy', SLOTS.ozLegacyImplementation],
     ['eip1822', SLOTS.eip1822Proxiable],
   ];
-  // Slot 0 means nothing in general; only a known Safe proxy runtime says it holds the singleton.
+  // Slot 0 means nothing in general; only a known Safe proxy runtime says it holds the
+  // singleton (other Safe proxies must also answer masterCopy() with it: foldedSafeCandidate).
   if (isKnownSafeProxyCode(code)) slotPatterns.push(['safe', SLOTS.zero]);
 
   const [beacon, ...found] = await Promise.all([
@@ -273,6 +293,36 @@ async function getterCandidatesOf(
     has(SELECTORS.facetAddresses) ? diamondCandidate(reads, self, false) : null,
   ]);
   return found.filter((c): c is Candidate => c !== null);
+}
+
+/**
+ * A Safe proxy known by behaviour alone: it answers `masterCopy()` itself with the low 20
+ * bytes of slot 0 and delegates every other call there. The caller has seen DELEGATECALL
+ * in the code and no literal selector, so for a plain contract `masterCopy()` is a call it
+ * does not know. Accepted only when all hold at the pinned block:
+ * - the answer is exactly one word and passes the candidate rule (top 12 bytes zero, not
+ *   zero, not the proxy, has code);
+ * - it is the address in the low 20 bytes of slot 0 (masked, as the proxy does);
+ * - the unknown-selector probe does not get that address back too. A contract answering
+ *   every call with slot 0 is taken as not a Safe proxy: a Safe proxy would have delegated
+ *   the probe, and only a singleton echoing the proxy's slot 0 to calls it does not know
+ *   would answer it so (Safe's singletons return nothing or revert). That rare logic is
+ *   the price of keeping such catch-all contracts out. The probe is a fixed selector, not
+ *   a random one, so that one block always gives one verdict.
+ * A contract written to imitate all this while delegating elsewhere is not ruled out
+ * (calls cannot see where a call goes); the literal-selector path asks even less.
+ */
+async function foldedSafeCandidate(reads: PinnedReads, self: Address): Promise<Candidate | null> {
+  const answer = addressFromSingleWord(await reads.call(self, SELECTORS.masterCopy));
+  const implementation = await validImplementation(reads, self, answer);
+  if (!implementation) return null;
+  const [slotZero, probe] = await Promise.all([
+    reads.storage(self, SLOTS.zero),
+    reads.call(self, SELECTORS.unknownProbe),
+  ]);
+  if (lowAddressOfWord(slotZero) !== implementation) return null;
+  if (probe !== null && probe.length >= 2 + 64 && lowAddressOfWord(probe.slice(0, 66)) === implementation) return null;
+  return { pattern: 'safe', implementation };
 }
 
 /**

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../core/types.js';
-import { addressArrayFromReturnData, addressFromReturnData, addressFromWord } from './words.js';
+import {
+  addressArrayFromReturnData,
+  addressFromReturnData,
+  addressFromSingleWord,
+  addressFromWord,
+  lowAddressOfWord,
+} from './words.js';
 
 const address = 'bebebebebebebebebebebebebebebebebebebebe';
 const word = (hex: string): string => hex.padStart(64, '0');
@@ -18,11 +24,33 @@ describe('addressFromWord', () => {
   });
 });
 
+describe('lowAddressOfWord', () => {
+  it('takes the low 20 bytes whatever the top 12 hold, as a mask would', () => {
+    expect(lowAddressOfWord(`0x${word(address)}`)).toBe(`0x${address}`);
+    expect(lowAddressOfWord(`0x${'ff'.repeat(12)}${address.toUpperCase()}`)).toBe(`0x${address}`);
+    expect(lowAddressOfWord(`0x${address.slice(4)}`)).toBe(`0x0000${address.slice(4)}`);
+  });
+
+  it('rejects a zero address and what is not a word', () => {
+    expect(lowAddressOfWord(`0x${'ff'.repeat(12)}${'00'.repeat(20)}`)).toBeNull();
+    expect(lowAddressOfWord(`0x00${word(address)}`)).toBeNull();
+    expect(lowAddressOfWord('0xzz')).toBeNull();
+  });
+});
+
 describe('return data', () => {
   it('needs a whole word', () => {
     expect(addressFromReturnData(null)).toBeNull();
     expect(addressFromReturnData(`0x${address}`)).toBeNull();
     expect(addressFromReturnData(`0x${word(address)}${word('1')}`)).toBe(`0x${address}`);
+  });
+
+  it('addressFromSingleWord takes exactly one address word', () => {
+    expect(addressFromSingleWord(`0x${word(address)}`)).toBe(`0x${address}`);
+    expect(addressFromSingleWord(`0x${word(address)}${word('1')}`)).toBeNull();
+    expect(addressFromSingleWord(`0x${address}`)).toBeNull();
+    expect(addressFromSingleWord(`0x01${word(address).slice(2)}`)).toBeNull();
+    expect(addressFromSingleWord(null)).toBeNull();
   });
 
   it('decodes address[] and rejects what is not that shape', () => {

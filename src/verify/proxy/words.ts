@@ -15,6 +15,23 @@ export function addressFromWord(word: string): Address | null {
   return `0x${address}`;
 }
 
+/**
+ * The low 20 bytes of a 32-byte word, whatever the top 12 hold (what `and(word, 2^160-1)`
+ * gives); null when they are zero or the word is not hex of at most 32 bytes.
+ */
+export function lowAddressOfWord(word: string): Address | null {
+  const hex = word.startsWith('0x') ? word.slice(2) : word;
+  if (hex.length > 64 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  const address = hex.padStart(64, '0').slice(24).toLowerCase();
+  return /^0{40}$/.test(address) ? null : `0x${address}`;
+}
+
+/** Return data of exactly one word, read as an address (see addressFromWord); else null. */
+export function addressFromSingleWord(data: Hex | null): Address | null {
+  if (data === null || data.length !== 2 + 64) return null;
+  return addressFromWord(data);
+}
+
 /** The first word of a call's return data as an address; null when shorter than a word. */
 export function addressFromReturnData(data: Hex | null): Address | null {
   if (data === null || data.length < 2 + 64) return null;
