@@ -5,7 +5,7 @@ import { buildServer } from '../api/server.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
-import { createSolcCompiler } from '../compilers/index.js';
+import { CompilerList, createSolcCompiler } from '../compilers/index.js';
 import { runningJobsPerKey, type Config } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
@@ -70,13 +70,22 @@ export async function start(config: Config): Promise<void> {
   }
 
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, logger });
+  const compilerCacheDir = join(config.dataDir, 'compilers');
   const compiler = createSolcCompiler({
-    cacheDir: join(config.dataDir, 'compilers'),
+    cacheDir: compilerCacheDir,
     mirrorUrl: config.solcMirrorUrl || null,
     npmRegistryUrl: config.npmRegistryUrl || null,
     maxThreads: config.compilerThreads,
     timeoutMs: config.compileTimeoutMs,
     maxMemoryMb: config.compileMemoryMb,
+    logger,
+  });
+  // Fetched on first demand, not at start: a service nobody asks never contacts the sources for it.
+  const compilers = new CompilerList({
+    cacheDir: compilerCacheDir,
+    mirrorUrl: config.solcMirrorUrl || null,
+    npmRegistryUrl: config.npmRegistryUrl || null,
+    releases: compiler.releases,
     logger,
   });
 
@@ -109,7 +118,7 @@ export async function start(config: Config): Promise<void> {
     { rateLimits },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
-  await registerWebRoutes(app, { config, chainId, store, chain, logger }, rateLimits);
+  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers }, rateLimits);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -37,7 +37,7 @@ export class ChecksumError extends Error {
  * GET with a short deadline for the connection and a size cap on the body.
  * Returns null on 404 (the source answered: no such thing).
  */
-export async function httpGet(url: string, limits: HttpLimits): Promise<Buffer | null> {
+export async function httpGet(url: string, limits: HttpLimits, accept = '*/*'): Promise<Buffer | null> {
   const controller = new AbortController();
   let phase = 'connect';
   const connectTimer = setTimeout(() => controller.abort(), limits.connectTimeoutMs);
@@ -45,7 +45,7 @@ export async function httpGet(url: string, limits: HttpLimits): Promise<Buffer |
   try {
     let res: Response;
     try {
-      res = await fetch(url, { signal: controller.signal, redirect: 'follow', headers: { accept: '*/*' } });
+      res = await fetch(url, { signal: controller.signal, redirect: 'follow', headers: { accept } });
     } finally {
       clearTimeout(connectTimer);
     }
@@ -161,6 +161,32 @@ export async function fetchNpmSoljson(registry: string, version: string, limits:
   const soljson = await extractFromTarball(tgz, 'package/soljson.js', limits.maxBytes);
   if (!soljson) throw new DownloadError(`${tarball} has no package/soljson.js`);
   return soljson;
+}
+
+// An npm version of solc: `0.8.26`, `0.8.7-fixed`. Anything else is not a compiler release.
+const NPM_VERSION_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.-]{1,40})?$/;
+/** More versions than solc will ever publish; a longer list is cut there. */
+const MAX_NPM_VERSIONS = 10_000;
+
+/**
+ * The versions of the `solc` package an npm registry has (`0.8.26`, `0.8.7-fixed`), read from
+ * its abbreviated packument; an empty list when the registry has no `solc` package.
+ */
+export async function fetchNpmSolcVersions(registry: string, limits: HttpLimits): Promise<string[]> {
+  // The abbreviated form is what npm install reads: the versions without their readmes.
+  const accept = 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8';
+  const body = await httpGet(`${trimSlash(registry)}/solc`, { ...limits, maxBytes: Math.min(limits.maxBytes, 32 * 1024 * 1024) }, accept);
+  if (body === null) return [];
+  let doc: { versions?: unknown };
+  try {
+    doc = JSON.parse(body.toString('utf8')) as typeof doc;
+  } catch {
+    throw new DownloadError(`npm registry answer for solc from ${registry} is not JSON`);
+  }
+  if (typeof doc?.versions !== 'object' || doc.versions === null || Array.isArray(doc.versions)) {
+    throw new DownloadError(`npm registry answer for solc from ${registry} has no versions`);
+  }
+  return Object.keys(doc.versions).filter((v) => NPM_VERSION_RE.test(v)).slice(0, MAX_NPM_VERSIONS);
 }
 
 /** Reads one file out of a (gzipped) tarball held in memory. */

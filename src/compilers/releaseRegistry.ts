@@ -41,6 +41,11 @@ export class ReleaseRegistry {
   /** The release (`0.8.26`, or a nightly's `0.8.27-nightly.2024.5.1`) as known, or null. */
   readonly lookup: ReleaseLookup = (release) => this.shipped(release) ?? this.learned.get(release) ?? null;
 
+  /** The releases learned beyond the shipped table (for listing them). */
+  learnedReleases(): ReadonlyMap<string, SolcRelease> {
+    return this.learned;
+  }
+
   /**
    * Records a long version a source vouched for: the mirror's list, or the version a loaded
    * compiler reported. The shipped table is never overridden.

@@ -1,3 +1,4 @@
+import type { CompilerListing } from '../core/compilerListing.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
@@ -11,4 +12,11 @@ export interface WebContext {
   store: Store;
   chain: ChainReader;
   logger: Logger;
+  /** The compilers the service can use (`/compilers`, `/compilers.json`). */
+  compilers: CompilerListPort;
+}
+
+/** Answers at once from the sources' last lists; never throws for an unreachable source. */
+export interface CompilerListPort {
+  list(): Promise<CompilerListing>;
 }

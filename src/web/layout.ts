@@ -39,6 +39,7 @@ ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.re
   <nav>
     <a href="/contracts">Verified contracts</a>
     <a href="/verified-contracts.csv">CSV export</a>
+    <a href="/compilers">Compilers</a>
     <a href="/docs/api">API</a>
   </nav>
   <form class="search" action="/search" method="get" role="search">

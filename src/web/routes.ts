@@ -21,6 +21,7 @@ import { csvRow } from './csv.js';
 import { html, type Html } from './html.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';
 import { apiDocsPage } from './pages/apiDocsPage.js';
+import { compilersPage } from './pages/compilersPage.js';
 import { contractListPage } from './pages/contractListPage.js';
 import { contractPage } from './pages/contractPage.js';
 import { homePage } from './pages/homePage.js';
@@ -64,7 +65,7 @@ interface CallBody {
 
 /**
  * The explorer: `/`, `/contracts`, `/address/:address` (+ `/read`, `/encode`), `/receipt/:guid`,
- * `/verified-contracts.csv`, `/docs/api`, `/search` and the static script and stylesheet.
+ * `/verified-contracts.csv`, `/compilers` (+ `.json`), `/docs/api`, `/search` and the static script and stylesheet.
  * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
  * call endpoints) instead of the API's envelopes.
  */
@@ -72,6 +73,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
   // Per client and second: contract calls (read, encode) and address pages, which may ask the node.
   const CALLS_PER_SECOND = ctx.config.webRate;
   const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
+  // The whole list is up to a few thousand builds: bounded like the other pages that cost work.
+  const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
   let csvExports = 0;
   const tooMany = (request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply => {
     void reply.header('retry-after', '1');
@@ -152,6 +155,24 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         countVerifiedContracts(ctx.store.db),
       ]);
       return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, page, pageSize: LIST_PAGE_SIZE, total }));
+    });
+
+    web.get('/compilers.json', async (request, reply) => {
+      if (!(await limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+        return reply.code(429).header('retry-after', '1').send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
+      }
+      const listing = await ctx.compilers.list();
+      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(listing));
+    });
+
+    web.get('/compilers', async (request, reply) => {
+      if (!(await limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+        return tooMany(request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`);
+      }
+      const params = request.query as Record<string, unknown>;
+      const query = typeof params.q === 'string' ? params.q.trim().slice(0, 80) : '';
+      const listing = await ctx.compilers.list();
+      return sendPage(reply, compilersPage({ chainId: ctx.chainId, listing, query, nightlies: params.nightlies === '1' }));
     });
 
     web.get('/docs/api', async (request, reply) => sendPage(reply, apiDocsPage({ chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request) })));

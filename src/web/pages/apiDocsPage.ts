@@ -1,3 +1,4 @@
+import { COMPILER_LISTING_FIELDS } from '../../core/compilerListing.js';
 import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 
@@ -9,6 +10,21 @@ const ACTIONS: readonly { action: string; method: string; params: string; what: 
   { action: 'verifyproxycontract', method: 'POST', params: 'apikey, address, expectedimplementation (optional)', what: 'Queues detection of the implementation behind a proxy; the result is a receipt.' },
   { action: 'checkproxyverification', method: 'GET/POST', params: 'guid', what: 'The outcome of a proxy verification.' },
 ];
+
+const COMPILERS_EXAMPLE = `{
+  "builds": [
+    { "version": "0.8.26", "longVersion": "0.8.26+commit.8a97fa7a", "compilerVersion": "v0.8.26+commit.8a97fa7a",
+      "nightly": false, "known": true, "cached": true, "sources": ["cache", "mirror", "npm"], "npmPackage": "0.8.26" },
+    …
+  ],
+  "sources": {
+    "mirror": { "url": "https://binaries.soliditylang.org", "fetchedAt": "2025-01-31T12:00:00.000Z", "ageSeconds": 240, "builds": 3120 },
+    "npm": { "url": "https://registry.npmjs.org", "fetchedAt": "2025-01-31T11:00:00.000Z", "ageSeconds": 3840, "builds": 92,
+             "error": "GET https://registry.npmjs.org/solc failed: ENOTFOUND", "failedAt": "2025-01-31T12:03:00.000Z" }
+  },
+  "generatedAt": "2025-01-31T12:04:00.000Z",
+  "fields": { "builds[].version": "…", … }
+}`;
 
 /** `/docs/api`: a short reference of the Etherscan-compatible endpoint. */
 export function apiDocsPage(data: { chainId: number; baseUrl: string }): Html {
@@ -30,6 +46,15 @@ reads without one are rate-limited.</p>
 <pre class="source">curl '${api}?module=contract&amp;action=getsourcecode&amp;address=0x…'
 curl '${api}?module=contract&amp;action=checkverifystatus&amp;guid=RECEIPT&amp;apikey=YOUR_KEY'</pre>
 <p>A receipt's progress is also shown at <span class="mono">${data.baseUrl}/receipt/RECEIPT</span>.
-Open-source licensed verified contracts: <a href="/verified-contracts.csv">CSV</a>.</p>`,
+Open-source licensed verified contracts: <a href="/verified-contracts.csv">CSV</a>.</p>
+<h2>Compilers</h2>
+<p><span class="mono">GET ${data.baseUrl}/compilers.json</span> lists the solc versions the service can verify with (also as a page: <a href="/compilers">Compilers</a>).
+It answers at once from the last list each source gave, kept across restarts; lists older than 10 minutes are refreshed in the background,
+and a source that cannot be reached keeps its older list, with the error. With no source ever reached, the releases the service ships knowledge of are still listed, with whether each is cached.</p>
+<pre class="source">${COMPILERS_EXAMPLE}</pre>
+<div class="table-wrap"><table>
+<thead><tr><th>field</th><th>meaning</th></tr></thead>
+<tbody>${Object.entries(COMPILER_LISTING_FIELDS).map(([field, meaning]) => html`<tr><td class="mono">${field}</td><td>${meaning}</td></tr>`)}</tbody>
+</table></div>`,
   );
 }
