@@ -1,8 +1,8 @@
 /**
  * Foundry's reading of a getsourcecode record (foundry-block-explorers, `contract::Metadata`),
- * restated for tests: forge cannot run here (it fetches the solc list from the internet first),
- * so the rules its serde parser applies are checked instead. Throws where Foundry's parser
- * would fail; returns the values Foundry would see.
+ * restated for tests that check single fields and edge cases (foundry.test.ts runs the real
+ * forge and cast for the end-to-end flows). Throws where Foundry's parser would fail; returns
+ * the values Foundry would see.
  */
 export interface FoundryMetadata {
   sourceCode: { kind: 'standard-json'; sources: Record<string, { content: string }>; settings: unknown } | { kind: 'sources'; sources: Record<string, { content: string }> } | { kind: 'text'; text: string };

@@ -31,6 +31,7 @@ const DEPLOYERS = [
   'attacks/transport',
   'attacks/linkedLibraries',
   'realBuilds/aavePool',
+  'clients/foundry',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
