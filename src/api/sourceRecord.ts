@@ -52,6 +52,7 @@ export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | 
     MatchKind: contract.matchKind,
     CreationMatch: contract.creationMatch ?? '',
     RuntimeMatch: contract.runtimeMatch ?? '',
-    SimilarMatch: '',
+    // The verified contract a copy was matched through (Etherscan's field).
+    SimilarMatch: contract.method === 'similar' ? (contract.similarTo ?? '') : '',
   };
 }

@@ -20,41 +20,57 @@ function lowerHex(value: unknown, pattern: RegExp): `0x${string}` | null {
   return typeof value === 'string' && pattern.test(value) ? (value.toLowerCase() as `0x${string}`) : null;
 }
 
+/** A creation found in a trace, with the address it created. */
+export interface CreatedFrame extends CreateFrame {
+  address: Address;
+}
+
 /**
- * Searches a `callTracer` result for the frame that created `address`. A frame counts only
- * when it and all its parents succeeded: code deployed under a reverted call was undone.
- * When the address was created more than once in the transaction, the last creation wins,
- * since that is the code that stayed.
+ * Every creation in a `callTracer` result, in execution order. A frame counts only when it
+ * and all its parents succeeded: code deployed under a reverted call was undone.
  */
-export function findCreateInCallTrace(root: unknown, address: Address): CreateFrame | null {
-  const target = address.toLowerCase();
-  let found: CreateFrame | null = null;
+export function createFramesInCallTrace(root: unknown): CreatedFrame[] {
+  const out: CreatedFrame[] = [];
   // Iterative, so a deep call tree (up to 1024 frames deep) cannot exhaust the stack.
   const stack: { frame: unknown; depth: number }[] = [{ frame: root, depth: 0 }];
   while (stack.length > 0) {
     const { frame, depth } = stack.pop()!;
     if (!isRecord(frame) || frame.error !== undefined) continue;
     const type = typeof frame.type === 'string' ? frame.type.toUpperCase() : '';
-    if ((type === 'CREATE' || type === 'CREATE2') && lowerHex(frame.to, ADDRESS_PATTERN) === target) {
+    if (type === 'CREATE' || type === 'CREATE2') {
+      const address = lowerHex(frame.to, ADDRESS_PATTERN);
       const initCode = lowerHex(frame.input, HEX_DATA);
       const creator = lowerHex(frame.from, ADDRESS_PATTERN);
-      if (initCode && creator) found = { initCode, creator, depth };
+      if (address && initCode && creator) out.push({ address, initCode, creator, depth });
     }
     if (Array.isArray(frame.calls)) {
-      // Reversed so frames pop in execution order and a later creation overrides an earlier one.
+      // Reversed so frames pop in execution order.
       for (let i = frame.calls.length - 1; i >= 0; i--) stack.push({ frame: frame.calls[i], depth: depth + 1 });
     }
   }
-  return found;
+  return out;
 }
 
 /**
- * Searches Parity-style traces (`trace_transaction`, `trace_block`) for the creation of
- * `address`, skipping creations that failed or sit under a failed frame.
+ * Searches a `callTracer` result for the frame that created `address`. When the address was
+ * created more than once in the transaction, the last creation wins, since that is the code
+ * that stayed.
  */
-export function findCreateInParityTraces(traces: unknown, address: Address): CreateFrame | null {
-  if (!Array.isArray(traces)) return null;
+export function findCreateInCallTrace(root: unknown, address: Address): CreateFrame | null {
   const target = address.toLowerCase();
+  const frames = createFramesInCallTrace(root).filter((f) => f.address === target);
+  const last = frames[frames.length - 1];
+  if (!last) return null;
+  const { address: _address, ...frame } = last;
+  return frame;
+}
+
+/**
+ * Every creation in Parity-style traces (`trace_transaction`, `trace_block`), in order,
+ * skipping creations that failed or sit under a failed frame.
+ */
+export function createFramesInParityTraces(traces: unknown): CreatedFrame[] {
+  if (!Array.isArray(traces)) return [];
   const failed = new Set<string>();
   const key = (tx: unknown, path: number[]): string => `${String(tx)}:${path.join('.')}`;
   for (const t of traces) {
@@ -62,11 +78,12 @@ export function findCreateInParityTraces(traces: unknown, address: Address): Cre
       failed.add(key(t.transactionHash ?? t.transactionPosition, t.traceAddress as number[]));
     }
   }
-  let found: CreateFrame | null = null;
+  const out: CreatedFrame[] = [];
   for (const t of traces) {
     if (!isRecord(t) || t.type !== 'create' || t.error !== undefined) continue;
     if (!isRecord(t.action) || !isRecord(t.result) || !Array.isArray(t.traceAddress)) continue;
-    if (lowerHex(t.result.address, ADDRESS_PATTERN) !== target) continue;
+    const address = lowerHex(t.result.address, ADDRESS_PATTERN);
+    if (!address) continue;
     const path = t.traceAddress as number[];
     const tx = t.transactionHash ?? t.transactionPosition;
     let undone = false;
@@ -76,7 +93,17 @@ export function findCreateInParityTraces(traces: unknown, address: Address): Cre
     const creator = lowerHex(t.action.from, ADDRESS_PATTERN);
     if (!initCode || !creator) continue;
     const transactionHash = lowerHex(t.transactionHash, HASH);
-    found = { initCode, creator, depth: path.length, ...(transactionHash ? { transactionHash } : {}) };
+    out.push({ address, initCode, creator, depth: path.length, ...(transactionHash ? { transactionHash } : {}) });
   }
-  return found;
+  return out;
+}
+
+/** Searches Parity-style traces for the creation of `address` (the last one wins). */
+export function findCreateInParityTraces(traces: unknown, address: Address): CreateFrame | null {
+  const target = address.toLowerCase();
+  const frames = createFramesInParityTraces(traces).filter((f) => f.address === target);
+  const last = frames[frames.length - 1];
+  if (!last) return null;
+  const { address: _address, ...frame } = last;
+  return frame;
 }

@@ -38,7 +38,8 @@ export async function findCreation(
   return searchCreation(rpc, address, options);
 }
 
-async function creationInTransaction(rpc: JsonRpc, address: Address, txHash: Hex): Promise<ContractCreation | null> {
+/** The creation of `address` in transaction `txHash` (direct, or by a factory when traces are served); null when it did not create it. */
+export async function creationInTransaction(rpc: JsonRpc, address: Address, txHash: Hex): Promise<ContractCreation | null> {
   const [txRaw, receiptRaw] = await Promise.all([
     rpc.request('eth_getTransactionByHash', [txHash]),
     rpc.request('eth_getTransactionReceipt', [txHash]),

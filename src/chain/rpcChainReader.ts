@@ -1,8 +1,10 @@
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { ChainLog, ChainReader, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
-import { findCreation } from './findCreation.js';
+import type { ChainHistory } from '../bytecodeDatabase/ports.js';
+import type { ChainLog, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
+import { blockHash, creationsInBlock } from './blockCreations.js';
+import { creationInTransaction, findCreation } from './findCreation.js';
 import { chainUnavailable, createJsonRpc, isExecutionFailure, RpcFailure } from './jsonRpc.js';
 import * as v from './rpcValues.js';
 
@@ -32,7 +34,7 @@ export interface RpcChainReaderOptions {
  * answers with an error; "nothing there" is a value ('0x', null), never a throw.
  * Addresses and hex come back in lower case.
  */
-export function createRpcChainReader(options: RpcChainReaderOptions): ChainReader & LogReader {
+export function createRpcChainReader(options: RpcChainReaderOptions): ChainHistory & LogReader {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const callGas = options.callGas ?? 10_000_000;
   const rpc = createJsonRpc({
@@ -127,6 +129,13 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainReade
           };
         });
       }),
+
+    blockHash: (n: bigint) => guarded(() => blockHash(rpc, n)),
+
+    creationsInBlock: (n: bigint) => guarded(() => creationsInBlock(rpc, n)),
+
+    creationInTransaction: (address: Address, transactionHash: Hex) =>
+      guarded(() => creationInTransaction(rpc, v.normalizeAddress(address), v.hash('creationInTransaction', transactionHash))),
 
     findCreation: (address: Address): Promise<ContractCreation | null> =>
       guarded(async () => {

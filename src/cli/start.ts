@@ -12,6 +12,7 @@ import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
+import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
@@ -97,7 +98,8 @@ export async function start(config: Config): Promise<void> {
   }
 
   const retryDelayMs = config.jobRetryDelayMs;
-  const verifySource = createVerificationHandler({ store, chain, compiler, logger, retryDelayMs });
+  const generation = new ChainGeneration(store.db, chain);
+  const verifySource = createVerificationHandler({ store, chain, compiler, generation, logger, retryDelayMs });
   const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
   const runner = startJobRunner({
     db: store.db,

@@ -57,3 +57,6 @@ export interface ProxyRequest {
 }
 
 export type MatchKind = 'full' | 'partial';
+
+/** How a contract was verified: its own sources submitted, a copy of a verified contract, or a whole build submitted. */
+export type VerificationMethod = 'submitted' | 'similar' | 'build';

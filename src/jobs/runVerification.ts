@@ -1,18 +1,24 @@
 import { isSolproofError, type SolproofError } from '../core/errors.js';
 import { TEXT } from '../core/texts.js';
 import type { Logger } from '../core/log.js';
-import type { Address, LibraryLink } from '../core/types.js';
+import type { Hex } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import { getStoredVerdict, saveVerifiedContract } from '../store/verifiedContracts.js';
-import { canBeImproved, isBetterVerdict, verifyContract, type ChainReader, type Compiler, type VerificationResult } from '../verify/index.js';
-import { licenseFromSource } from './licenseFromSource.js';
+import { getStoredVerdict } from '../store/verifiedContracts.js';
+import { saveCompilation } from '../store/compilations.js';
+import { canBeImproved, verifyContract, type ChainReader, type Compiler, type ContractCreation, type VerificationResult } from '../verify/index.js';
+import type { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
+import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
+import { libraryLinks, recordVerification } from '../bytecodeDatabase/recordVerification.js';
+import { licenseFromSource } from '../core/licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
 
 export interface VerificationDeps {
   store: Store;
   chain: ChainReader;
   compiler: Compiler;
+  /** Which chain the node serves now (deployments are recorded per chain generation). */
+  generation: ChainGeneration;
   logger: Logger;
   /** How long to wait before trying again when the node is down (default 5 s). */
   retryDelayMs?: number;
@@ -40,14 +46,6 @@ export function failureReason(error: SolproofError): string {
   }
 }
 
-/** The libraries the code links, by the bare name Etherscan shows. */
-function librariesOf(result: VerificationResult): LibraryLink[] {
-  return Object.entries(result.libraries).map(([name, address]) => ({
-    name: name.includes(':') ? name.slice(name.lastIndexOf(':') + 1) : name,
-    address: address.toLowerCase() as Address,
-  }));
-}
-
 /**
  * The verification job: reads the chain, compiles, matches, and stores the verdict.
  * A node that cannot be reached puts the job back in the queue; it never becomes a verdict.
@@ -65,13 +63,15 @@ export function createVerificationHandler(deps: VerificationDeps) {
       return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     }
     let result: VerificationResult;
+    let runtimeCode: Hex;
+    let creation: ContractCreation | null;
     try {
-      const runtimeCode = await deps.chain.getCode(address);
+      runtimeCode = await deps.chain.getCode(address);
       if (runtimeCode === '0x') {
         return { state: 'fail', resultText: TEXT.unableToLocateCode(address) };
       }
-      const creation = await deps.chain.findCreation(address);
-      result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation });
+      creation = await deps.chain.findCreation(address);
+      result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation, known: storedCompilations(deps.store.db) });
     } catch (error) {
       // A compiler that crashes again on the same input will not stop crashing.
       if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) {
@@ -91,37 +91,28 @@ export function createVerificationHandler(deps: VerificationDeps) {
       submission.codeFormat === 'solidity-single-file'
         ? submission.sourceCode
         : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
-    const outcome = await saveVerifiedContract(
-      deps.store.db,
-      {
-        address,
-        contractName: result.contractName,
-        sourcePath: result.sourcePath,
-        compilerVersion: submission.compilerVersion,
-        codeFormat: submission.codeFormat,
-        // Served as getsourcecode's SourceCode: for standard JSON the input as it was parsed,
-        // so that duplicate keys cannot show a reader another source than the one compiled.
-        sourceCode: submission.codeFormat === 'solidity-standard-json-input' ? JSON.stringify(submission.standardJson) : submission.sourceCode,
-        compilerInput: JSON.stringify(result.compilerInput),
-        abi: JSON.stringify(result.abi),
-        metadata: result.metadata,
-        optimizationUsed: result.optimizationUsed,
-        runs: result.runs,
-        evmVersion: result.evmVersion,
-        viaIR: result.viaIR,
-        constructorArguments: result.constructorArguments,
-        libraries: librariesOf(result),
-        licenseType: submission.licenseType || licenseFromSource(sourceText),
-        matchKind: result.matchKind,
-        creationMatch: result.creationMatch,
-        creationCompared: result.creationCompared,
-        runtimeMatch: result.runtimeMatch,
-        transformations: { applied: result.transformations, values: result.transformationValues },
-        swarmSource: result.swarmSource,
-        receipt: job.receipt,
-      },
-      (stored) => isBetterVerdict(result, stored),
-    );
+    const { contractIds } = await saveCompilation(deps.store.db, result.compilerVersion, result.compilerInput, [
+      { path: result.sourcePath, name: result.contractName, compiled: result.compiled },
+    ]);
+    const outcome = await recordVerification(deps.store.db, {
+      deployment: { address, generation: await deps.generation.current(), runtimeCode, creation },
+      compiledContractId: contractIds[0]!,
+      // Served as getsourcecode's SourceCode: for standard JSON the input as it was parsed,
+      // so that duplicate keys cannot show a reader another source than the one compiled.
+      input:
+        submission.codeFormat === 'solidity-standard-json-input'
+          ? { kind: 'standard-json', input: submission.standardJson as unknown as Record<string, unknown> }
+          : { kind: 'single-file', content: submission.sourceCode },
+      contractName: result.contractName,
+      sourcePath: result.sourcePath,
+      compilerVersion: submission.compilerVersion,
+      codeFormat: submission.codeFormat,
+      licenseType: submission.licenseType || licenseFromSource(sourceText),
+      match: { ...result, libraries: libraryLinks(result.libraries) },
+      method: 'submitted',
+      similarTo: null,
+      receipt: job.receipt,
+    });
     if (outcome === 'not_better') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     return {
       state: 'pass',
@@ -131,6 +122,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
         creationMatch: result.creationMatch,
         runtimeMatch: result.runtimeMatch,
         ...(outcome === 'replaced' ? { replaced: true } : {}),
+        // The compilation came from the bytecode database: nothing was compiled.
+        ...(result.reusedCompilation ? { reusedCompilation: true } : {}),
       },
     };
   };

@@ -4,6 +4,9 @@
  * in `bigint` columns, which behave the same on SQLite and PostgreSQL; JSON travels as text.
  */
 import type { Generated } from 'kysely';
+import type { VerificationMethod } from '../core/types.js';
+
+export type { VerificationMethod };
 
 export type ApiKeyTier = 'free' | 'pro';
 
@@ -19,7 +22,7 @@ export interface ApiKeysTable {
   revokedAt: number | null;
 }
 
-export type JobKind = 'source' | 'proxy';
+export type JobKind = 'source' | 'proxy' | 'build';
 export type JobState = 'queued' | 'running' | 'pass' | 'fail' | 'already_verified';
 
 export interface VerificationJobsTable {
@@ -41,42 +44,143 @@ export interface VerificationJobsTable {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** When the request's sources were dropped (the verdict and a reference to what was verified stay). */
+  payloadPrunedAt: number | null;
 }
+
+/** Bytecode by its keccak256 (0x hex); stored once however many compilations or deployments have it. */
+export interface CodeTable {
+  codeHash: string;
+  /** 0x hex; compiled code keeps its link placeholders. */
+  code: string;
+}
+
+/** A source file by the keccak256 of its content (as solc's metadata names it). */
+export interface SourcesTable {
+  sourceHash: string;
+  content: string;
+}
+
+/** One standard JSON input compiled by one compiler, stored once. */
+export interface CompilationsTable {
+  /** sha256 of the compiler version and the input (sources by hash, settings without outputSelection). */
+  id: string;
+  /** Long version without `v`. */
+  compilerVersion: string;
+  language: string;
+  /** JSON text: the settings that were compiled, without outputSelection. */
+  settings: string;
+  createdAt: number;
+}
+
+export interface CompilationSourcesTable {
+  compilationId: string;
+  path: string;
+  sourceHash: string;
+}
+
+/** One contract of a compilation, with what matching needs. */
+export interface CompiledContractsTable {
+  id: string;
+  compilationId: string;
+  path: string;
+  name: string;
+  /** JSON text, served as it is. */
+  abi: string;
+  metadata: string;
+  /** Null for records moved from before the bytecode database (their code was not kept). */
+  creationCodeHash: string | null;
+  runtimeCodeHash: string | null;
+  /** JSON texts. */
+  creationLinkReferences: string;
+  runtimeLinkReferences: string;
+  immutableReferences: string;
+  /** JSON text: `{ values, positions? }` of the auxdata solc reported; null when unknown. */
+  creationAuxdata: string | null;
+  runtimeAuxdata: string | null;
+  runtimeFingerprint: string | null;
+}
+
+/** What a verified contract's SourceCode is made from. */
+export type InputDocumentKind = 'single-file' | 'standard-json' | 'raw';
+
+export interface InputDocumentsTable {
+  id: string;
+  kind: InputDocumentKind;
+  /** single-file: the source path; standard-json: the submitted input with contents as `{"$source": hash}`; raw: the text itself. */
+  document: string;
+}
+
+/** A contract found on the chain. */
+export interface DeploymentsTable {
+  id: string;
+  address: string;
+  /** The chain's genesis block hash when it was found (a devnet restarted from genesis is another chain). */
+  generation: string;
+  transactionHash: string | null;
+  blockNumber: number | null;
+  creator: string | null;
+  /** The factory that created it, when it was created inside a call. */
+  factory: string | null;
+  creationCodeHash: string | null;
+  runtimeCodeHash: string;
+  runtimeFingerprint: string;
+  foundAt: number;
+}
+
 
 export interface VerifiedContractsTable {
   address: string;
+  compiledContractId: string;
+  inputDocumentId: string;
+  deploymentId: string | null;
   contractName: string;
   sourcePath: string;
+  /** Long form with `v`. */
   compilerVersion: string;
   codeFormat: string;
-  sourceCode: string;
-  /** JSON text. */
-  compilerInput: string;
-  /** JSON text. */
-  abi: string;
-  metadata: string;
-  /** 0 or 1. */
-  optimizationUsed: number;
-  runs: number;
-  evmVersion: string;
-  /** 0 or 1. */
-  viaIr: number;
   constructorArguments: string;
+  /** 0 when nothing proved the constructor arguments. */
+  constructorArgumentsKnown: number;
   /** JSON text. */
   libraries: string;
   licenseType: number;
   matchKind: string;
   creationMatch: string | null;
   runtimeMatch: string | null;
+  /** 1 compared, 0 no creation found, null not recorded (written before this was kept). */
+  creationCompared: number | null;
   /** JSON text. */
   transformations: string;
   swarmSource: string;
+  method: VerificationMethod;
+  /** For a similar match: the verified contract it was matched through. */
+  similarTo: string | null;
   receipt: string | null;
   verifiedAt: number;
-  /** 1 compared, 0 no creation found, null not recorded (written before this was kept). */
-  creationCompared: number | null;
-  /** 0 when nothing proved the constructor arguments. */
-  constructorArgumentsKnown: Generated<number>;
+}
+
+/** A whole build submitted without an address (verifybuild). */
+export interface BuildsTable {
+  receipt: string;
+  compilationId: string;
+  inputDocumentId: string;
+  /** Long form with `v`. */
+  compilerVersion: string;
+  format: string;
+  createdAt: number;
+}
+
+/** Named values the service keeps between runs (the chain follower's position, the chain's genesis). */
+export interface ChainStateTable {
+  name: string;
+  value: string;
+}
+
+/** Counts kept as rows are written, so pages never count a table. */
+export interface CountersTable {
+  name: string;
+  value: number;
 }
 
 /** A verified contract's earlier record, kept when a better match replaced it. */
@@ -88,7 +192,12 @@ export interface VerificationHistoryTable {
   replacedBy: string | null;
   /** JSON text: the replaced row. */
   record: string;
+  /** 'replaced' by a better match, or 'chain_reset' (the address no longer holds that code). */
+  reason: Generated<HistoryReason>;
+  compiledContractId: string | null;
 }
+
+export type HistoryReason = 'replaced' | 'chain_reset';
 
 export interface ProxyRecordsTable {
   /** The proxy, lower case. */
@@ -122,4 +231,14 @@ export interface Database {
   proxyRecords: ProxyRecordsTable;
   dailyQuotas: DailyQuotasTable;
   verificationHistory: VerificationHistoryTable;
+  code: CodeTable;
+  sources: SourcesTable;
+  compilations: CompilationsTable;
+  compilationSources: CompilationSourcesTable;
+  compiledContracts: CompiledContractsTable;
+  inputDocuments: InputDocumentsTable;
+  deployments: DeploymentsTable;
+  builds: BuildsTable;
+  chainState: ChainStateTable;
+  counters: CountersTable;
 }

@@ -9,8 +9,23 @@ import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '..
 import { unwrapStandardJson } from '../verify/index.js';
 import type { JobKind } from './database.js';
 
-/** A job's request: a source verification or a proxy detection. */
-export type JobRequest = { kind: 'source'; submission: SourceSubmission } | { kind: 'proxy'; proxy: ProxyRequest };
+/** A whole build to verify: every contract it compiles to, at every address that holds one. */
+export interface BuildRequest {
+  /** Long form without `v`. */
+  compilerVersion: string;
+  /** The standard JSON input, parsed. */
+  input: Record<string, unknown>;
+  /** What was submitted: a standard JSON input, a Hardhat build-info file, Foundry's standard JSON. */
+  format: BuildFormat;
+}
+
+export type BuildFormat = 'standard-json' | 'hardhat-build-info' | 'foundry-standard-json';
+
+/** A job's request: a source verification, a proxy detection, or a whole build. */
+export type JobRequest =
+  | { kind: 'source'; submission: SourceSubmission }
+  | { kind: 'proxy'; proxy: ProxyRequest }
+  | { kind: 'build'; build: BuildRequest };
 
 export const JOB_REQUEST_VERSION = 2;
 
@@ -19,9 +34,11 @@ export function encodeJobRequest(request: JobRequest): string {
   return JSON.stringify({ version: JOB_REQUEST_VERSION, ...request });
 }
 
-/** The address a request is about. */
+/** The address a request is about ('' for a build: it is about every address its contracts are at). */
 export function jobRequestAddress(request: JobRequest): string {
-  return request.kind === 'source' ? request.submission.address : request.proxy.address;
+  if (request.kind === 'source') return request.submission.address;
+  if (request.kind === 'proxy') return request.proxy.address;
+  return '';
 }
 
 const unreadable = (why: string) => new SolproofError('invalid_input', `The stored request cannot be read: ${why}`);
@@ -40,10 +57,25 @@ export function decodeJobRequest(kind: JobKind, text: string): JobRequest {
   if (!isRecord(doc)) throw unreadable('not an object');
   if (doc['version'] === JOB_REQUEST_VERSION) {
     if (doc['kind'] !== kind) throw unreadable(`a ${String(doc['kind'])} request in a ${kind} job`);
-    return kind === 'source' ? { kind, submission: sourceSubmission(doc['submission'], false) } : { kind, proxy: proxyRequest(doc['proxy']) };
+    if (kind === 'source') return { kind, submission: sourceSubmission(doc['submission'], false) };
+    if (kind === 'proxy') return { kind, proxy: proxyRequest(doc['proxy']) };
+    return { kind, build: buildRequest(doc['build']) };
   }
   // Version 1: the submission or proxy request itself.
-  return kind === 'source' ? { kind, submission: sourceSubmission(doc, true) } : { kind, proxy: proxyRequest(doc) };
+  if (kind === 'source') return { kind, submission: sourceSubmission(doc, true) };
+  if (kind === 'proxy') return { kind, proxy: proxyRequest(doc) };
+  throw unreadable('a build request without a version');
+}
+
+const BUILD_FORMATS: readonly BuildFormat[] = ['standard-json', 'hardhat-build-info', 'foundry-standard-json'];
+
+function buildRequest(value: unknown): BuildRequest {
+  if (!isRecord(value)) throw unreadable('no build');
+  const { compilerVersion, input, format } = value;
+  if (typeof compilerVersion !== 'string') throw unreadable('no compilerVersion');
+  if (!isRecord(input)) throw unreadable('no standard JSON input');
+  if (!BUILD_FORMATS.includes(format as BuildFormat)) throw unreadable('unknown build format');
+  return { compilerVersion, input, format: format as BuildFormat };
 }
 
 function proxyRequest(value: unknown): ProxyRequest {

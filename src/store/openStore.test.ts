@@ -8,12 +8,15 @@ import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
 import { migrations } from './migrations.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, sampleVerifiedContract, type TestDatabase } from '../../test/helpers/testDatabase.js';
+import { createTestDatabase, sampleVerifiedContract, saveSampleDocuments, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
 
 /** Every table the migrations create (a new migration adds its table here). */
-const EXPECTED_TABLES = ['api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas', 'verification_history'];
+const EXPECTED_TABLES = [
+  'api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas', 'verification_history',
+  'code', 'sources', 'compilations', 'compilation_sources', 'compiled_contracts', 'input_documents', 'deployments', 'builds', 'chain_state', 'counters',
+];
 
 describeOnDialects('openStore', (dialect) => {
     const opened: Store[] = [];
@@ -64,6 +67,7 @@ describeOnDialects('openStore', (dialect) => {
       const request = sourceJob('0x00000000000000000000000000000000000000Bb', { contractName: 'Box', runs: 200 });
       const job = await insertJob(first.db, { request });
       const { key } = await createApiKey(first.db, { owner: 'alice' });
+      await saveSampleDocuments(first.db);
       expect(await insertVerifiedContract(first.db, sampleVerifiedContract('0x00000000000000000000000000000000000000cc'))).toBe(
         'inserted',
       );

@@ -120,10 +120,12 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
 }
 
 /**
- * Applies every pending migration and returns the names applied. Used by openStore and by
- * the `migrate` command. Throws SolproofError `store_error` on failure.
+ * Applies every pending migration (or those up to `options.upTo`, a migration's name) and
+ * returns the names applied. Used by openStore and by the `migrate` command. Throws
+ * SolproofError `store_error` on failure.
  */
-export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Promise<string[]> {
+export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>, options: { upTo?: string } = {}): Promise<string[]> {
+  const run = (migrator: Migrator) => (options.upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(options.upTo));
   // Migrations use literal snake_case names; the camelCase plugin must not touch them.
   const db = store.db.withoutPlugins() as unknown as Kysely<any>;
   try {
@@ -134,7 +136,7 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Pro
       const schema = rows[0]?.schema;
       if (!schema) throw new Error('No current schema: check search_path');
       const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
-      return appliedNames(await migrator.migrateToLatest());
+      return appliedNames(await run(migrator));
     }
     // Kysely runs SQLite migrations outside a transaction and without a lock; one
     // IMMEDIATE transaction makes them atomic and serialises processes on the write lock.
@@ -142,7 +144,7 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Pro
     await beginImmediate(db);
     try {
       const migrator = new Migrator({ db, provider: migrationProvider });
-      const applied = appliedNames(await migrator.migrateToLatest());
+      const applied = appliedNames(await run(migrator));
       await sql`commit`.execute(db);
       return applied;
     } catch (error) {

@@ -86,6 +86,7 @@ describeOnDialects('verification jobs', (dialect) => {
         createdAt: T0,
         updatedAt: T0,
         finishedAt: null,
+        payloadPrunedAt: null,
       };
       expect(job).toEqual(expected);
       expect(await getJob(stores.other.db, job.receipt)).toEqual(expected);

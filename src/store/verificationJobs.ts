@@ -66,6 +66,7 @@ export async function insertJob(
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
+      payloadPrunedAt: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -74,7 +75,7 @@ export async function insertJob(
 
 const STATUS_COLUMNS = [
   'receipt', 'kind', 'address', 'state', 'resultText', 'result', 'lastError', 'apiKeyId', 'attempts',
-  'notBefore', 'leaseOwner', 'leaseUntil', 'createdAt', 'updatedAt', 'finishedAt',
+  'notBefore', 'leaseOwner', 'leaseUntil', 'createdAt', 'updatedAt', 'finishedAt', 'payloadPrunedAt',
 ] as const;
 
 /** The state of the job with this receipt, without reading its request; null when there is none. */
@@ -284,6 +285,7 @@ function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
     finishedAt: ms(row.finishedAt),
+    payloadPrunedAt: ms(row.payloadPrunedAt),
   };
 }
 

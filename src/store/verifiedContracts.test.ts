@@ -1,28 +1,31 @@
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import type { Address } from '../core/types.js';
-import { sampleVerifiedContract } from '../../test/helpers/testDatabase.js';
+import { SAMPLE_DOCUMENTS, sampleVerifiedContract, saveSampleDocuments } from '../../test/helpers/testDatabase.js';
 import {
   countVerifiedContracts,
   getVerifiedContract,
   insertVerifiedContract,
   listReplacedVerifications,
   listVerifiedContracts,
+  allVerifiedContracts,
+  getVerifiedAbi,
+  removeVerifiedContracts,
   saveVerifiedContract,
 } from './verifiedContracts.js';
+import { readInputDocument, saveInputDocument } from './inputDocuments.js';
 import { getProxyRecord, saveProxyRecord } from './proxyRecords.js';
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
 
 describeOnDialects('verified contracts', (dialect) => {
     const stores = useTestStores(dialect);
+    beforeAll(async () => {
+      await saveSampleDocuments(stores.store.db);
+    });
 
-    it('stores a contract and reads it back field for field', async () => {
+    it('stores a contract and reads it back field for field, its documents from the bytecode database', async () => {
       const record = sampleVerifiedContract('0x00000000000000000000000000000000000000aA', {
-        codeFormat: 'solidity-standard-json-input',
-        optimizationUsed: false,
-        viaIR: true,
-        runs: 0,
         libraries: [{ name: 'contracts/Lib.sol:Lib', address: addr(9) }],
         creationMatch: null,
         runtimeMatch: 'partial',
@@ -33,10 +36,16 @@ describeOnDialects('verified contracts', (dialect) => {
         verifiedAt: 1_700_000_000_000,
       });
       expect(await insertVerifiedContract(stores.store.db, record)).toBe('inserted');
+      const { inputDocumentId: _doc, deploymentId: _deployment, ...fields } = record;
       expect(await getVerifiedContract(stores.other.db, '0x00000000000000000000000000000000000000AA')).toEqual({
-        ...record,
+        ...fields,
+        ...SAMPLE_DOCUMENTS,
+        metadata: '{"compiler":{"version":"0.8.26+commit.8a97fa7a"}}',
+        settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
         address: '0x00000000000000000000000000000000000000aa',
+        deployment: null,
       });
+      expect(await getVerifiedAbi(stores.other.db, '0x00000000000000000000000000000000000000aa')).toBe(SAMPLE_DOCUMENTS.abi);
       expect(await getVerifiedContract(stores.store.db, addr(0xdead))).toBeNull();
     });
 
@@ -66,7 +75,7 @@ describeOnDialects('verified contracts', (dialect) => {
       expect(await saveVerifiedContract(stores.store.db, full, better(full))).toBe('not_better');
       expect((await getVerifiedContract(stores.store.db, address))?.contractName).toBe('Exact');
       expect(await listReplacedVerifications(stores.other.db, address)).toEqual([
-        { replacedAt: expect.any(Number), replacedBy: 'b'.repeat(50), receipt: 'a'.repeat(50), matchKind: 'partial', verifiedAt: 1 },
+        { replacedAt: expect.any(Number), replacedBy: 'b'.repeat(50), reason: 'replaced', receipt: 'a'.repeat(50), matchKind: 'partial', method: 'submitted', verifiedAt: 1 },
       ]);
     });
 
@@ -102,17 +111,36 @@ describeOnDialects('verified contracts', (dialect) => {
       expect(await getProxyRecord(stores.store.db, addr(2999))).toBeNull();
     });
 
-    it('lists newest first, a page at a time', async () => {
-      await stores.store.db.deleteFrom('verifiedContracts').execute();
+    it('lists newest first a page at a time by keyset, counts without scanning, and streams the whole list', async () => {
+      await removeVerifiedContracts(stores.store.db, (await listVerifiedContracts(stores.store.db, { limit: 1000 })).map((c) => c.address), 'replaced');
+      expect(await countVerifiedContracts(stores.store.db)).toBe(0);
       for (let i = 0; i < 5; i++) {
-        await insertVerifiedContract(stores.store.db, sampleVerifiedContract(addr(3000 + i), { verifiedAt: 1_000 + i }));
+        await insertVerifiedContract(stores.store.db, sampleVerifiedContract(addr(3000 + i), { verifiedAt: 1_000 + (i >> 1) }));
       }
-      expect(await countVerifiedContracts(stores.store.db)).toBe(5);
-      const page1 = await listVerifiedContracts(stores.store.db, { limit: 2, offset: 0 });
-      const page2 = await listVerifiedContracts(stores.store.db, { limit: 2, offset: 2 });
-      const page3 = await listVerifiedContracts(stores.store.db, { limit: 2, offset: 4 });
-      expect([...page1, ...page2, ...page3].map((c) => c.address)).toEqual(
-        [4, 3, 2, 1, 0].map((i) => addr(3000 + i)),
-      );
+      expect(await countVerifiedContracts(stores.other.db)).toBe(5);
+      const page1 = await listVerifiedContracts(stores.store.db, { limit: 2 });
+      const page2 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page1[1] });
+      // A contract verified meanwhile does not shift the pages after it.
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(addr(3999), { verifiedAt: 5_000 }));
+      const page3 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page2[1] });
+      const newestFirst = [4, 3, 2, 1, 0].map((i) => addr(3000 + i));
+      expect([...page1, ...page2, ...page3].map((c) => c.address)).toEqual(newestFirst);
+      const all: string[] = [];
+      for await (const c of allVerifiedContracts(stores.store.db, 2)) all.push(c.address);
+      expect(all).toEqual([addr(3999), ...newestFirst]);
+      expect(await removeVerifiedContracts(stores.store.db, [addr(3999), addr(3000)], 'chain_reset')).toBe(2);
+      expect(await countVerifiedContracts(stores.store.db)).toBe(4);
+      expect(await getVerifiedContract(stores.store.db, addr(3000))).toBeNull();
+      expect(await listReplacedVerifications(stores.store.db, addr(3000))).toMatchObject([{ reason: 'chain_reset' }]);
+    });
+
+    it('gives back a submitted standard JSON input byte for byte, its sources stored once', async () => {
+      const text = '{"language":"Solidity","sources":{"b.sol":{"content":"contract B {}"},"a.sol":{"keccak256":"0x12","content":"contract A {}\\n"}},"settings":{"optimizer":{"enabled":true,"runs":1e3},"outputSelection":{"*":{"*":["abi"]}}}}';
+      const input = JSON.parse(text) as Record<string, unknown>;
+      const id = await saveInputDocument(stores.store.db, { kind: 'standard-json', input });
+      expect(await saveInputDocument(stores.other.db, { kind: 'standard-json', input: JSON.parse(text) })).toBe(id);
+      expect(await readInputDocument(stores.other.db, id)).toBe(JSON.stringify(JSON.parse(text)));
+      const stored = await stores.store.db.selectFrom('inputDocuments').select('document').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(stored.document).not.toContain('contract A');
     });
 });

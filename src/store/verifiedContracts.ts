@@ -1,15 +1,21 @@
+/**
+ * Verified contracts: each links an address (and the deployment found there) to a compiled
+ * contract of the bytecode database, with the verdict, what the matcher read from the chain
+ * (constructor arguments, libraries, transformation values) and how it was verified. The
+ * documents served (sources, ABI, metadata) are stored once in the compilation and the
+ * input document, whatever number of copies share them.
+ */
 import type { Kysely, Selectable } from 'kysely';
-import type { Address, CodeFormat, LibraryLink, MatchKind } from '../core/types.js';
-import type { Database, VerifiedContractsTable } from './database.js';
+import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
+import { settingsSummary } from '../verify/index.js';
+import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
 import { randomString } from '../core/random.js';
 import { writeTransaction } from './transactions.js';
+import { compilationSources } from './compilations.js';
+import { readInputDocument } from './inputDocuments.js';
 
-/**
- * A verified contract as stored. JSON documents that are served as text (ABI, compiler
- * input, metadata) stay text so they go out byte for byte; the ones the service reads
- * (libraries, transformations, proxy details) come back parsed.
- */
+/** A verified contract as served: its record and the documents it is made from. */
 export interface VerifiedContract {
   address: Address;
   contractName: string;
@@ -20,8 +26,10 @@ export interface VerifiedContract {
   codeFormat: CodeFormat;
   /** The source text exactly as submitted (Solidity, or the standard JSON text). */
   sourceCode: string;
-  /** The standard JSON input that was compiled (JSON text). */
-  compilerInput: string;
+  /** The sources that were compiled, by path. */
+  sources: { path: string; content: string }[];
+  /** The settings that were compiled (without outputSelection). */
+  settings: Record<string, unknown>;
   /** JSON text. */
   abi: string;
   /** The compiler's metadata JSON text ('' when none). */
@@ -43,28 +51,50 @@ export interface VerifiedContract {
   /** The fix-ups applied to the compiled code and their values. */
   transformations: unknown;
   swarmSource: string;
-  /** The receipt of the job that verified it. */
+  method: VerificationMethod;
+  /** For a similar match: the verified contract it was matched through. */
+  similarTo: Address | null;
+  /** The receipt of the job that verified it (for a similar match: none; for a build: the build's). */
   receipt: string | null;
   verifiedAt: number;
+  compiledContractId: string;
+  /** Where it was created, when the service has seen it. */
+  deployment: { transactionHash: string | null; blockNumber: number | null; creator: string | null; factory: string | null } | null;
 }
 
-export type NewVerifiedContract = Omit<VerifiedContract, 'verifiedAt'> & { verifiedAt?: number };
-
-/** The verified contract at `address` (any letter case), or null. */
-export async function getVerifiedContract(db: Kysely<Database>, address: string): Promise<VerifiedContract | null> {
-  const row = await db
-    .selectFrom('verifiedContracts')
-    .selectAll()
-    .where('address', '=', address.toLowerCase())
-    .executeTakeFirst();
-  return row ? toContract(row) : null;
+/** What a new record is made of: references into the bytecode database and the verdict. */
+export interface NewVerifiedContract {
+  address: Address;
+  compiledContractId: string;
+  inputDocumentId: string;
+  deploymentId: string | null;
+  contractName: string;
+  sourcePath: string;
+  /** Long form with `v`. */
+  compilerVersion: string;
+  codeFormat: CodeFormat;
+  constructorArguments: string | null;
+  libraries: LibraryLink[];
+  licenseType: number;
+  matchKind: MatchKind;
+  creationMatch: MatchKind | null;
+  creationCompared: boolean | null;
+  runtimeMatch: MatchKind | null;
+  transformations: unknown;
+  swarmSource: string;
+  method: VerificationMethod;
+  similarTo: Address | null;
+  receipt: string | null;
+  verifiedAt?: number;
 }
+
+const VERIFIED_COUNTER = 'verified_contracts';
 
 /** What the save of a verdict did: a new record, a better one replacing the old, or nothing. */
 export type SaveOutcome = 'inserted' | 'replaced' | 'not_better';
 
 /** The verdict fields a better-match rule compares. */
-export type StoredVerdict = Pick<VerifiedContract, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared'>;
+export type StoredVerdict = Pick<VerifiedContract, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method'>;
 
 /**
  * Stores a verified contract. When the address already has one, the new record replaces it
@@ -85,7 +115,10 @@ export async function saveVerifiedContract(
       .values(row)
       .onConflict((oc) => oc.column('address').doNothing())
       .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return 'inserted';
+    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) {
+      await bumpCounter(trx, 1);
+      return 'inserted';
+    }
     const existing = await trx
       .selectFrom('verifiedContracts')
       .selectAll()
@@ -93,14 +126,50 @@ export async function saveVerifiedContract(
       .$if(isPostgres(db), (qb) => qb.forUpdate())
       .executeTakeFirst();
     if (!existing) return 'not_better';
-    if (!isBetter(toContract(existing))) return 'not_better';
-    await keepInHistory(trx, existing, contract.receipt);
+    if (!isBetter(toVerdict(existing))) return 'not_better';
+    await keepInHistory(trx, existing, contract.receipt, 'replaced');
     await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
     return 'replaced';
   });
 }
 
-async function keepInHistory(trx: Kysely<Database>, existing: Selectable<VerifiedContractsTable>, replacedBy: string | null): Promise<void> {
+/**
+ * Stores many records that are new (the addresses have none), in one transaction: for
+ * filling a store in bulk. Returns how many were inserted (an address that has a record keeps it).
+ */
+export async function insertVerifiedContracts(db: Kysely<Database>, contracts: readonly NewVerifiedContract[]): Promise<number> {
+  if (contracts.length === 0) return 0;
+  return writeTransaction(db, async (trx) => {
+    let inserted = 0;
+    for (let i = 0; i < contracts.length; i += 200) {
+      const res = await trx
+        .insertInto('verifiedContracts')
+        .values(contracts.slice(i, i + 200).map(toRow))
+        .onConflict((oc) => oc.column('address').doNothing())
+        .executeTakeFirst();
+      inserted += Number(res.numInsertedOrUpdatedRows ?? 0n);
+    }
+    // PostgreSQL counts a multi-row insert; SQLite reports the changes of the statement too.
+    await bumpCounter(trx, inserted);
+    return inserted;
+  });
+}
+
+async function bumpCounter(trx: Kysely<Database>, by: number): Promise<void> {
+  if (by === 0) return;
+  await trx
+    .insertInto('counters')
+    .values({ name: VERIFIED_COUNTER, value: by })
+    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ value: eb('counters.value', '+', by) })))
+    .execute();
+}
+
+async function keepInHistory(
+  trx: Kysely<Database>,
+  existing: Selectable<VerifiedContractsTable>,
+  replacedBy: string | null,
+  reason: HistoryReason,
+): Promise<void> {
   await trx
     .insertInto('verificationHistory')
     .values({
@@ -109,35 +178,62 @@ async function keepInHistory(trx: Kysely<Database>, existing: Selectable<Verifie
       replacedAt: Date.now(),
       replacedBy,
       record: JSON.stringify(existing),
+      reason,
+      compiledContractId: existing.compiledContractId,
     })
     .execute();
+}
+
+/**
+ * Takes records off the verified list (their addresses no longer hold the code they were
+ * verified for), keeping each in the history with `reason`. Returns how many were removed.
+ */
+export async function removeVerifiedContracts(db: Kysely<Database>, addresses: readonly string[], reason: HistoryReason): Promise<number> {
+  if (addresses.length === 0) return 0;
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx
+      .selectFrom('verifiedContracts')
+      .selectAll()
+      .where('address', 'in', addresses.map((a) => a.toLowerCase()))
+      .execute();
+    for (const row of rows) await keepInHistory(trx, row, null, reason);
+    if (rows.length > 0) {
+      await trx.deleteFrom('verifiedContracts').where('address', 'in', rows.map((r) => r.address)).execute();
+      await bumpCounter(trx, -rows.length);
+    }
+    return rows.length;
+  });
 }
 
 /** A replaced record, newest first: when and by which receipt, and how it had matched. */
 export interface ReplacedVerification {
   replacedAt: number;
   replacedBy: string | null;
+  reason: HistoryReason;
   receipt: string | null;
   matchKind: MatchKind;
+  method: VerificationMethod;
   verifiedAt: number;
 }
 
-/** The records a better match replaced at `address`, newest first (at most `limit`). */
+/** The records a better match (or a chain reset) took off `address`, newest first (at most `limit`). */
 export async function listReplacedVerifications(db: Kysely<Database>, address: string, limit = 20): Promise<ReplacedVerification[]> {
   const rows = await db
     .selectFrom('verificationHistory')
-    .select(['replacedAt', 'replacedBy', 'record'])
+    .select(['replacedAt', 'replacedBy', 'record', 'reason'])
     .where('address', '=', address.toLowerCase())
     .orderBy('replacedAt', 'desc')
     .limit(Math.max(1, Math.min(limit, 100)))
     .execute();
   return rows.map((r) => {
-    const old = JSON.parse(r.record) as { receipt?: string | null; matchKind?: string; verifiedAt?: number };
+    const old = JSON.parse(r.record) as { receipt?: string | null; matchKind?: string; verifiedAt?: number; method?: string };
     return {
       replacedAt: Number(r.replacedAt),
       replacedBy: r.replacedBy,
+      reason: r.reason === 'chain_reset' ? 'chain_reset' : 'replaced',
       receipt: typeof old.receipt === 'string' ? old.receipt : null,
       matchKind: old.matchKind === 'full' ? 'full' : 'partial',
+      method: old.method === 'similar' || old.method === 'build' ? old.method : 'submitted',
       verifiedAt: Number(old.verifiedAt ?? 0),
     };
   });
@@ -146,18 +242,13 @@ export async function listReplacedVerifications(db: Kysely<Database>, address: s
 function toRow(contract: NewVerifiedContract) {
   return {
     address: contract.address.toLowerCase(),
+    compiledContractId: contract.compiledContractId,
+    inputDocumentId: contract.inputDocumentId,
+    deploymentId: contract.deploymentId,
     contractName: contract.contractName,
     sourcePath: contract.sourcePath,
     compilerVersion: contract.compilerVersion,
     codeFormat: contract.codeFormat,
-    sourceCode: contract.sourceCode,
-    compilerInput: contract.compilerInput,
-    abi: contract.abi,
-    metadata: contract.metadata,
-    optimizationUsed: contract.optimizationUsed ? 1 : 0,
-    runs: contract.runs,
-    evmVersion: contract.evmVersion,
-    viaIr: contract.viaIR ? 1 : 0,
     constructorArguments: contract.constructorArguments ?? '',
     constructorArgumentsKnown: contract.constructorArguments === null ? 0 : 1,
     libraries: JSON.stringify(contract.libraries),
@@ -168,6 +259,8 @@ function toRow(contract: NewVerifiedContract) {
     runtimeMatch: contract.runtimeMatch,
     transformations: JSON.stringify(contract.transformations ?? null),
     swarmSource: contract.swarmSource,
+    method: contract.method,
+    similarTo: contract.similarTo?.toLowerCase() ?? null,
     receipt: contract.receipt,
     verifiedAt: contract.verifiedAt ?? Date.now(),
   };
@@ -177,48 +270,136 @@ function toRow(contract: NewVerifiedContract) {
  * Stores a verified contract unless the address already has one. Safe under concurrency:
  * of two racing inserts for one address exactly one gets 'inserted'.
  */
-export async function insertVerifiedContract(
-  db: Kysely<Database>,
-  contract: NewVerifiedContract,
-): Promise<'inserted' | 'exists'> {
+export async function insertVerifiedContract(db: Kysely<Database>, contract: NewVerifiedContract): Promise<'inserted' | 'exists'> {
   const outcome = await saveVerifiedContract(db, contract, () => false);
   return outcome === 'inserted' ? 'inserted' : 'exists';
+}
+
+/** The verified contract at `address` (any letter case), with its documents; or null. */
+export async function getVerifiedContract(db: Kysely<Database>, address: string): Promise<VerifiedContract | null> {
+  const row = await db
+    .selectFrom('verifiedContracts as v')
+    .innerJoin('compiledContracts as cc', 'cc.id', 'v.compiledContractId')
+    .innerJoin('compilations as c', 'c.id', 'cc.compilationId')
+    .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
+    .selectAll('v')
+    .select(['cc.abi', 'cc.metadata', 'cc.compilationId', 'c.settings', 'd.transactionHash', 'd.blockNumber', 'd.creator', 'd.factory'])
+    .where('v.address', '=', address.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return null;
+  const [sourceCode, sources] = await Promise.all([readInputDocument(db, row.inputDocumentId), compilationSources(db, row.compilationId)]);
+  const settings = JSON.parse(row.settings) as Record<string, unknown>;
+  return {
+    ...toVerdict(row),
+    address: row.address as Address,
+    contractName: row.contractName,
+    sourcePath: row.sourcePath,
+    compilerVersion: row.compilerVersion,
+    codeFormat: row.codeFormat as CodeFormat,
+    sourceCode: sourceCode ?? '',
+    sources,
+    settings,
+    abi: row.abi,
+    metadata: row.metadata,
+    ...settingsSummary(settings),
+    constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
+    libraries: JSON.parse(row.libraries) as LibraryLink[],
+    licenseType: Number(row.licenseType),
+    transformations: JSON.parse(row.transformations),
+    swarmSource: row.swarmSource,
+    similarTo: row.similarTo as Address | null,
+    receipt: row.receipt,
+    verifiedAt: Number(row.verifiedAt),
+    compiledContractId: row.compiledContractId,
+    deployment:
+      row.deploymentId === null
+        ? null
+        : { transactionHash: row.transactionHash, blockNumber: row.blockNumber === null ? null : Number(row.blockNumber), creator: row.creator, factory: row.factory },
+  };
+}
+
+/** The ABI (JSON text) of the verified contract at `address`, or null: one indexed lookup. */
+export async function getVerifiedAbi(db: Kysely<Database>, address: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('verifiedContracts as v')
+    .innerJoin('compiledContracts as cc', 'cc.id', 'v.compiledContractId')
+    .select('cc.abi')
+    .where('v.address', '=', address.toLowerCase())
+    .executeTakeFirst();
+  return row?.abi ?? null;
+}
+
+/** The name of the contract verified at `address`, or null when none is. */
+export async function getVerifiedName(db: Kysely<Database>, address: string): Promise<string | null> {
+  const row = await db.selectFrom('verifiedContracts').select('contractName').where('address', '=', address.toLowerCase()).executeTakeFirst();
+  return row?.contractName ?? null;
 }
 
 /** The verdict stored for `address`, without its documents; null when none. */
 export async function getStoredVerdict(db: Kysely<Database>, address: string): Promise<StoredVerdict | null> {
   const row = await db
     .selectFrom('verifiedContracts')
-    .select(['matchKind', 'runtimeMatch', 'creationMatch', 'creationCompared'])
+    .select(['matchKind', 'runtimeMatch', 'creationMatch', 'creationCompared', 'method'])
     .where('address', '=', address.toLowerCase())
     .executeTakeFirst();
-  if (!row) return null;
+  return row ? toVerdict(row) : null;
+}
+
+function toVerdict(row: Pick<Selectable<VerifiedContractsTable>, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method'>): StoredVerdict {
   return {
     matchKind: row.matchKind as MatchKind,
     runtimeMatch: row.runtimeMatch as MatchKind | null,
     creationMatch: row.creationMatch as MatchKind | null,
     creationCompared: row.creationCompared === null ? null : Number(row.creationCompared) === 1,
+    method: row.method,
   };
 }
 
 /** What a list of verified contracts shows: no sources, ABI or metadata. */
 export type VerifiedContractSummary = Pick<
   VerifiedContract,
-  'address' | 'contractName' | 'compilerVersion' | 'licenseType' | 'matchKind' | 'verifiedAt'
+  'address' | 'contractName' | 'compilerVersion' | 'licenseType' | 'matchKind' | 'verifiedAt' | 'method'
 >;
 
-/** Verified contracts, newest first, a page at a time (at most 1000), without their documents. */
+/** A position in the newest-first list: the last row of a page. */
+export interface ListCursor {
+  verifiedAt: number;
+  address: string;
+}
+
+/** `<verifiedAt>-<address>`: a stable link to the rows after a position. */
+export function formatListCursor(c: ListCursor): string {
+  return `${c.verifiedAt}-${c.address.toLowerCase()}`;
+}
+
+/** A cursor from its text, or null when it is not one. */
+export function parseListCursor(text: string): ListCursor | null {
+  const m = /^(\d{1,16})-(0x[0-9a-f]{40})$/.exec(text.trim().toLowerCase());
+  if (!m) return null;
+  return { verifiedAt: Number(m[1]), address: m[2]! };
+}
+
+/**
+ * Verified contracts, newest first (ties by address), a page at a time (at most 1000), without
+ * their documents: keyset pagination on (verified_at, address), so a page deep in the list
+ * costs what the first does. `after` is the last row of the previous page; `offset` skips
+ * rows (for a few pages from the start only).
+ */
 export async function listVerifiedContracts(
   db: Kysely<Database>,
-  page: { limit: number; offset: number },
+  page: { limit: number; after?: ListCursor | null; offset?: number },
 ): Promise<VerifiedContractSummary[]> {
+  const after = page.after ?? null;
   const rows = await db
     .selectFrom('verifiedContracts')
-    .select(['address', 'contractName', 'compilerVersion', 'licenseType', 'matchKind', 'verifiedAt'])
+    .select(['address', 'contractName', 'compilerVersion', 'licenseType', 'matchKind', 'verifiedAt', 'method'])
+    .$if(after !== null, (qb) =>
+      qb.where((eb) => eb(eb.refTuple('verifiedAt', 'address'), '<', eb.tuple(after!.verifiedAt, after!.address.toLowerCase()))),
+    )
     .orderBy('verifiedAt', 'desc')
-    .orderBy('address')
+    .orderBy('address', 'desc')
     .limit(Math.max(0, Math.min(Math.floor(page.limit), 1000)))
-    .offset(Math.max(0, Math.floor(page.offset)))
+    .$if((page.offset ?? 0) > 0, (qb) => qb.offset(Math.floor(page.offset!)))
     .execute();
   return rows.map((row) => ({
     address: row.address as Address,
@@ -227,43 +408,40 @@ export async function listVerifiedContracts(
     licenseType: Number(row.licenseType),
     matchKind: row.matchKind as MatchKind,
     verifiedAt: Number(row.verifiedAt),
+    method: row.method,
   }));
 }
 
-/** How many contracts are verified. */
-export async function countVerifiedContracts(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('verifiedContracts')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * Verified contracts newest first, from the first page to the last, `batch` rows at a time by
+ * keyset: bounded memory, time linear in the rows, and the event loop free between batches.
+ */
+export async function* allVerifiedContracts(db: Kysely<Database>, batch = 1000): AsyncGenerator<VerifiedContractSummary> {
+  let after: ListCursor | null = null;
+  for (;;) {
+    const rows = await listVerifiedContracts(db, { limit: batch, after });
+    for (const row of rows) yield row;
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1]!;
+    after = { verifiedAt: last.verifiedAt, address: last.address };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
-function toContract(row: Selectable<VerifiedContractsTable>): VerifiedContract {
-  return {
-    address: row.address as Address,
-    contractName: row.contractName,
-    sourcePath: row.sourcePath,
-    compilerVersion: row.compilerVersion,
-    codeFormat: row.codeFormat as CodeFormat,
-    sourceCode: row.sourceCode,
-    compilerInput: row.compilerInput,
-    abi: row.abi,
-    metadata: row.metadata,
-    optimizationUsed: Number(row.optimizationUsed) === 1,
-    runs: Number(row.runs),
-    evmVersion: row.evmVersion,
-    viaIR: Number(row.viaIr) === 1,
-    constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
-    libraries: JSON.parse(row.libraries) as LibraryLink[],
-    licenseType: Number(row.licenseType),
-    matchKind: row.matchKind as MatchKind,
-    creationMatch: row.creationMatch as MatchKind | null,
-    creationCompared: row.creationCompared === null ? null : Number(row.creationCompared) === 1,
-    runtimeMatch: row.runtimeMatch as MatchKind | null,
-    transformations: JSON.parse(row.transformations),
-    swarmSource: row.swarmSource,
-    receipt: row.receipt,
-    verifiedAt: Number(row.verifiedAt),
-  };
+/** How many contracts are verified: a counter kept as records are written, not a count of the table. */
+export async function countVerifiedContracts(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('counters').select('value').where('name', '=', VERIFIED_COUNTER).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/** The addresses verified with a deployment of another generation (or none recorded), a page at a time. */
+export async function verifiedOutsideGeneration(db: Kysely<Database>, generation: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('verifiedContracts as v')
+    .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
+    .select('v.address')
+    .where((eb) => eb.or([eb('d.generation', 'is', null), eb('d.generation', '!=', generation)]))
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.address);
 }

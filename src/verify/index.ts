@@ -2,7 +2,12 @@
  * The verification domain's public surface: what the other folders may use. Everything else
  * in verify/ is its own business.
  */
-export type { ChainReader, ChainLog, Compiler, ContractCreation, LogFilter, LogReader } from './ports.js';
+export type { ChainReader, ChainLog, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader } from './ports.js';
+export { compiledContractOf, type CompiledAuxdata, type CompiledCode, type CompiledContract } from './compiledContract.js';
+export { codeFingerprint } from './fingerprint.js';
+export { matchCompiledContract, type CodePart, type ContractMatch } from './matchContract.js';
+export { matchCopy, type CopyMatch, type MatchCopyArgs } from './matchCopy.js';
+export { settingsSummary, type SettingsSummary } from './settingsSummary.js';
 export { buildSolcInput, outputSelectionFor, resolveSourcePath, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export { canBeImproved, isBetterVerdict, verdictRank, type VerdictStrength } from './verdictRank.js';

@@ -1,4 +1,5 @@
 import type { Address, Hex } from '../core/types.js';
+import type { CompiledContract } from './compiledContract.js';
 import type { SolcInput, SolcOutput } from './solcTypes.js';
 
 /**
@@ -10,6 +11,15 @@ import type { SolcInput, SolcOutput } from './solcTypes.js';
  */
 export interface Compiler {
   compile(version: string, input: SolcInput): Promise<SolcOutput>;
+}
+
+/**
+ * Compilations already made (the bytecode database): a contract found here needs no compile.
+ * Keyed by the compiler version and the input without its outputSelection.
+ */
+export interface KnownCompilations {
+  /** The contract `sourcePath:contractName` of compiling `input` with `version`, or null when not stored. */
+  find(version: string, input: SolcInput, sourcePath: string, contractName: string): Promise<CompiledContract | null>;
 }
 
 /** Where and how a contract was created. */

@@ -1,4 +1,4 @@
-import type { MatchKind } from '../core/types.js';
+import type { MatchKind, VerificationMethod } from '../core/types.js';
 
 /** The parts of a verdict that say how much of the deployed contract was proven. */
 export interface VerdictStrength {
@@ -6,6 +6,13 @@ export interface VerdictStrength {
   /** Null only in records from before the runtime code had to match. */
   runtimeMatch: MatchKind | null;
   creationMatch: MatchKind | null;
+  /** How it was verified; a submission (or a build) counts as 'submitted' when not said. */
+  method?: VerificationMethod;
+}
+
+/** Sources someone submitted for this address (or a build of theirs) above a copy's match through another address. */
+function methodRank(v: VerdictStrength): number {
+  return v.method === 'similar' ? 0 : 1;
 }
 
 /**
@@ -22,16 +29,24 @@ export function verdictRank(v: VerdictStrength): number {
   );
 }
 
-/** True when `candidate` proves strictly more than `existing`: it may replace it. */
+/**
+ * True when `candidate` proves strictly more than `existing`, or proves as much and was
+ * submitted for this address where `existing` is a similar match: it may replace it.
+ */
 export function isBetterVerdict(candidate: VerdictStrength, existing: VerdictStrength): boolean {
-  return verdictRank(candidate) > verdictRank(existing);
+  const a = verdictRank(candidate);
+  const b = verdictRank(existing);
+  return a > b || (a === b && methodRank(candidate) > methodRank(existing));
 }
 
 /**
- * False when no submission can prove more: a full match of the runtime code. (A creation
- * code that was not found or did not match stays so for every submission: the metadata is
- * already proven.) Records whose runtime code was never compared can always be improved.
+ * False when no submission can prove more: a full match of the runtime code that was
+ * submitted for this address. (A creation code that was not found or did not match stays so
+ * for every submission: the metadata is already proven.) Records whose runtime code was
+ * never compared, and similar matches (the owner may verify their own sources), can always
+ * be improved.
  */
 export function canBeImproved(existing: VerdictStrength): boolean {
+  if (existing.method === 'similar') return true;
   return !(existing.matchKind === 'full' && existing.runtimeMatch !== null);
 }

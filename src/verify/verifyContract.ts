@@ -1,20 +1,17 @@
 import { SolproofError, isSolproofError } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex, LibraryLink, MatchKind, SourceSubmission } from '../core/types.js';
-import {
-  hasContentHash,
-  swarmSourceOf,
-  tailAuxdata,
-  tryDecodeAuxdata,
-  type AuxdataPosition,
-} from './auxdata.js';
+import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
 import { buildSolcInput, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
-import { matchCreationCode, matchRuntimeCode, type AuxdataSource, type CodeMatch, type CreationCodeMatch } from './matchBytecode.js';
-import type { Compiler, ContractCreation } from './ports.js';
+import { compiledContractOf, type CompiledContract } from './compiledContract.js';
+import type { CodeMatch } from './matchBytecode.js';
+import { matchCompiledContract, type CodePart } from './matchContract.js';
+import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
 import type { SolcContractOutput, SolcInput, SolcOutput } from './solcTypes.js';
-import { parseVersionNumbers, versionAtLeast, type VersionNumbers } from '../core/compilerVersion.js';
-import { constructorInputs, libraryId, type Transformation, type TransformationValues } from './transformations.js';
+import { parseVersionNumbers } from '../core/compilerVersion.js';
+import { settingsSummary } from './settingsSummary.js';
+import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
 
 /** The verdict text for code that does not match, as Etherscan words it. */
 export const NO_MATCH_MESSAGE = 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.';
@@ -26,6 +23,8 @@ export interface VerifyContractArgs {
   runtimeCode: Hex;
   /** The creation of the contract, or null when it could not be found (runtime-only verification). */
   creation: ContractCreation | null;
+  /** Compilations already made: an input found here is not compiled again. */
+  known?: KnownCompilations;
 }
 
 export interface VerificationResult {
@@ -62,6 +61,10 @@ export interface VerificationResult {
   /** The compiled codes as solc gave them (link placeholders and zeroed immutables in place), 0x-prefixed. */
   compiledRuntimeCode: Hex;
   compiledCreationCode: Hex;
+  /** The compiled contract as matching used it, with the auxdata positions found (for the bytecode database). */
+  compiled: CompiledContract;
+  /** True when the compilation came from the known ones, without compiling. */
+  reusedCompilation: boolean;
   transformations: { runtime: Transformation[]; creation: Transformation[] };
   transformationValues: { runtime: TransformationValues; creation: TransformationValues };
 }
@@ -153,18 +156,10 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   const version = parseVersionNumbers(compilerVersion);
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
 
-  const output = await compiler.compile(compilerVersion, input);
-  throwOnCompilerErrors(output);
-  const contract = findContractOutput(output, sourcePath, contractName);
-  if (!contract) {
-    throw new SolproofError(
-      'contract_not_found_in_output',
-      `Unable to locate ContractName ${contractName} in ${sourcePath}`,
-      { details: { available: declaredContracts(input) } },
-    );
-  }
-  const compiledRuntime = contract.evm?.deployedBytecode?.object ?? '';
-  const compiledCreation = contract.evm?.bytecode?.object ?? '';
+  const known = (await args.known?.find(compilerVersion, input, sourcePath, contractName)) ?? null;
+  const compiled = known ?? (await compileContract(compiler, compilerVersion, built));
+  const compiledRuntime = compiled.runtime.code;
+  const compiledCreation = compiled.creation.code;
   if (compiledRuntime === '' || compiledCreation === '') {
     throw new SolproofError(
       'abstract_contract',
@@ -172,42 +167,28 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
     );
   }
 
-  const auxdata = auxdataSources({
+  const editedCompile = memo(async () => {
+    const edited = await compiler.compile(compilerVersion, editedSolcInput(input));
+    const c = findContractOutput(edited, sourcePath, contractName);
+    if (!c) return null;
+    return {
+      runtime: c.evm?.deployedBytecode?.object ?? '',
+      creation: c.evm?.bytecode?.object ?? '',
+      values: auxdataValuesFromLegacyAssembly(c.evm?.legacyAssembly) ?? [],
+    };
+  });
+  const { runtime, creation, auxdata } = await matchCompiledContract({
+    compiled,
     version,
-    values: auxdataValuesFromLegacyAssembly(contract.evm?.legacyAssembly),
-    runtime: compiledRuntime,
-    creation: compiledCreation,
-    editedCompile: memo(async () => {
-      const edited = await compiler.compile(compilerVersion, editedSolcInput(input));
-      const c = findContractOutput(edited, sourcePath, contractName);
-      if (!c) return null;
-      return {
-        runtime: c.evm?.deployedBytecode?.object ?? '',
-        creation: c.evm?.bytecode?.object ?? '',
-        values: auxdataValuesFromLegacyAssembly(c.evm?.legacyAssembly) ?? [],
-      };
-    }),
+    runtimeCode: onchainRuntime,
+    creation: args.creation,
+    locateAuxdata: async (part: CodePart) => {
+      const edited = await editedCompile();
+      const values = compiled[part].auxdata.values ?? [];
+      return edited ? findAuxdataPositions(compiled[part].code, edited[part], values, edited.values) : [];
+    },
   });
-
-  const runtime = await matchRuntimeCode({
-    compiled: compiledRuntime,
-    onchain: onchainRuntime,
-    immutableReferences: contract.evm?.deployedBytecode?.immutableReferences,
-    linkReferences: contract.evm?.deployedBytecode?.linkReferences,
-    auxdata: auxdata.runtime,
-  });
-
-  const abi = contract.abi ?? [];
-  let creation: CreationCodeMatch | null = null;
-  if (args.creation) {
-    creation = await matchCreationCode({
-      compiled: compiledCreation,
-      onchain: strip0x(args.creation.creationCode).toLowerCase(),
-      linkReferences: contract.evm?.bytecode?.linkReferences,
-      auxdata: auxdata.creation,
-      constructorInputs: constructorInputs(abi),
-    });
-  }
+  const abi = compiled.abi;
 
   const submittedArguments = strip0x(submission.constructorArguments.trim()).toLowerCase();
   if (creation && submittedArguments !== '' && submittedArguments !== creation.constructorArguments) {
@@ -237,7 +218,6 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   // A single file's libraries live under the service's own file name, whatever path the form gave.
   checkClaimedLibraries(built.claimedLibraries, libraries, submission.codeFormat === 'solidity-single-file');
 
-  const settings = input.settings;
   const creationKind = creation?.kind ?? null;
   return {
     matchKind: runtime.kind === 'full' || creationKind === 'full' ? 'full' : 'partial',
@@ -249,19 +229,37 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
     compilerVersion,
     compilerInput: input,
     abi,
-    metadata: contract.metadata ?? '',
+    metadata: compiled.metadata,
     constructorArguments: creation ? creation.constructorArguments : null,
     libraries,
-    evmVersion: typeof settings.evmVersion === 'string' ? settings.evmVersion : '',
-    optimizationUsed: settings.optimizer?.enabled === true,
-    runs: typeof settings.optimizer?.runs === 'number' ? settings.optimizer.runs : 200,
-    viaIR: settings.viaIR === true,
+    ...settingsSummary(input.settings),
     swarmSource: swarmSourceOf(tailAuxdata(onchainRuntime)?.decoded ?? null),
     compiledRuntimeCode: `0x${compiledRuntime}`,
     compiledCreationCode: `0x${compiledCreation}`,
+    reusedCompilation: known !== null,
+    compiled: {
+      ...compiled,
+      runtime: { ...compiled.runtime, auxdata: auxdata.runtime },
+      creation: { ...compiled.creation, auxdata: auxdata.creation },
+    },
     transformations: { runtime: runtime.transformations, creation: creation?.transformations ?? [] },
     transformationValues: { runtime: runtime.values, creation: creation?.values ?? {} },
   };
+}
+
+async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput): Promise<CompiledContract> {
+  const { input, sourcePath, contractName } = built;
+  const output = await compiler.compile(compilerVersion, input);
+  throwOnCompilerErrors(output);
+  const contract = findContractOutput(output, sourcePath, contractName);
+  if (!contract) {
+    throw new SolproofError(
+      'contract_not_found_in_output',
+      `Unable to locate ContractName ${contractName} in ${sourcePath}`,
+      { details: { available: declaredContracts(input) } },
+    );
+  }
+  return compiledContractOf(contract);
 }
 
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -303,57 +301,6 @@ function declaredContracts(input: SolcInput): string[] {
     }
   }
   return names;
-}
-
-interface EditedCompile {
-  runtime: string;
-  creation: string;
-  values: string[];
-}
-
-/**
- * How to find the auxdata of the compiled codes, by era: none before 0.4.7; the tail only
- * up to 0.4.11 (its legacy assembly lists no auxdata); from the legacy assembly otherwise,
- * with the tail for a single auxdata and a second compile of edited sources when there are
- * several or the tail does not hold the one. Metadata is proven only by auxdata solc itself
- * reports, never by bytes found in the code.
- */
-function auxdataSources(ctx: {
-  version: VersionNumbers | null;
-  values: string[] | null;
-  runtime: string;
-  creation: string;
-  editedCompile: () => Promise<EditedCompile | null>;
-}): { runtime: AuxdataSource; creation: AuxdataSource } {
-  const source = (part: 'runtime' | 'creation'): AuxdataSource => {
-    const code = ctx[part];
-    if (!versionAtLeast(ctx.version, '0.4.7')) return { proveMetadata: false, positions: async () => [] };
-    const values = ctx.values;
-    if (!versionAtLeast(ctx.version, '0.4.12')) {
-      // These compilers always end the code with their auxdata (there is no way to switch it
-      // off or to emit raw bytes after it), but do not list it in the legacy assembly.
-      const tail = tailAuxdata(code);
-      return { proveMetadata: hasContentHash(tail?.decoded ?? null), positions: async () => (tail ? [tail.position] : []) };
-    }
-    if (values === null) {
-      // Without solc's own report the code's tail could be any bytes the sources emit
-      // (data, or raw bytes from a Yul `verbatim`): it proves nothing and locates nothing.
-      return { proveMetadata: false, positions: async () => [] };
-    }
-    const proveMetadata = values.length > 0 && values.every((v) => hasContentHash(tryDecodeAuxdata(v)));
-    return {
-      proveMetadata,
-      positions: memo(async (): Promise<AuxdataPosition[]> => {
-        if (values.length === 0) return [];
-        const tail = tailAuxdata(code);
-        if (values.length === 1 && tail && tail.position.value === values[0]) return [tail.position];
-        const edited = await ctx.editedCompile();
-        if (!edited) return [];
-        return findAuxdataPositions(code, edited[part], values, edited.values);
-      }),
-    };
-  };
-  return { runtime: source('runtime'), creation: source('creation') };
 }
 
 function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: SolcInput): Record<string, unknown> {

@@ -9,7 +9,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { openStore, type OpenStoreOptions, type Store, type StoreDialect } from '../../src/store/openStore.js';
 import { randomString } from '../../src/core/random.js';
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { NewVerifiedContract } from '../../src/store/verifiedContracts.js';
+import type { Database } from '../../src/store/database.js';
+import { compilationIdentity, compiledContractId, saveCompilation, sourceHash } from '../../src/store/compilations.js';
+import { saveInputDocument } from '../../src/store/inputDocuments.js';
+import type { CompiledContract, SolcInput } from '../../src/verify/index.js';
 
 /** The PostgreSQL test database (override with SOLPROOF_TEST_DATABASE_URL). */
 export const PG_TEST_URL = process.env.SOLPROOF_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -86,26 +92,61 @@ export async function createTestDatabase(dialect: StoreDialect, pgUrl = PG_TEST_
   };
 }
 
-/** A plausible verified contract record for `address`, with `overrides` applied. */
+const SAMPLE_SOURCE = 'pragma solidity ^0.8.26;\ncontract Box { uint256 public value; }\n';
+const SAMPLE_VERSION = '0.8.26+commit.8a97fa7a';
+const SAMPLE_INPUT: SolcInput = {
+  language: 'Solidity',
+  sources: { 'Box.sol': { content: SAMPLE_SOURCE } },
+  settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
+};
+const SAMPLE_ABI = [{ inputs: [], name: 'value', outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }], stateMutability: 'view', type: 'function' }];
+const SAMPLE_COMPILED: CompiledContract = {
+  abi: SAMPLE_ABI,
+  metadata: '{"compiler":{"version":"0.8.26+commit.8a97fa7a"}}',
+  creation: { code: '6080604052348015600e575f80fd5b50', linkReferences: {}, auxdata: { values: [] } },
+  runtime: { code: '6080604052348015600e575f80fd5b50600436106026575f3560e01c', linkReferences: {}, immutableReferences: {}, auxdata: { values: [] } },
+};
+
+/** The ids of the sample's compiled contract and input document (deterministic: both are content hashes). */
+export const SAMPLE_IDS = (() => {
+  const compilationId = compilationIdentity(SAMPLE_VERSION, SAMPLE_INPUT).id;
+  return { compiledContractId: compiledContractId(compilationId, 'Box.sol', 'Box') };
+})();
+
+/** Stores the compilation and input document every sample record refers to (idempotent). */
+export async function saveSampleDocuments(db: Kysely<Database>): Promise<string> {
+  await saveCompilation(db, SAMPLE_VERSION, SAMPLE_INPUT, [{ path: 'Box.sol', name: 'Box', compiled: SAMPLE_COMPILED }]);
+  return saveInputDocument(db, { kind: 'single-file', content: SAMPLE_SOURCE });
+}
+
+/** What a sample record reads back as, beside its own fields. */
+export const SAMPLE_DOCUMENTS = {
+  sourceCode: SAMPLE_SOURCE,
+  sources: [{ path: 'Box.sol', content: SAMPLE_SOURCE }],
+  abi: JSON.stringify(SAMPLE_ABI),
+  optimizationUsed: true,
+  runs: 200,
+  evmVersion: 'cancun',
+  viaIR: false,
+};
+
+/**
+ * A plausible verified contract record for `address`, with `overrides` applied. Its documents
+ * must be stored first (saveSampleDocuments); `inputDocumentId` is what that returned.
+ */
 export function sampleVerifiedContract(
   address: `0x${string}`,
   overrides: Partial<NewVerifiedContract> = {},
 ): NewVerifiedContract {
-  const source = 'pragma solidity ^0.8.26;\ncontract Box { uint256 public value; }\n';
   return {
     address,
+    compiledContractId: SAMPLE_IDS.compiledContractId,
+    inputDocumentId: sampleInputDocumentId,
+    deploymentId: null,
     contractName: 'Box',
     sourcePath: 'Box.sol',
     compilerVersion: 'v0.8.26+commit.8a97fa7a',
     codeFormat: 'solidity-single-file',
-    sourceCode: source,
-    compilerInput: JSON.stringify({ language: 'Solidity', sources: { 'Box.sol': { content: source } } }),
-    abi: '[{"inputs":[],"name":"value","outputs":[{"internalType":"uint256","name":"","type":"uint256"}],"stateMutability":"view","type":"function"}]',
-    metadata: '{"compiler":{"version":"0.8.26+commit.8a97fa7a"}}',
-    optimizationUsed: true,
-    runs: 200,
-    evmVersion: 'cancun',
-    viaIR: false,
     constructorArguments: '',
     libraries: [],
     licenseType: 3,
@@ -115,7 +156,12 @@ export function sampleVerifiedContract(
     runtimeMatch: 'full',
     transformations: { runtime: [], creation: [] },
     swarmSource: '',
+    method: 'submitted',
+    similarTo: null,
     receipt: null,
     ...overrides,
   };
 }
+
+/** The single-file input document's id (sha256 of its kind and the source's hash). */
+const sampleInputDocumentId = createHash('sha256').update(`single-file\n${sourceHash(SAMPLE_SOURCE)}`, 'utf8').digest('hex');

@@ -1,4 +1,4 @@
-import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import { getVerifiedAbi } from '../../store/verifiedContracts.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
@@ -9,7 +9,7 @@ export async function getAbi(ctx: ApiContext, params: Params, okMessage: string)
   const address = params.text('address');
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
-  const contract = await getVerifiedContract(ctx.store.db, address);
-  if (!contract) return fail(TEXT.notVerified);
-  return ok(contract.abi, okMessage);
+  const abi = await getVerifiedAbi(ctx.store.db, address);
+  if (abi === null) return fail(TEXT.notVerified);
+  return ok(abi, okMessage);
 }

@@ -21,7 +21,11 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     compilerVersion: 'v0.8.28+commit.7893614a',
     codeFormat: 'solidity-standard-json-input',
     sourceCode: '{}',
-    compilerInput: JSON.stringify({ language: 'Solidity', sources: { 'a.sol': { content: `// ${EVIL}` }, 'b.sol': { content: 'contract Thing {}' } } }),
+    sources: [
+      { path: 'a.sol', content: `// ${EVIL}` },
+      { path: 'b.sol', content: 'contract Thing {}' },
+    ],
+    settings: {},
     abi: JSON.stringify(abi),
     metadata: '',
     optimizationUsed: false,
@@ -37,8 +41,12 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     runtimeMatch: 'partial',
     transformations: null,
     swarmSource: '',
+    method: 'submitted',
+    similarTo: null,
     receipt: null,
     verifiedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
+    compiledContractId: 'c'.repeat(64),
+    deployment: null,
     ...overrides,
   };
 }
@@ -68,7 +76,7 @@ describe('contractPage', () => {
 
   it('shows the contract file first, then the other sources', () => {
     expect(sourceFiles(contract()).map((f) => f.path)).toEqual(['b.sol', 'a.sol']);
-    expect(sourceFiles(contract({ compilerInput: 'not json', sourceCode: 'contract X {}' }))).toEqual([{ path: 'b.sol', content: 'contract X {}' }]);
+    expect(sourceFiles(contract({ sources: [], sourceCode: 'contract X {}' }))).toEqual([{ path: 'b.sol', content: 'contract X {}' }]);
   });
 
   it('explains a partial match and offers Read/Write; no proxy tabs while the implementation is unverified', () => {

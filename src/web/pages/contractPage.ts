@@ -56,22 +56,13 @@ const MATCH_TEXT = {
     'Partial match: the code matches except the metadata hash at its end, so the sources compile to the same instructions but differ in something that does not change them (comments, whitespace, file names or settings recorded in the metadata).',
 } as const;
 
-/** The source files to show: from the compiled standard JSON input, the contract's own file first. */
+/** The source files to show: the compiled sources, the contract's own file first. */
 export function sourceFiles(contract: VerifiedContract): { path: string; content: string }[] {
-  try {
-    const input = JSON.parse(contract.compilerInput) as { sources?: Record<string, { content?: unknown }> };
-    const files = Object.entries(input.sources ?? {})
-      .filter(([, s]) => s && typeof s.content === 'string')
-      .map(([path, s]) => ({ path, content: s.content as string }));
-    if (files.length > 0) {
-      const main = files.findIndex((f) => f.path === contract.sourcePath);
-      if (main > 0) files.unshift(...files.splice(main, 1));
-      return files;
-    }
-  } catch {
-    // fall back to the submitted text below
-  }
-  return [{ path: contract.sourcePath || `${contract.contractName}.sol`, content: contract.sourceCode }];
+  const files = contract.sources.map((f) => ({ path: f.path, content: f.content }));
+  if (files.length === 0) return [{ path: contract.sourcePath || `${contract.contractName}.sol`, content: contract.sourceCode }];
+  const main = files.findIndex((f) => f.path === contract.sourcePath);
+  if (main > 0) files.unshift(...files.splice(main, 1));
+  return files;
 }
 
 function constructorArguments(contract: VerifiedContract): Html {

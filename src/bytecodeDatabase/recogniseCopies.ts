@@ -1,0 +1,171 @@
+/**
+ * Similar matches: a contract whose code is a copy of a compiled contract in the bytecode
+ * database is verified without anything submitted and without compiling. The runtime
+ * fingerprint finds the candidates; the matcher then compares every byte, as for a
+ * submission, and every library the copy calls must hold a verified library of that name.
+ */
+import type { Kysely } from 'kysely';
+import { licenseFromSource } from '../core/licenseFromSource.js';
+import type { Logger } from '../core/log.js';
+import type { Address, Hex } from '../core/types.js';
+import type { Database } from '../store/database.js';
+import { compilationSources, compiledContractsWithFingerprint, loadCompiledContract } from '../store/compilations.js';
+import { findCopyTemplate } from '../store/copyTemplates.js';
+import { deploymentsWithFingerprints, latestDeployment } from '../store/deployments.js';
+import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js';
+import { codeFingerprint, matchCopy, verdictRank, type ContractCreation, type CopyMatch } from '../verify/index.js';
+import type { ChainGeneration } from './chainGeneration.js';
+import type { ChainHistory } from './ports.js';
+import { libraryLinks, recordVerification } from './recordVerification.js';
+
+export interface CopyRecogniserDeps {
+  db: Kysely<Database>;
+  chain: ChainHistory;
+  generation: ChainGeneration;
+  logger: Logger;
+}
+
+/** What recognising an address found. */
+export type CopyOutcome = 'verified' | 'already_verified' | 'no_code' | 'no_candidate' | 'no_match';
+
+export interface RecogniseOptions {
+  /** The creation when the caller knows it (the follower saw it); otherwise it is looked up when a candidate exists. */
+  creation?: ContractCreation | null;
+  /** The code at the address when the caller just read it. */
+  runtimeCode?: Hex;
+  /** The factory that created it, when known. */
+  factory?: Address | null;
+  /** Only these compiled contracts are candidates (a build's). */
+  onlyCompiled?: ReadonlySet<string>;
+}
+
+/** At most this many candidates per fingerprint are matched (copies of one code share one). */
+const MAX_CANDIDATES = 20;
+/** How deep a library's own libraries are recognised first. */
+const LIBRARY_DEPTH = 2;
+
+export class CopyRecogniser {
+  constructor(private readonly deps: CopyRecogniserDeps) {}
+
+  /**
+   * Verifies `address` as a copy of a stored compiled contract when it is one (a better match
+   * replaces a weaker record; nothing replaces a full one). Chain errors propagate.
+   */
+  async recognise(address: Address, options: RecogniseOptions = {}): Promise<CopyOutcome> {
+    return this.recogniseAt(address.toLowerCase() as Address, options, LIBRARY_DEPTH);
+  }
+
+  private async recogniseAt(address: Address, options: RecogniseOptions, depth: number): Promise<CopyOutcome> {
+    const { db, chain } = this.deps;
+    const existing = await getStoredVerdict(db, address);
+    // A copy's match can at best equal a full one: nothing to gain.
+    if (existing?.matchKind === 'full') return 'already_verified';
+    const runtimeCode = options.runtimeCode ?? (await chain.getCode(address));
+    if (runtimeCode === '0x') return 'no_code';
+    const fingerprint = codeFingerprint(runtimeCode.slice(2));
+    const candidates = (await compiledContractsWithFingerprint(db, fingerprint, MAX_CANDIDATES)).filter(
+      (id) => !options.onlyCompiled || options.onlyCompiled.has(id),
+    );
+    if (candidates.length === 0) return 'no_candidate';
+    const generation = await this.deps.generation.current();
+    const creation = options.creation !== undefined ? options.creation : await this.creationOf(address, generation);
+
+    let best: { id: string; match: CopyMatch; compilationId: string } | null = null;
+    for (const id of candidates) {
+      const stored = await loadCompiledContract(db, id);
+      if (!stored) continue;
+      const match = await matchCopy({ compiled: stored.compiled, compilerVersion: stored.compilerVersion, address, runtimeCode, creation });
+      if (!match || !(await this.librariesVerified(match, depth))) continue;
+      if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
+      if (best.match.matchKind === 'full') break;
+    }
+    if (!best) return 'no_match';
+
+    const template = await findCopyTemplate(db, best.id, address);
+    if (!template) return 'no_match';
+    const licenseType =
+      template.licenseType ??
+      licenseFromSource((await compilationSources(db, best.compilationId)).find((s) => s.path === template.sourcePath)?.content ?? '');
+    const outcome = await recordVerification(db, {
+      deployment: { address, generation, runtimeCode, creation, factory: options.factory ?? null },
+      compiledContractId: best.id,
+      input: { id: template.inputDocumentId },
+      contractName: template.contractName,
+      sourcePath: template.sourcePath,
+      compilerVersion: template.compilerVersion,
+      codeFormat: template.codeFormat,
+      licenseType,
+      match: { ...best.match, libraries: libraryLinks(best.match.libraries) },
+      method: template.method,
+      similarTo: template.similarTo,
+      receipt: template.receipt,
+    });
+    if (outcome === 'not_better') return 'already_verified';
+    this.deps.logger.info(
+      { address, method: template.method, through: template.similarTo, receipt: template.receipt, matchKind: best.match.matchKind },
+      'verified a copy from the bytecode database',
+    );
+    return 'verified';
+  }
+
+  /** Every library a copy calls must be a verified contract of that library's name (recognised first when it is a copy itself). */
+  private async librariesVerified(match: CopyMatch, depth: number): Promise<boolean> {
+    for (const [id, libraryAddress] of Object.entries(match.libraries)) {
+      const name = id.includes(':') ? id.slice(id.lastIndexOf(':') + 1) : id;
+      let verified = await getVerifiedName(this.deps.db, libraryAddress);
+      if (verified === null && depth > 0) {
+        await this.recogniseAt(libraryAddress, {}, depth - 1);
+        verified = await getVerifiedName(this.deps.db, libraryAddress);
+      }
+      if (verified !== name) return false;
+    }
+    return true;
+  }
+
+  /** The creation of a contract: from its recorded deployment's transaction when there is one, else searched. */
+  private async creationOf(address: Address, generation: string): Promise<ContractCreation | null> {
+    const known = await latestDeployment(this.deps.db, address, generation);
+    if (known?.transactionHash) {
+      const found = await this.deps.chain.creationInTransaction(address, known.transactionHash as Hex);
+      if (found) return found;
+    }
+    return this.deps.chain.findCreation(address);
+  }
+
+  /**
+   * Recognises every recorded deployment of the current chain whose code may be a copy of one
+   * of `compiledIds` (their fingerprints). Returns the addresses that became verified.
+   */
+  async recogniseDeploymentsOf(compiledIds: readonly string[]): Promise<Address[]> {
+    const { db } = this.deps;
+    if (compiledIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('compiledContracts')
+      .select('runtimeFingerprint')
+      .where('id', 'in', [...compiledIds])
+      .where('runtimeFingerprint', 'is not', null)
+      .execute();
+    const fingerprints = [...new Set(rows.map((r) => r.runtimeFingerprint!))];
+    const generation = await this.deps.generation.current();
+    const only = new Set(compiledIds);
+    const verified: Address[] = [];
+    const seen = new Set<string>();
+    let after: string | undefined;
+    for (;;) {
+      const page = await deploymentsWithFingerprints(db, generation, fingerprints, { ...(after ? { after } : {}), limit: 200 });
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      for (const d of page) {
+        if (seen.has(d.address)) continue;
+        seen.add(d.address);
+        try {
+          const outcome = await this.recognise(d.address, { onlyCompiled: only, ...(d.factory ? { factory: d.factory as Address } : {}) });
+          if (outcome === 'verified') verified.push(d.address);
+        } catch (error) {
+          this.deps.logger.warn({ address: d.address, err: error instanceof Error ? error.message : String(error) }, 'could not check a deployment against new compilations');
+        }
+      }
+    }
+    return verified;
+  }
+}

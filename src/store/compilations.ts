@@ -1,0 +1,233 @@
+/**
+ * Compilations in the bytecode database: source files stored once by content hash, each
+ * compilation once by compiler version and input, each of its contracts once with what
+ * matching needs (code by hash, link and immutable references, auxdata and where it sits,
+ * the runtime fingerprint that finds copies).
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { keccak256, stringToHex } from 'viem';
+import { canonicalJson } from '../core/canonicalJson.js';
+import { codeFingerprint, type CompiledAuxdata, type CompiledContract, type SolcInput } from '../verify/index.js';
+import type { Database } from './database.js';
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** keccak256 of a source file's content, as solc's metadata names it. */
+export function sourceHash(content: string): string {
+  return keccak256(stringToHex(content));
+}
+
+/** keccak256 of a code's hex text (compiled code may hold link placeholders, so the text is hashed as it is). */
+export function codeKey(code: string): string {
+  return keccak256(stringToHex(code));
+}
+
+/** What identifies a compilation: the compiler and the input without its outputSelection. */
+export interface CompilationIdentity {
+  id: string;
+  /** Long version without `v`. */
+  compilerVersion: string;
+  language: string;
+  /** Source path to content hash. */
+  sourceHashes: Record<string, string>;
+  /** The settings compiled, without outputSelection. */
+  settings: Record<string, unknown>;
+}
+
+/**
+ * The id of compiling `input` with `compilerVersion`: sha256 of the version and the canonical
+ * JSON of language, sources by hash and settings less outputSelection (which cannot change
+ * the code). Migration 0006 computes the same id for the records it moves.
+ */
+export function compilationIdentity(compilerVersion: string, input: SolcInput): CompilationIdentity {
+  const version = compilerVersion.trim().replace(/^v/, '');
+  const { outputSelection: _outputSelection, ...settings } = (input.settings ?? {}) as Record<string, unknown>;
+  const sourceHashes: Record<string, string> = {};
+  for (const [path, source] of Object.entries(input.sources)) sourceHashes[path] = sourceHash(source.content ?? '');
+  const language = input.language ?? 'Solidity';
+  const id = sha256Hex(`${version}\n${canonicalJson({ language, sources: sourceHashes, settings })}`);
+  return { id, compilerVersion: version, language, sourceHashes, settings };
+}
+
+/** The id of one contract of a compilation. */
+export function compiledContractId(compilationId: string, path: string, name: string): string {
+  return sha256Hex(`${compilationId}\n${path}\n${name}`);
+}
+
+/** Stores source contents once each (by hash). */
+export async function saveSources(db: Kysely<Database>, contents: Iterable<string>): Promise<void> {
+  const seen = new Set<string>();
+  for (const content of contents) {
+    const hash = sourceHash(content);
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    await db.insertInto('sources').values({ sourceHash: hash, content }).onConflict((oc) => oc.column('sourceHash').doNothing()).execute();
+  }
+}
+
+async function saveCode(db: Kysely<Database>, code: string): Promise<string | null> {
+  if (code === '') return null;
+  const hash = codeKey(code);
+  await db.insertInto('code').values({ codeHash: hash, code }).onConflict((oc) => oc.column('codeHash').doNothing()).execute();
+  return hash;
+}
+
+export interface CompiledUnit {
+  path: string;
+  name: string;
+  compiled: CompiledContract;
+}
+
+/**
+ * Stores a compilation and the given contracts of it (idempotent: what is stored stays, a
+ * contract moved from before the bytecode database gains its code, and auxdata positions
+ * found later are added). Returns the compilation's id and each contract's id, in order.
+ */
+export async function saveCompilation(
+  db: Kysely<Database>,
+  compilerVersion: string,
+  input: SolcInput,
+  units: readonly CompiledUnit[],
+): Promise<{ compilationId: string; contractIds: string[] }> {
+  const identity = compilationIdentity(compilerVersion, input);
+  await saveSources(db, Object.values(input.sources).map((s) => s.content ?? ''));
+  await db
+    .insertInto('compilations')
+    .values({
+      id: identity.id,
+      compilerVersion: identity.compilerVersion,
+      language: identity.language,
+      settings: JSON.stringify(identity.settings),
+      createdAt: Date.now(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  for (const [path, hash] of Object.entries(identity.sourceHashes)) {
+    await db
+      .insertInto('compilationSources')
+      .values({ compilationId: identity.id, path, sourceHash: hash })
+      .onConflict((oc) => oc.columns(['compilationId', 'path']).doNothing())
+      .execute();
+  }
+  const contractIds: string[] = [];
+  for (const unit of units) contractIds.push(await saveCompiledContract(db, identity.id, unit));
+  return { compilationId: identity.id, contractIds };
+}
+
+async function saveCompiledContract(db: Kysely<Database>, compilationId: string, unit: CompiledUnit): Promise<string> {
+  const { compiled } = unit;
+  const id = compiledContractId(compilationId, unit.path, unit.name);
+  const row = {
+    id,
+    compilationId,
+    path: unit.path,
+    name: unit.name,
+    abi: JSON.stringify(compiled.abi),
+    metadata: compiled.metadata,
+    creationCodeHash: await saveCode(db, compiled.creation.code),
+    runtimeCodeHash: await saveCode(db, compiled.runtime.code),
+    creationLinkReferences: JSON.stringify(compiled.creation.linkReferences),
+    runtimeLinkReferences: JSON.stringify(compiled.runtime.linkReferences),
+    immutableReferences: JSON.stringify(compiled.runtime.immutableReferences),
+    creationAuxdata: JSON.stringify(compiled.creation.auxdata),
+    runtimeAuxdata: JSON.stringify(compiled.runtime.auxdata),
+    runtimeFingerprint: compiled.runtime.code === '' ? null : codeFingerprint(compiled.runtime.code),
+  };
+  const existing = await db
+    .selectFrom('compiledContracts')
+    .select(['runtimeCodeHash', 'creationAuxdata', 'runtimeAuxdata'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!existing) {
+    await db.insertInto('compiledContracts').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+  } else if (existing.runtimeCodeHash === null || gainsPositions(existing.creationAuxdata, compiled.creation.auxdata) || gainsPositions(existing.runtimeAuxdata, compiled.runtime.auxdata)) {
+    // A record moved from before the bytecode database has no code yet; positions found later are kept.
+    const { id: _id, compilationId: _c, path: _p, name: _n, abi: _a, metadata: _m, ...rest } = row;
+    await db.updateTable('compiledContracts').set(rest).where('id', '=', id).execute();
+  }
+  return id;
+}
+
+function gainsPositions(stored: string | null, fresh: CompiledAuxdata): boolean {
+  if (!fresh.positions) return false;
+  if (stored === null) return true;
+  return !(JSON.parse(stored) as CompiledAuxdata).positions;
+}
+
+/** A stored contract of a compilation, ready for the matcher. */
+export interface StoredCompiledContract {
+  id: string;
+  compilationId: string;
+  /** Long version without `v`. */
+  compilerVersion: string;
+  path: string;
+  name: string;
+  compiled: CompiledContract;
+}
+
+/** The contract `path:name` of a compilation, with its code; null when not stored (or stored without code). */
+export async function findCompiledContract(db: Kysely<Database>, compilationId: string, path: string, name: string): Promise<StoredCompiledContract | null> {
+  return loadCompiledContract(db, compiledContractId(compilationId, path, name));
+}
+
+/** A stored compiled contract with its code; null when there is none or its code was not kept. */
+export async function loadCompiledContract(db: Kysely<Database>, id: string): Promise<StoredCompiledContract | null> {
+  const row = await db
+    .selectFrom('compiledContracts as cc')
+    .innerJoin('compilations as c', 'c.id', 'cc.compilationId')
+    .innerJoin('code as rc', 'rc.codeHash', 'cc.runtimeCodeHash')
+    .leftJoin('code as cr', 'cr.codeHash', 'cc.creationCodeHash')
+    .select([
+      'cc.id', 'cc.compilationId', 'c.compilerVersion', 'cc.path', 'cc.name', 'cc.abi', 'cc.metadata',
+      'cc.creationLinkReferences', 'cc.runtimeLinkReferences', 'cc.immutableReferences', 'cc.creationAuxdata', 'cc.runtimeAuxdata',
+      'rc.code as runtimeCode', 'cr.code as creationCode',
+    ])
+    .where('cc.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const auxdata = (text: string | null): CompiledAuxdata => (text === null ? { values: null } : (JSON.parse(text) as CompiledAuxdata));
+  return {
+    id: row.id,
+    compilationId: row.compilationId,
+    compilerVersion: row.compilerVersion,
+    path: row.path,
+    name: row.name,
+    compiled: {
+      abi: JSON.parse(row.abi) as unknown[],
+      metadata: row.metadata,
+      creation: { code: row.creationCode ?? '', linkReferences: JSON.parse(row.creationLinkReferences), auxdata: auxdata(row.creationAuxdata) },
+      runtime: {
+        code: row.runtimeCode,
+        linkReferences: JSON.parse(row.runtimeLinkReferences),
+        immutableReferences: JSON.parse(row.immutableReferences),
+        auxdata: auxdata(row.runtimeAuxdata),
+      },
+    },
+  };
+}
+
+/** Compiled contracts whose runtime fingerprint is `fingerprint` (at most `limit`, oldest compilation first). */
+export async function compiledContractsWithFingerprint(db: Kysely<Database>, fingerprint: string, limit = 20): Promise<string[]> {
+  const rows = await db
+    .selectFrom('compiledContracts as cc')
+    .innerJoin('compilations as c', 'c.id', 'cc.compilationId')
+    .select('cc.id')
+    .where('cc.runtimeFingerprint', '=', fingerprint)
+    .orderBy('c.createdAt')
+    .orderBy('cc.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The sources of a compilation, by path (sorted), with their contents. */
+export async function compilationSources(db: Kysely<Database>, compilationId: string): Promise<{ path: string; content: string }[]> {
+  return db
+    .selectFrom('compilationSources as cs')
+    .innerJoin('sources as s', 's.sourceHash', 'cs.sourceHash')
+    .select(['cs.path', 's.content'])
+    .where('cs.compilationId', '=', compilationId)
+    .orderBy('cs.path')
+    .execute();
+}

@@ -1,0 +1,105 @@
+/**
+ * What a copy of a compiled contract is recorded with: the documents and names of the
+ * contract it is a copy of. A copy shares its original's submitted input (stored once) and
+ * says through which address it was matched; a copy of a contract from a whole build is
+ * recorded as verified by that build.
+ */
+import type { Kysely } from 'kysely';
+import type { Address, CodeFormat, VerificationMethod } from '../core/types.js';
+import type { Database } from './database.js';
+
+export interface CopyTemplate {
+  inputDocumentId: string;
+  codeFormat: CodeFormat;
+  /** Long form with `v`. */
+  compilerVersion: string;
+  /** Null when the copy's licence is to be read from its sources (a build's contracts). */
+  licenseType: number | null;
+  contractName: string;
+  sourcePath: string;
+  method: VerificationMethod;
+  /** For a similar match: the address it is matched through. */
+  similarTo: Address | null;
+  /** For a build: the build's receipt. */
+  receipt: string | null;
+}
+
+/**
+ * The template for a copy of compiled contract `id`, other than `address` itself: a contract
+ * verified from it by a submission or a build (the oldest), else any verified with it, else
+ * the latest build that holds it, else the last record of it a chain reset took off (at this
+ * very address: the record comes back as it was, with what the new deployment proves). Null
+ * when the compiled contract was never verified anywhere.
+ */
+export async function findCopyTemplate(db: Kysely<Database>, id: string, address: string): Promise<CopyTemplate | null> {
+  const self = address.toLowerCase();
+  const rows = await db
+    .selectFrom('verifiedContracts')
+    .select(['address', 'method', 'inputDocumentId', 'codeFormat', 'compilerVersion', 'licenseType', 'contractName', 'sourcePath', 'receipt'])
+    .where('compiledContractId', '=', id)
+    .where('address', '!=', self)
+    .orderBy('verifiedAt')
+    .limit(20)
+    .execute();
+  const own = rows.find((r) => r.method === 'submitted') ?? rows.find((r) => r.method === 'build') ?? rows[0];
+  if (own) {
+    // A copy of a build's contract is the build's too; a copy of anything else is similar to it.
+    const byBuild = own.method === 'build';
+    return {
+      inputDocumentId: own.inputDocumentId,
+      codeFormat: own.codeFormat as CodeFormat,
+      compilerVersion: own.compilerVersion,
+      licenseType: Number(own.licenseType),
+      contractName: own.contractName,
+      sourcePath: own.sourcePath,
+      method: byBuild ? 'build' : 'similar',
+      similarTo: byBuild ? null : (own.address as Address),
+      receipt: byBuild ? own.receipt : null,
+    };
+  }
+  const build = await db
+    .selectFrom('builds as b')
+    .innerJoin('compiledContracts as cc', 'cc.compilationId', 'b.compilationId')
+    .select(['b.receipt', 'b.inputDocumentId', 'b.compilerVersion', 'cc.name', 'cc.path'])
+    .where('cc.id', '=', id)
+    .orderBy('b.createdAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (build) {
+    return {
+      inputDocumentId: build.inputDocumentId,
+      codeFormat: 'solidity-standard-json-input',
+      compilerVersion: build.compilerVersion,
+      licenseType: null,
+      contractName: build.name,
+      sourcePath: build.path,
+      method: 'build',
+      similarTo: null,
+      receipt: build.receipt,
+    };
+  }
+  const old = await db
+    .selectFrom('verificationHistory')
+    .select(['address', 'record'])
+    .where('compiledContractId', '=', id)
+    .orderBy('replacedAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!old) return null;
+  const record = JSON.parse(old.record) as Record<string, unknown>;
+  if (typeof record['inputDocumentId'] !== 'string') return null;
+  // The same contract deployed again at its own address (a devnet restarted): it gets its record back.
+  const sameAddress = old.address === self;
+  const method = record['method'] === 'build' ? 'build' : record['method'] === 'similar' || !sameAddress ? 'similar' : 'submitted';
+  return {
+    inputDocumentId: record['inputDocumentId'],
+    codeFormat: String(record['codeFormat']) as CodeFormat,
+    compilerVersion: String(record['compilerVersion']),
+    licenseType: Number(record['licenseType'] ?? 0),
+    contractName: String(record['contractName']),
+    sourcePath: String(record['sourcePath']),
+    method,
+    similarTo: sameAddress ? ((record['similarTo'] as Address | null | undefined) ?? null) : (old.address as Address),
+    receipt: sameAddress || method === 'build' ? ((record['receipt'] as string | null | undefined) ?? null) : null,
+  };
+}

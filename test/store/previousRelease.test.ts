@@ -1,0 +1,91 @@
+/**
+ * A store written by the previous release (its rows, captured by
+ * scripts/capture-release-fixture.mjs from that release's own service) migrates in place, and
+ * the new service serves every record byte for byte as the release did: getabi,
+ * getsourcecode, the CSV, and the receipts' verdicts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '../helpers/dialects.js';
+import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { migrateToLatest } from '../../src/store/openStore.js';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'previous-release');
+const tables = JSON.parse(readFileSync(join(FIXTURE, 'tables.json'), 'utf8')) as {
+  migrations: string[];
+  tables: Record<string, Record<string, unknown>[]>;
+};
+const answers = JSON.parse(readFileSync(join(FIXTURE, 'answers.json'), 'utf8')) as {
+  csv: string;
+  addresses: Record<string, { getabi: string; getsourcecode: string }>;
+};
+const RELEASE_SCHEMA = '0003_quotas';
+
+describeOnDialects('a store written by the previous release', (dialect) => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let key: string;
+
+  beforeAll(async () => {
+    expect(tables.migrations[tables.migrations.length - 1]).toBe(RELEASE_SCHEMA);
+    tdb = await createTestDatabase(dialect);
+    const store = await tdb.open({ migrate: false });
+    try {
+      await migrateToLatest(store, { upTo: RELEASE_SCHEMA });
+      const raw = store.db.withoutPlugins() as unknown as Kysely<any>;
+      for (const [table, rows] of Object.entries(tables.tables)) {
+        for (const row of rows) await raw.insertInto(table).values(row).execute();
+      }
+    } finally {
+      await store.close();
+    }
+    // The release's answers were read with a key (the fixture keeps only its hash); a new one reads the same.
+    key = await createKey(tdb.dataDir, tdb.databaseUrl ? ['--database-url', tdb.databaseUrl] : []);
+    // No RPC URL: the service runs its own devnet, where none of these addresses holds code.
+    service = await startService({
+      dataDir: tdb.dataDir,
+      args: ['--rate-free', '10000', ...(tdb.databaseUrl ? ['--database-url', tdb.databaseUrl] : [])],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.dispose();
+  });
+
+  const api = async (query: string): Promise<string> => (await fetch(`${service.apiUrl}?${query}&apikey=${key}`)).text();
+
+  it('serves getabi and getsourcecode byte for byte as the release did', async () => {
+    const addresses = Object.keys(answers.addresses);
+    expect(addresses.length).toBeGreaterThanOrEqual(7);
+    for (const address of addresses) {
+      const expected = answers.addresses[address]!;
+      expect(await api(`module=contract&action=getabi&address=${address}`), `getabi ${address}`).toBe(expected.getabi);
+      expect(await api(`module=contract&action=getsourcecode&address=${address}`), `getsourcecode ${address}`).toBe(expected.getsourcecode);
+    }
+  });
+
+  it('serves the CSV byte for byte', async () => {
+    const res = await fetch(`${service.baseUrl}/verified-contracts.csv`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(answers.csv);
+  });
+
+  it('still answers every receipt with its verdict', async () => {
+    const jobs = tables.tables['verification_jobs']!.filter((j) => j['kind'] === 'source');
+    expect(jobs.map((j) => j['state'])).toEqual(expect.arrayContaining(['pass', 'fail']));
+    for (const job of jobs) {
+      const body = JSON.parse(await api(`module=contract&action=checkverifystatus&guid=${job['receipt']}&verbose=1`)) as { result: string };
+      expect(body.result).toBe(job['state'] === 'pass' ? 'Pass - Verified' : `Fail - Unable to verify. ${String(job['result_text'])}`);
+    }
+  });
+
+  it('counts the moved records on the start page without counting the table', async () => {
+    const page = await (await fetch(`${service.baseUrl}/`)).text();
+    const n = tables.tables['verified_contracts']!.length;
+    expect(page).toContain(`(${n} in all)`);
+  });
+});
