@@ -1,3 +1,5 @@
+import type { SourceSubmission } from '../core/types.js';
+import type { CopyLookup } from '../bytecodeDatabase/copyLookup.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
@@ -16,6 +18,10 @@ export interface ApiContext {
   releases: ReleaseLookup;
   /** Tells the job runner that a job was queued. */
   wakeJobs(): void;
+  /** An unverified address may be a copy of a verified contract: checked on read. */
+  copies: CopyLookup;
+  /** Runs a just-queued verification at once when its sources were compiled before; true when it finished. */
+  runKnown(receipt: string, submission: SourceSubmission): Promise<boolean>;
   logger: Logger;
 }
 

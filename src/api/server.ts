@@ -7,6 +7,8 @@ import { getAbi } from './actions/getAbi.js';
 import { getLogs } from './actions/getLogs.js';
 import { getSourceCode } from './actions/getSourceCode.js';
 import { verifyProxyContract } from './actions/verifyProxyContract.js';
+import { verifyBuild } from './actions/verifyBuild.js';
+import { checkBuildStatus } from './actions/checkBuildStatus.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
 import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
@@ -42,6 +44,8 @@ const ACTIONS = new Map<string, ActionSpec>([
   ['contract.verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
   ['contract.checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
   ['contract.verifyproxycontract', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyProxyContract(ctx, p, c) }],
+  ['contract.verifybuild', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyBuild(ctx, p, c) }],
+  ['contract.checkbuildstatus', { class: 'status', postOnly: false, run: (ctx, p) => checkBuildStatus(ctx, p) }],
   ['contract.checkproxyverification', { class: 'status', postOnly: false, run: (ctx, p) => checkProxyVerification(ctx, p) }],
   ['logs.getlogs', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getLogs(ctx, p, m) }],
 ]);
@@ -91,7 +95,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const query = new Params(request.query as Record<string, unknown>);
     const field = (name: string): string => (query.text(name) || fieldFromBodyPrefix(text, contentType, name) || '').trim();
     const action = field('action').toLowerCase();
-    if (action && action !== 'verifysourcecode' && action !== 'verifyproxycontract') return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
+    if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild'].includes(action)) return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
     const apiKey = field('apikey');
     if (!apiKey) return TEXT.largeBodyNeedsKey(OPEN_BODY_LIMIT);
     const decision = await access.decide(apiKey, request.ip, 'submit');

@@ -12,7 +12,12 @@ import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
+import { ChainFollower } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
+import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
+import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
+import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
 import { requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
@@ -99,11 +104,20 @@ export async function start(config: Config): Promise<void> {
 
   const retryDelayMs = config.jobRetryDelayMs;
   const generation = new ChainGeneration(store.db, chain);
-  const verifySource = createVerificationHandler({ store, chain, compiler, generation, logger, retryDelayMs });
+  const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger });
+  const copies = createCopyLookup({ recogniser, logger });
+  const verifySource = createVerificationHandler({ store, chain, compiler, generation, recogniser, logger, retryDelayMs });
+  const runKnown = createKnownCompilationRunner({
+    store,
+    handler: createVerificationHandler({ store, chain, compiler: NO_COMPILER, generation, recogniser, logger, retryDelayMs }),
+    owner: `solproof-api-${process.pid}-${randomBytes(4).toString('hex')}`,
+    logger,
+  });
+  const verifyBuild = createBuildVerificationHandler({ store, compiler, recogniser, logger, retryDelayMs });
   const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
   const runner = startJobRunner({
     db: store.db,
-    handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : verifySource(job)),
+    handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : job.kind === 'build' ? verifyBuild(job) : verifySource(job)),
     concurrency: config.jobConcurrency,
     perKeyRunning: runningJobsPerKey(config),
     leaseMs: Math.max(60_000, config.compileTimeoutMs * 3),
@@ -116,11 +130,25 @@ export async function start(config: Config): Promise<void> {
   });
 
   const app = await buildServer(
-    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), logger },
+    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, runKnown, logger },
     { rateLimits },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
-  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers }, rateLimits);
+  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies }, rateLimits);
+  // Copies of verified contracts are verified as they are deployed.
+  const follower = config.followChain
+    ? new ChainFollower({
+        db: store.db,
+        chain,
+        generation,
+        recogniser,
+        logger,
+        holder: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
+        pollMs: config.followPollMs,
+        backfillBlocks: config.followBackfillBlocks,
+      })
+    : null;
+  follower?.start();
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -132,6 +160,7 @@ export async function start(config: Config): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app.close().catch(() => undefined);
+    await follower?.stop().catch(() => undefined);
     await runner.stop().catch(() => undefined);
     await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);

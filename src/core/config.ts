@@ -46,6 +46,14 @@ export interface Config {
   trustedProxies: string[];
   /** redis:// URL: rate limits shared by every process using it; undefined keeps them in memory. */
   redisUrl?: string;
+  /** Watch new blocks and verify copies of verified contracts as they are deployed. */
+  followChain: boolean;
+  /** How often the chain follower looks for new blocks. */
+  followPollMs: number;
+  /** On a first start, how many blocks before the head the follower begins at. */
+  followBackfillBlocks: number;
+  /** Finished jobs keep their submitted sources this many days, then only a reference (0: forever). */
+  jobPayloadDays: number;
 }
 
 /** A configuration option: its flag, its environment variable and how to read it. */
@@ -53,7 +61,7 @@ interface OptionSpec {
   key: keyof Config;
   flag: string;
   env: string;
-  kind: 'string' | 'int' | 'list';
+  kind: 'string' | 'int' | 'list' | 'bool';
   help: string;
 }
 
@@ -84,6 +92,10 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'webRate', flag: 'web-rate', env: 'SOLPROOF_WEB_RATE', kind: 'int', help: 'explorer contract calls and address pages per second per client (default 10)' },
   { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', kind: 'string', help: 'redis:// URL to share rate limits between service processes' },
+  { key: 'followChain', flag: 'follow-chain', env: 'SOLPROOF_FOLLOW_CHAIN', kind: 'bool', help: 'watch new blocks and verify copies of verified contracts as they appear (default true)' },
+  { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
+  { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
+  { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
 ];
 
 export function defaultConfig(): Config {
@@ -111,6 +123,10 @@ export function defaultConfig(): Config {
     dailyProxyQuota: 100,
     webRate: 10,
     trustedProxies: [],
+    followChain: true,
+    followPollMs: 1000,
+    followBackfillBlocks: 10_000,
+    jobPayloadDays: 7,
   };
 }
 
@@ -131,6 +147,10 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
     if (raw === undefined) continue;
     if (opt.kind === 'string') {
       config[opt.key] = raw;
+    } else if (opt.kind === 'bool') {
+      const v = raw.trim().toLowerCase();
+      if (!['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'].includes(v)) throw new ConfigError(`--${opt.flag} (${opt.env}) must be true or false, got "${raw}"`);
+      config[opt.key] = ['true', '1', 'yes', 'on'].includes(v);
     } else if (opt.kind === 'list') {
       config[opt.key] = raw.split(',').map((s) => s.trim()).filter(Boolean);
     } else {

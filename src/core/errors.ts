@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'compile_out_of_memory'
   | 'compile_output_too_large'
   | 'compiler_crashed'
+  /** A run that may only use known compilations met one that is not known. */
+  | 'compile_required'
   // input
   | 'invalid_input'
   | 'invalid_standard_json'

@@ -9,6 +9,7 @@ import { saveCompilation } from '../store/compilations.js';
 import { canBeImproved, verifyContract, type ChainReader, type Compiler, type ContractCreation, type VerificationResult } from '../verify/index.js';
 import type { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
+import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { libraryLinks, recordVerification } from '../bytecodeDatabase/recordVerification.js';
 import { licenseFromSource } from '../core/licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
@@ -19,6 +20,8 @@ export interface VerificationDeps {
   compiler: Compiler;
   /** Which chain the node serves now (deployments are recorded per chain generation). */
   generation: ChainGeneration;
+  /** Finds the copies of a newly verified contract among the deployments already seen. */
+  recogniser?: CopyRecogniser;
   logger: Logger;
   /** How long to wait before trying again when the node is down (default 5 s). */
   retryDelayMs?: number;
@@ -77,6 +80,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
       if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) {
         return { state: 'fail', resultText: `Solidity Compilation Error: the compiler crashed on this input (${error.message.slice(0, 300)})` };
       }
+      // Run where only known compilations may be used: a worker with compilers takes it.
+      if (isSolproofError(error, 'compile_required')) return { retry: true, delayMs: 0, error: error.message };
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message, details: error.details }, 'verification will be retried');
         return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
@@ -113,6 +118,16 @@ export function createVerificationHandler(deps: VerificationDeps) {
       similarTo: null,
       receipt: job.receipt,
     });
+    if (!result.reusedCompilation && deps.recogniser) {
+      // Copies deployed before this contract was verified: verified now, in the background.
+      const recogniser = deps.recogniser;
+      void recogniser
+        .recogniseDeploymentsOf(contractIds)
+        .then((addresses) => {
+          if (addresses.length > 0) deps.logger.info({ receipt: job.receipt, copies: addresses.length }, 'verified earlier copies of a newly verified contract');
+        })
+        .catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not look for earlier copies'));
+    }
     if (outcome === 'not_better') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     return {
       state: 'pass',

@@ -6,7 +6,7 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
 import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
-import { unwrapStandardJson } from '../verify/index.js';
+import { unwrapStandardJson, type BuildFormat } from '../verify/index.js';
 import type { JobKind } from './database.js';
 
 /** A whole build to verify: every contract it compiles to, at every address that holds one. */
@@ -15,11 +15,10 @@ export interface BuildRequest {
   compilerVersion: string;
   /** The standard JSON input, parsed. */
   input: Record<string, unknown>;
-  /** What was submitted: a standard JSON input, a Hardhat build-info file, Foundry's standard JSON. */
+  /** What was submitted: a standard JSON input, or a Hardhat or Foundry build-info file. */
   format: BuildFormat;
 }
 
-export type BuildFormat = 'standard-json' | 'hardhat-build-info' | 'foundry-standard-json';
 
 /** A job's request: a source verification, a proxy detection, or a whole build. */
 export type JobRequest =
@@ -67,7 +66,7 @@ export function decodeJobRequest(kind: JobKind, text: string): JobRequest {
   throw unreadable('a build request without a version');
 }
 
-const BUILD_FORMATS: readonly BuildFormat[] = ['standard-json', 'hardhat-build-info', 'foundry-standard-json'];
+const BUILD_FORMATS: readonly BuildFormat[] = ['standard-json', 'hardhat-build-info', 'foundry-build-info'];
 
 function buildRequest(value: unknown): BuildRequest {
   if (!isRecord(value)) throw unreadable('no build');

@@ -164,6 +164,35 @@ function runningOfKey(eb: ExpressionBuilder<Database & { j: VerificationJobsTabl
     .where('r.leaseUntil', '>', now);
 }
 
+/** Takes one queued job by its receipt (as claimNextJob does); null when it is not queued any more. */
+export async function claimJob(
+  db: Kysely<Database>,
+  receipt: string,
+  options: { owner: string; leaseMs: number; now?: number },
+): Promise<VerificationJob | null> {
+  const now = options.now ?? Date.now();
+  const row = await db
+    .updateTable('verificationJobs')
+    .set((eb) => ({ state: 'running', leaseOwner: options.owner, leaseUntil: now + options.leaseMs, attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .where('receipt', '=', receipt)
+    .where('state', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/** Gives a job claimed with claimJob back to the queue, due now, as if it had not been tried. */
+export async function releaseJob(db: Kysely<Database>, receipt: string, owner: string, now = Date.now()): Promise<boolean> {
+  const res = await db
+    .updateTable('verificationJobs')
+    .set((eb) => ({ state: 'queued', leaseOwner: null, leaseUntil: null, notBefore: now, attempts: eb('attempts', '-', 1), updatedAt: now }))
+    .where('receipt', '=', receipt)
+    .where('state', '=', 'running')
+    .where('leaseOwner', '=', owner)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
 /** Extends a running job's lease; false when `owner` no longer holds it. */
 export async function renewLease(
   db: Kysely<Database>,

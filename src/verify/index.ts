@@ -9,9 +9,11 @@ export { matchCompiledContract, type CodePart, type ContractMatch } from './matc
 export { matchCopy, type CopyMatch, type MatchCopyArgs } from './matchCopy.js';
 export { settingsSummary, type SettingsSummary } from './settingsSummary.js';
 export { buildSolcInput, outputSelectionFor, resolveSourcePath, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
+export { readBuildFile, type BuildFile, type BuildFormat } from './buildFile.js';
+export { CONTRACT_OUTPUTS, compileSettings } from './buildSolcInput.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export { canBeImproved, isBetterVerdict, verdictRank, type VerdictStrength } from './verdictRank.js';
-export { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
+export { NO_MATCH_MESSAGE, submissionInputs, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export {

@@ -120,6 +120,14 @@ interface InputVariant extends BuiltSolcInput {
   claimedLibraries: LibraryLink[];
 }
 
+/**
+ * The standard JSON inputs a submission may be compiled as (see verifyContract): with them a
+ * caller can tell whether every compilation it needs is already known.
+ */
+export function submissionInputs(submission: SourceSubmission): BuiltSolcInput[] {
+  return inputVariants(submission).map(({ input, sourcePath, contractName }) => ({ input, sourcePath, contractName }));
+}
+
 function inputVariants(submission: SourceSubmission): InputVariant[] {
   const asGiven = buildSolcInput(submission, { includeFormLibraries: false });
   const variants: InputVariant[] = [{ ...asGiven, claimedLibraries: submission.libraries }];

@@ -1,3 +1,4 @@
+import type { CopyLookup } from '../bytecodeDatabase/copyLookup.js';
 import type { CompilerListing } from '../core/compilerListing.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
@@ -14,6 +15,8 @@ export interface WebContext {
   logger: Logger;
   /** The compilers the service can use (`/compilers`, `/compilers.json`). */
   compilers: CompilerListPort;
+  /** An unverified address may be a copy of a verified contract: checked when its page is read. */
+  copies: CopyLookup;
 }
 
 /** Answers at once from the sources' last lists; never throws for an unreachable source. */

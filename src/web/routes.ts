@@ -11,6 +11,7 @@ import { isReceipt } from '../core/receipt.js';
 import { getJobStatus } from '../store/verificationJobs.js';
 import {
   countVerifiedContracts,
+  getStoredVerdict,
   getVerifiedContract,
   listReplacedVerifications,
   listVerifiedContracts,
@@ -195,6 +196,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         );
       }
       const address = given.toLowerCase() as Address;
+      // Not verified: it may be a copy of a contract that is.
+      if (!(await getStoredVerdict(ctx.store.db, address))) await ctx.copies.tryVerify(address);
       const [contract, proxy, history] = await Promise.all([
         getVerifiedContract(ctx.store.db, address),
         getProxyRecord(ctx.store.db, address),

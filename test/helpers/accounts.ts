@@ -32,6 +32,10 @@ const DEPLOYERS = [
   'attacks/linkedLibraries',
   'realBuilds/aavePool',
   'clients/foundry',
+  'bytecodeDatabase/similarMatch',
+  'bytecodeDatabase/chainFollower',
+  'bytecodeDatabase/storage',
+  'bytecodeDatabase/wholeBuild',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -6,7 +6,7 @@ import { findJob, isEnvelope } from './findJob.js';
 
 /** `checkproxyverification`: `Pending in queue` until final (OpenZeppelin polls exactly while it reads that). */
 export async function checkProxyVerification(ctx: ApiContext, params: Params): Promise<Envelope> {
-  const job = await findJob(ctx, params, 'proxy');
+  const job = await findJob(ctx, params, ['proxy']);
   if (isEnvelope(job)) return job;
   switch (job.state) {
     case 'queued':

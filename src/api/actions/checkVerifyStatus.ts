@@ -11,7 +11,7 @@ import { findJob, isEnvelope } from './findJob.js';
  * send `chainid` and show the reason. So the reason goes out when `chainid` came along.
  */
 export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
-  const job = await findJob(ctx, params, 'source');
+  const job = await findJob(ctx, params, ['source', 'build']);
   if (isEnvelope(job)) return job;
   switch (job.state) {
     case 'queued':

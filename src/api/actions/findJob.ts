@@ -6,12 +6,12 @@ import type { Params } from '../params.js';
 import { TEXT } from '../texts.js';
 
 /** The job named by the `guid` parameter, or the envelope that says why there is none. */
-export async function findJob(ctx: ApiContext, params: Params, kind: JobKind): Promise<JobStatus | Envelope> {
+export async function findJob(ctx: ApiContext, params: Params, kinds: readonly JobKind[]): Promise<JobStatus | Envelope> {
   const guid = params.text('guid');
   if (!guid) return fail(TEXT.missingParameter('guid'));
   if (!isReceipt(guid)) return fail(TEXT.invalidParameter('guid', 'a receipt is 50 lower-case letters and digits'));
   const job = await getJobStatus(ctx.store.db, guid);
-  if (!job || job.kind !== kind) return fail(TEXT.unknownUid);
+  if (!job || !kinds.includes(job.kind)) return fail(TEXT.unknownUid);
   return job;
 }
 

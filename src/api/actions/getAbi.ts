@@ -1,3 +1,4 @@
+import type { Address } from '../../core/types.js';
 import { getVerifiedAbi } from '../../store/verifiedContracts.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
@@ -9,7 +10,9 @@ export async function getAbi(ctx: ApiContext, params: Params, okMessage: string)
   const address = params.text('address');
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
-  const abi = await getVerifiedAbi(ctx.store.db, address);
+  let abi = await getVerifiedAbi(ctx.store.db, address);
+  // Not verified: it may be a copy of a contract that is.
+  if (abi === null && (await ctx.copies.tryVerify(address as Address))) abi = await getVerifiedAbi(ctx.store.db, address);
   if (abi === null) return fail(TEXT.notVerified);
   return ok(abi, okMessage);
 }

@@ -1,3 +1,4 @@
+import type { Address } from '../../core/types.js';
 import { getProxyRecord } from '../../store/proxyRecords.js';
 import { getVerifiedContract } from '../../store/verifiedContracts.js';
 import type { ApiContext } from '../context.js';
@@ -11,7 +12,9 @@ export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: 
   const address = params.text('address');
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
-  const contract = await getVerifiedContract(ctx.store.db, address);
+  let contract = await getVerifiedContract(ctx.store.db, address);
+  // Not verified: it may be a copy of a contract that is.
+  if (!contract && (await ctx.copies.tryVerify(address as Address))) contract = await getVerifiedContract(ctx.store.db, address);
   if (!contract) return ok([unverifiedRecord()], okMessage);
   const proxy = await getProxyRecord(ctx.store.db, address);
   return ok([verifiedRecord(contract, proxy)], okMessage);

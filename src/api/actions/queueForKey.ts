@@ -7,10 +7,11 @@ import { TEXT } from '../texts.js';
 
 /**
  * Queues a submission of `key` (its unfinished-job limit and daily quota checked in the same
- * transaction), wakes the runner, and answers with the receipt or the text of the refusal.
+ * transaction), wakes the runner (unless told not to: the caller will), and answers with the receipt or the text of the refusal.
  */
-export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: JobRequest): Promise<Envelope> {
-  const kind = request.kind === 'source' ? 'verify' : 'proxy';
+export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: JobRequest, options: { wake?: boolean } = {}): Promise<Envelope> {
+  // A whole build is one verification submission, however many contracts it verifies.
+  const kind = request.kind === 'proxy' ? 'proxy' : 'verify';
   const limit = kind === 'verify' ? ctx.config.dailyVerifyQuota : ctx.config.dailyProxyQuota;
   const queued = await queueSubmission(ctx.store.db, {
     request,
@@ -21,6 +22,6 @@ export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: J
   if (!queued.ok) {
     return fail(queued.reason === 'quota' ? TEXT.dailyQuotaReached(kind, limit, queued.resetsAt) : TEXT.tooManyUnfinished(queued.unfinished));
   }
-  ctx.wakeJobs();
+  if (options.wake ?? true) ctx.wakeJobs();
   return ok(queued.job.receipt);
 }

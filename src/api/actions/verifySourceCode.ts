@@ -33,6 +33,12 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   }
   if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
 
+  // A copy of a verified contract is verified through it at once, whatever this submission proves.
+  if (!existing) await ctx.copies.tryVerify(submission.address);
+
   // Last checks before the job is written: only submissions that would be accepted count.
-  return queueForKey(ctx, caller.key, { kind: 'source', submission });
+  const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
+  // Sources compiled before need no compiler: the verdict is there by the first status check.
+  if (answer.status === '1' && !(await ctx.runKnown(String(answer.result), submission))) ctx.wakeJobs();
+  return answer;
 }

@@ -88,6 +88,15 @@ function constructorArguments(contract: VerifiedContract): Html {
 }
 
 /** How each part of the code was compared, in words. */
+/** By submission, as a copy of another verified contract, or with a whole build. */
+function howVerified(contract: VerifiedContract): Html {
+  if (contract.method === 'similar') {
+    return html`Similar match, verified through ${contract.similarTo && isAddress(contract.similarTo) ? addressLink(contract.similarTo) : 'another contract'} (same compiled code; nothing was submitted for this address) ·`;
+  }
+  if (contract.method === 'build') return html`With a whole build ·`;
+  return html`By submission ·`;
+}
+
 function partsMatched(contract: VerifiedContract): Html {
   const creation =
     contract.creationMatch ??
@@ -100,7 +109,7 @@ function history(entries: ReplacedVerification[] | undefined): Html | string {
   if (!entries || entries.length === 0) return '';
   return html`<dt>Earlier</dt><dd>${entries.map(
     (e) =>
-      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && isReceipt(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, replaced by a better match ${timeTag(e.replacedAt)}</div>`,
+      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && isReceipt(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, ${e.reason === 'chain_reset' ? 'taken off when the chain restarted from genesis' : 'replaced by a better match'} ${timeTag(e.replacedAt)}</div>`,
   )}</dd>`;
 }
 
@@ -228,6 +237,7 @@ function unverifiedPage(data: ContractPageData): Html {
     html`<div data-address="${data.address}">
 <h1>Address ${data.address} <span class="badge warn">Not verified</span></h1>
 ${codeNote}
+${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
 ${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
 ${verifyHint(data)}
@@ -266,7 +276,7 @@ export function contractPage(data: ContractPageData): Html {
 <dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
 <dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${partsMatched(contract)}</dd>
-<dt>Verified</dt><dd>${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
+<dt>Verified</dt><dd>${howVerified(contract)} ${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
 ${history(data.history)}
 ${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${isAddress(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
 </dl>

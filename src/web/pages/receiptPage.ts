@@ -41,7 +41,9 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   const elapsed = Math.max(0, Math.round(((job.finishedAt ?? data.now ?? Date.now()) - job.createdAt) / 1000));
   let outcome: Html | string = '';
   if (job.state === 'pass' || job.state === 'already_verified') {
-    outcome = html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>`;
+    const reused = typeof job.result === 'object' && job.result !== null && (job.result as { reusedCompilation?: unknown }).reusedCompilation === true;
+    outcome = html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>
+${reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : ''}`;
   } else if (job.state === 'fail') {
     outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p><p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {

@@ -1,0 +1,24 @@
+import type { ApiContext } from '../context.js';
+import { fail, ok, type Envelope } from '../envelope.js';
+import type { Params } from '../params.js';
+import { TEXT } from '../texts.js';
+import { findJob, isEnvelope } from './findJob.js';
+
+/** What a finished build verification found, as its job result keeps it. */
+interface BuildResult {
+  contracts?: { path: string; name: string }[];
+  verified?: { address: string; contractName: string; sourcePath: string; matchKind: string }[];
+}
+
+/**
+ * `checkbuildstatus`: where a `verifybuild` receipt stands and, once done, the contracts the
+ * build holds and the addresses it verified.
+ */
+export async function checkBuildStatus(ctx: ApiContext, params: Params): Promise<Envelope> {
+  const job = await findJob(ctx, params, ['build']);
+  if (isEnvelope(job)) return job;
+  if (job.state === 'queued' || job.state === 'running') return fail(TEXT.pending);
+  if (job.state !== 'pass') return fail(job.resultText ?? TEXT.fail);
+  const result = (job.result ?? {}) as BuildResult;
+  return ok({ status: job.resultText ?? TEXT.pass, contracts: result.contracts ?? [], verified: result.verified ?? [] });
+}

@@ -1,0 +1,40 @@
+import { compareVersions, readSubmittedVersion } from '../../core/compilerVersion.js';
+import { isSolproofError } from '../../core/errors.js';
+import { readBuildFile, type BuildFile } from '../../verify/index.js';
+import type { ApiContext, Caller } from '../context.js';
+import { fail, type Envelope } from '../envelope.js';
+import type { Params } from '../params.js';
+import { TEXT } from '../texts.js';
+import { queueForKey } from './queueForKey.js';
+
+/**
+ * `verifybuild`: a whole build without an address (a standard JSON input with its compiler
+ * version, or a Hardhat or Foundry build-info file). Compiled once; every contract of it is
+ * kept as a known compilation, and every deployed contract that is one of them is verified,
+ * now and as new ones appear. One submission against the key's daily quota.
+ */
+export async function verifyBuild(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
+  if (!caller.key) return fail(TEXT.invalidApiKey);
+  const text = params.get('sourcecode') ?? '';
+  if (!text.trim()) return fail(TEXT.missingParameter('sourceCode'));
+  let file: BuildFile;
+  try {
+    file = readBuildFile(text);
+  } catch (e) {
+    if (!isSolproofError(e)) throw e;
+    return fail(TEXT.invalidParameter('sourceCode', e.message.charAt(0).toLowerCase() + e.message.slice(1, 300)));
+  }
+  const given = params.text('compilerversion');
+  const versionText = given || (file.compilerVersion ? `v${file.compilerVersion}` : '');
+  if (!versionText) return fail(TEXT.missingParameter('compilerversion'));
+  const version = readSubmittedVersion(versionText, ctx.releases);
+  if (!version.ok) return fail(version.error);
+  if (compareVersions(version.value.short, '0.4.11') < 0) {
+    return fail(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
+  }
+  const long = version.value.long.replace(/^v/, '');
+  if (file.compilerVersion && long !== file.compilerVersion) {
+    return fail(TEXT.invalidParameter('compilerversion', `the build-info file names ${file.compilerVersion}`));
+  }
+  return queueForKey(ctx, caller.key, { kind: 'build', build: { compilerVersion: long, input: file.input as unknown as Record<string, unknown>, format: file.format } });
+}

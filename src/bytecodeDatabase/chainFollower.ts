@@ -1,0 +1,208 @@
+/**
+ * Follows the chain: every contract created in a new block (by a transaction, or by a
+ * factory when the node serves traces) is recorded as a deployment and checked against the
+ * bytecode database, so a copy of a verified contract is verified within seconds of its
+ * deployment. The position is kept in the store, so a restart resumes where the last run
+ * stopped. A chain that restarted from genesis (another genesis hash, a head below the
+ * position, or another block where the position was) is a new generation: what was verified
+ * on the old one stops being served, and the new chain is followed from its genesis.
+ */
+import type { Kysely } from 'kysely';
+import { keccak256 } from 'viem';
+import type { Logger } from '../core/log.js';
+import type { Address } from '../core/types.js';
+import { getChainState, setChainState, takeLease } from '../store/chainState.js';
+import type { Database } from '../store/database.js';
+import { recordDeployment } from '../store/deployments.js';
+import { removeVerifiedContracts, verifiedOutsideGeneration } from '../store/verifiedContracts.js';
+import { codeFingerprint } from '../verify/index.js';
+import { GENERATION_STATE, type ChainGeneration } from './chainGeneration.js';
+import type { BlockCreation, ChainHistory } from './ports.js';
+import type { CopyRecogniser } from './recogniseCopies.js';
+
+const POSITION = 'follower.block';
+const POSITION_HASH = 'follower.blockHash';
+const LEASE = 'follower.lease';
+
+export interface ChainFollowerOptions {
+  db: Kysely<Database>;
+  chain: ChainHistory;
+  generation: ChainGeneration;
+  recogniser: CopyRecogniser;
+  logger: Logger;
+  /** Who holds the follower's lease (one follower per store, however many workers). */
+  holder: string;
+  /** How often to look for new blocks (default 1000 ms). */
+  pollMs?: number;
+  /** On a first start, how many blocks before the head to begin at (default 10,000; the rest are found when read). */
+  backfillBlocks?: number;
+  /** Blocks handled per round before the position is saved and the head read again (default 100). */
+  batchBlocks?: number;
+}
+
+/** What one round did (for tests and logs). */
+export interface FollowRound {
+  from: number;
+  to: number;
+  creations: number;
+  verified: number;
+  reset: boolean;
+}
+
+export class ChainFollower {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private warnedUntraced = false;
+  private readonly pollMs: number;
+  private readonly backfill: number;
+  private readonly batch: number;
+
+  constructor(private readonly o: ChainFollowerOptions) {
+    this.pollMs = o.pollMs ?? 1000;
+    this.backfill = o.backfillBlocks ?? 10_000;
+    this.batch = o.batchBlocks ?? 100;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops after the block being handled; resolves when it has. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.round()
+        .then((r) => {
+          // Behind the head: go on at once; else wait for the next block.
+          this.schedule(r && r.to - r.from + 1 >= this.batch ? 0 : this.pollMs);
+        })
+        .catch((error: unknown) => {
+          this.o.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'chain follower: round failed; trying again');
+          this.schedule(Math.max(this.pollMs, 2000));
+        });
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** One round: checks for a reset, then handles the next blocks up to the head. Null when another process follows. */
+  async round(): Promise<FollowRound | null> {
+    const { db, chain, logger } = this.o;
+    if (!(await takeLease(db, LEASE, this.o.holder, Math.max(15_000, this.pollMs * 10)))) return null;
+    const head = Number(await chain.getBlockNumber());
+    const genesis = (await chain.blockHash(0n)) ?? 'unknown';
+    const storedGeneration = await getChainState(db, GENERATION_STATE);
+    const storedPosition = await getChainState(db, POSITION);
+    let position: number;
+    let reset = false;
+    if (storedPosition === null) {
+      // First start: the chain as it is now is this store's generation.
+      if (storedGeneration === null) await setChainState(db, GENERATION_STATE, genesis);
+      position = Math.max(-1, head - this.backfill);
+      if (position >= 0) logger.info({ from: position + 1, head }, 'chain follower: first start; earlier contracts are checked when they are read');
+    } else {
+      position = Number(storedPosition);
+      const positionHash = await getChainState(db, POSITION_HASH);
+      const sameGenesis = storedGeneration === null || storedGeneration.split('#')[0] === genesis;
+      const stillThere = head >= position && (position < 0 || positionHash === null || (await chain.blockHash(BigInt(position))) === positionHash);
+      if (!sameGenesis || !stillThere) {
+        await this.reset(genesis, storedGeneration);
+        position = -1;
+        reset = true;
+      }
+    }
+    const from = position + 1;
+    const to = Math.min(head, position + this.batch);
+    let creations = 0;
+    let verified = 0;
+    for (let n = from; n <= to && !this.stopped; n++) {
+      const found = await this.handleBlock(n);
+      creations += found.creations;
+      verified += found.verified;
+      const hash = await chain.blockHash(BigInt(n));
+      await setChainState(db, POSITION_HASH, hash ?? '');
+      await setChainState(db, POSITION, String(n));
+    }
+    if (reset && from > to) await setChainState(db, POSITION, '-1');
+    return { from, to, creations, verified, reset };
+  }
+
+  private async handleBlock(n: number): Promise<{ creations: number; verified: number }> {
+    const { chain, logger } = this.o;
+    const { creations, traced } = await chain.creationsInBlock(BigInt(n));
+    if (!traced && !this.warnedUntraced) {
+      this.warnedUntraced = true;
+      logger.warn('chain follower: the node serves no traces, so contracts created by factories are not followed; they are checked when read or submitted');
+    }
+    const generation = await this.o.generation.current();
+    let verified = 0;
+    for (const c of creations) {
+      if (await this.handleCreation(c, generation)) verified++;
+    }
+    return { creations: creations.length, verified };
+  }
+
+  private async handleCreation(c: BlockCreation, generation: string): Promise<boolean> {
+    const { db, chain, logger } = this.o;
+    // The code as it is now: a contract that destroyed itself since has nothing to verify.
+    const runtimeCode = await chain.getCode(c.address);
+    if (runtimeCode === '0x') return false;
+    await recordDeployment(db, {
+      address: c.address,
+      generation,
+      transactionHash: c.transactionHash,
+      blockNumber: Number(c.blockNumber),
+      creator: c.creator,
+      factory: c.factory,
+      creationCodeHash: keccak256(c.initCode),
+      runtimeCodeHash: keccak256(runtimeCode),
+      runtimeFingerprint: codeFingerprint(runtimeCode.slice(2)),
+    });
+    try {
+      const outcome = await this.o.recogniser.recognise(c.address, {
+        runtimeCode,
+        creation: {
+          creationCode: c.initCode,
+          transactionHash: c.transactionHash,
+          blockNumber: c.blockNumber,
+          creator: (c.factory ?? c.creator) as Address,
+          byFactory: c.factory !== null,
+        },
+        factory: c.factory,
+      });
+      return outcome === 'verified';
+    } catch (error) {
+      logger.warn({ address: c.address, err: error instanceof Error ? error.message : String(error) }, 'chain follower: could not check a new contract');
+      return false;
+    }
+  }
+
+  /**
+   * The chain restarted: a new generation. Every record verified on the old one is taken off
+   * the list (kept in the history, its receipts still answer); the new chain is followed from
+   * its genesis, and whatever is deployed again is verified again through the database.
+   */
+  private async reset(genesis: string, previous: string | null): Promise<void> {
+    const { db, logger } = this.o;
+    const generation = previous !== null && previous.split('#')[0] === genesis ? `${genesis}#${Date.now()}` : genesis;
+    await setChainState(db, GENERATION_STATE, generation);
+    await setChainState(db, POSITION, '-1');
+    await setChainState(db, POSITION_HASH, '');
+    this.o.generation.invalidate();
+    let removed = 0;
+    for (;;) {
+      const batch = await verifiedOutsideGeneration(db, generation, 500);
+      if (batch.length === 0) break;
+      removed += await removeVerifiedContracts(db, batch, 'chain_reset');
+    }
+    logger.warn({ previous, generation, removed }, 'chain follower: the chain restarted from genesis; records of the old chain are no longer served');
+  }
+}

@@ -1,0 +1,96 @@
+import { isSolproofError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { TEXT } from '../core/texts.js';
+import type { Address } from '../core/types.js';
+import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
+import { saveBuild } from '../store/builds.js';
+import { saveCompilation, type CompiledUnit } from '../store/compilations.js';
+import { saveInputDocument } from '../store/inputDocuments.js';
+import type { Store } from '../store/openStore.js';
+import type { VerificationJob } from '../store/verificationJobs.js';
+import { checkStandardJsonInput, compileSettings, compiledContractOf, CONTRACT_OUTPUTS, type Compiler, type SolcInput, type SolcOutput } from '../verify/index.js';
+import { retryDelay, type JobOutcome } from './queue.js';
+
+export interface BuildVerificationDeps {
+  store: Store;
+  compiler: Compiler;
+  recogniser: CopyRecogniser;
+  logger: Logger;
+  retryDelayMs?: number;
+}
+
+/**
+ * The whole-build job: compiles the build once (every contract), keeps each contract with
+ * code as a known compilation, and verifies every recorded deployment that is one of them
+ * (later ones are verified as the chain follower finds them). The result lists the contracts
+ * and the addresses verified.
+ */
+export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
+  const retryDelayMs = deps.retryDelayMs ?? 5000;
+  return async function runBuildVerification(job: VerificationJob): Promise<JobOutcome> {
+    if (job.request?.kind !== 'build') {
+      return { state: 'fail', resultText: job.requestError ?? 'The stored request is not a build', result: { error: job.requestError } };
+    }
+    const { compilerVersion, input: given, format } = job.request.build;
+    let input: SolcInput;
+    try {
+      const checked = checkStandardJsonInput(given);
+      input = {
+        language: checked.language,
+        sources: checked.sources,
+        settings: { ...compileSettings(checked.settings), outputSelection: { '*': { '*': [...CONTRACT_OUTPUTS] } } },
+      };
+    } catch (error) {
+      if (isSolproofError(error)) return { state: 'fail', resultText: TEXT.failWithReason(error.message) };
+      throw error;
+    }
+    let output: SolcOutput;
+    try {
+      output = await deps.compiler.compile(compilerVersion, input);
+    } catch (error) {
+      if (isSolproofError(error) && error.retryable) {
+        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message }, 'build verification will be retried');
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
+      }
+      if (isSolproofError(error)) return { state: 'fail', resultText: TEXT.compilationError(error.message) };
+      throw error;
+    }
+    const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+    if (errors.length > 0) {
+      return { state: 'fail', resultText: `Solidity Compilation Error: ${(errors[0]!.formattedMessage ?? errors[0]!.message).trim()}`, result: { errors: errors.slice(0, 20) } };
+    }
+    const units: CompiledUnit[] = [];
+    for (const [path, byName] of Object.entries(output.contracts ?? {})) {
+      for (const [name, contract] of Object.entries(byName)) {
+        const compiled = compiledContractOf(contract);
+        // Interfaces and abstract contracts compile to no code: nothing can be a copy of them.
+        if (compiled.runtime.code !== '' && compiled.creation.code !== '') units.push({ path, name, compiled });
+      }
+    }
+    if (units.length === 0) return { state: 'fail', resultText: TEXT.failWithReason('the build holds no contract that compiles to code') };
+
+    const { db } = deps.store;
+    const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
+    const inputDocumentId = await saveInputDocument(db, { kind: 'standard-json', input: given });
+    await saveBuild(db, { receipt: job.receipt, compilationId, inputDocumentId, compilerVersion: `v${compilerVersion}`, format });
+    const addresses = await deps.recogniser.recogniseDeploymentsOf(contractIds);
+    const verified = await describe(deps.store, addresses);
+    deps.logger.info({ receipt: job.receipt, contracts: units.length, verified: verified.length }, 'build verified');
+    return {
+      state: 'pass',
+      resultText: TEXT.pass,
+      result: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified },
+    };
+  };
+}
+
+async function describe(store: Store, addresses: Address[]): Promise<{ address: string; contractName: string; sourcePath: string; matchKind: string }[]> {
+  if (addresses.length === 0) return [];
+  const rows = await store.db
+    .selectFrom('verifiedContracts')
+    .select(['address', 'contractName', 'sourcePath', 'matchKind'])
+    .where('address', 'in', addresses.map((a) => a.toLowerCase()))
+    .orderBy('address')
+    .execute();
+  return rows;
+}
