@@ -76,6 +76,10 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
   });
+  // A client that closes its sending side once the request is out (HTTP/1.0 tools, scripts
+  // with a raw socket) still gets its answer: by default Node drops the pending response when
+  // the request's socket half-closes, which turned any lookup slower than the FIN into nothing.
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const accessTexts = {
     okKeyless: TEXT.okKeyless,
     maxRateKeyless: TEXT.maxRateKeyless,

@@ -24,6 +24,22 @@ const POSITION = 'follower.block';
 const POSITION_HASH = 'follower.blockHash';
 const LEASE = 'follower.lease';
 
+/**
+ * Waits (at most `timeoutMs`) until the follower, in this process or another one sharing the
+ * store, has handled every block up to the head as it is now: then every contract deployed so
+ * far is a recorded deployment. True when it caught up in time.
+ */
+export async function followerCaughtUp(db: Kysely<Database>, chain: { getBlockNumber(): Promise<bigint> }, timeoutMs: number): Promise<boolean> {
+  const head = Number(await chain.getBlockNumber());
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const position = await getChainState(db, POSITION);
+    if (position !== null && Number(position) >= head) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface ChainFollowerOptions {
   db: Kysely<Database>;
   chain: ChainHistory;

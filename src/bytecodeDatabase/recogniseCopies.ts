@@ -37,12 +37,17 @@ export interface RecogniseOptions {
   factory?: Address | null;
   /** Only these compiled contracts are candidates (a build's). */
   onlyCompiled?: ReadonlySet<string>;
+  /** Receives every address this call verifies, the libraries it recognised on the way included. */
+  verified?: Set<Address>;
 }
 
 /** At most this many candidates per fingerprint are matched (copies of one code share one). */
 const MAX_CANDIDATES = 20;
 /** How deep a library's own libraries are recognised first. */
 const LIBRARY_DEPTH = 2;
+
+/** Passes over a build's unverified deployments once its libraries may have been verified. */
+const LIBRARY_PASSES = 3;
 
 export class CopyRecogniser {
   constructor(private readonly deps: CopyRecogniserDeps) {}
@@ -75,7 +80,7 @@ export class CopyRecogniser {
       const stored = await loadCompiledContract(db, id);
       if (!stored) continue;
       const match = await matchCopy({ compiled: stored.compiled, compilerVersion: stored.compilerVersion, address, runtimeCode, creation });
-      if (!match || !(await this.librariesVerified(match, depth))) continue;
+      if (!match || !(await this.librariesVerified(match, depth, options.verified))) continue;
       if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
       if (best.match.matchKind === 'full') break;
     }
@@ -101,6 +106,7 @@ export class CopyRecogniser {
       receipt: template.receipt,
     });
     if (outcome === 'not_better') return 'already_verified';
+    options.verified?.add(address);
     this.deps.logger.info(
       { address, method: template.method, through: template.similarTo, receipt: template.receipt, matchKind: best.match.matchKind },
       'verified a copy from the bytecode database',
@@ -109,12 +115,12 @@ export class CopyRecogniser {
   }
 
   /** Every library a copy calls must be a verified contract of that library's name (recognised first when it is a copy itself). */
-  private async librariesVerified(match: CopyMatch, depth: number): Promise<boolean> {
+  private async librariesVerified(match: CopyMatch, depth: number, sink: Set<Address> | undefined): Promise<boolean> {
     for (const [id, libraryAddress] of Object.entries(match.libraries)) {
       const name = id.includes(':') ? id.slice(id.lastIndexOf(':') + 1) : id;
       let verified = await getVerifiedName(this.deps.db, libraryAddress);
       if (verified === null && depth > 0) {
-        await this.recogniseAt(libraryAddress, {}, depth - 1);
+        await this.recogniseAt(libraryAddress, sink ? { verified: sink } : {}, depth - 1);
         verified = await getVerifiedName(this.deps.db, libraryAddress);
       }
       if (verified !== name) return false;
@@ -148,8 +154,21 @@ export class CopyRecogniser {
     const fingerprints = [...new Set(rows.map((r) => r.runtimeFingerprint!))];
     const generation = await this.deps.generation.current();
     const only = new Set(compiledIds);
-    const verified: Address[] = [];
+    const verified = new Set<Address>();
     const seen = new Set<string>();
+    // Contracts that call a library of this same build can only pass once the library is
+    // verified: they are tried again after a pass that verified something.
+    let waiting: { address: Address; factory: string | null }[] = [];
+    // True when the deployment is settled: verified, or failing for a reason a library cannot change.
+    const settle = async (d: { address: Address; factory: string | null }): Promise<boolean> => {
+      try {
+        const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, ...(d.factory ? { factory: d.factory as Address } : {}) });
+        return outcome === 'verified' || outcome === 'already_verified';
+      } catch (error) {
+        this.deps.logger.warn({ address: d.address, err: error instanceof Error ? error.message : String(error) }, 'could not check a deployment against new compilations');
+        return true;
+      }
+    };
     let after: string | undefined;
     for (;;) {
       const page = await deploymentsWithFingerprints(db, generation, fingerprints, { ...(after ? { after } : {}), limit: 200 });
@@ -158,14 +177,17 @@ export class CopyRecogniser {
       for (const d of page) {
         if (seen.has(d.address)) continue;
         seen.add(d.address);
-        try {
-          const outcome = await this.recognise(d.address, { onlyCompiled: only, ...(d.factory ? { factory: d.factory as Address } : {}) });
-          if (outcome === 'verified') verified.push(d.address);
-        } catch (error) {
-          this.deps.logger.warn({ address: d.address, err: error instanceof Error ? error.message : String(error) }, 'could not check a deployment against new compilations');
-        }
+        const entry = { address: d.address as Address, factory: d.factory };
+        if (!(await settle(entry)) && waiting.length < 1000) waiting.push(entry);
       }
     }
-    return verified;
+    for (let pass = 0; pass < LIBRARY_PASSES && waiting.length > 0; pass++) {
+      const before = verified.size;
+      const still: typeof waiting = [];
+      for (const entry of waiting) if (!(await settle(entry))) still.push(entry);
+      waiting = still;
+      if (verified.size === before) break;
+    }
+    return [...verified];
   }
 }

@@ -12,7 +12,7 @@ import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler } from '../jobs/runVerification.js';
 import { openStore } from '../store/openStore.js';
-import { ChainFollower } from '../bytecodeDatabase/chainFollower.js';
+import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
 import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
@@ -113,7 +113,10 @@ export async function start(config: Config): Promise<void> {
     owner: `solproof-api-${process.pid}-${randomBytes(4).toString('hex')}`,
     logger,
   });
-  const verifyBuild = createBuildVerificationHandler({ store, compiler, recogniser, logger, retryDelayMs });
+  const verifyBuild = createBuildVerificationHandler({
+    store, compiler, recogniser, logger, retryDelayMs,
+    ...(config.followChain ? { deploymentsRecorded: () => followerCaughtUp(store.db, chain, 10_000) } : {}),
+  });
   const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
   const runner = startJobRunner({
     db: store.db,

@@ -17,6 +17,11 @@ export interface BuildVerificationDeps {
   recogniser: CopyRecogniser;
   logger: Logger;
   retryDelayMs?: number;
+  /**
+   * Resolves once every contract deployed so far is a recorded deployment (the chain follower
+   * has reached the head), so a contract deployed just before the build is one of its matches.
+   */
+  deploymentsRecorded?: () => Promise<unknown>;
 }
 
 /**
@@ -73,6 +78,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
     const inputDocumentId = await saveInputDocument(db, { kind: 'standard-json', input: given });
     await saveBuild(db, { receipt: job.receipt, compilationId, inputDocumentId, compilerVersion: `v${compilerVersion}`, format });
+    await deps.deploymentsRecorded?.();
     const addresses = await deps.recogniser.recogniseDeploymentsOf(contractIds);
     const verified = await describe(deps.store, addresses);
     deps.logger.info({ receipt: job.receipt, contracts: units.length, verified: verified.length }, 'build verified');

@@ -56,6 +56,21 @@ contract Greeter {
 }
 `;
 
+// Verified through verify-contract: code no other case deploys, so it is no copy of a verified contract.
+const WELCOME = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+contract Welcome {
+    string public welcome;
+    uint256 public visits;
+
+    constructor(string memory _welcome, uint256 _visits) {
+        welcome = _welcome;
+        visits = _visits;
+    }
+}
+`;
+
 // An external library function: Tripler's build has a link placeholder for MathLib.
 const MATH_LIB = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -223,6 +238,7 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
 
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'src', 'Greeter.sol'), GREETER);
+    writeFileSync(join(project, 'src', 'Welcome.sol'), WELCOME);
     writeFileSync(join(project, 'src', 'MathLib.sol'), MATH_LIB);
     writeFileSync(join(project, 'src', 'Tripler.sol'), TRIPLER);
     writeFileSync(join(project, 'src', 'Counter.sol'), COUNTER);
@@ -280,9 +296,9 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
   });
 
   it('forge verify-contract --constructor-args, then forge verify-check reports the pass', async () => {
-    const address = await create('src/Greeter.sol:Greeter', [], ['hi', '3']);
+    const address = await create('src/Welcome.sol:Welcome', [], ['hi', '3']);
     const args = await abiEncode('constructor(string,uint256)', 'hi', '3');
-    const guid = await verifyContract(address, 'src/Greeter.sol:Greeter', ['--constructor-args', args]);
+    const guid = await verifyContract(address, 'src/Welcome.sol:Welcome', ['--constructor-args', args]);
     const check = await verifyCheck(guid);
     expect(check.code, check.transcript).toBe(0);
     expect(check.stdout, check.transcript).toContain('Pass - Verified');
@@ -296,7 +312,20 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     // Foundry's own getsourcecode parser reads the record back.
     const source = await run(CAST, ['source', address, '--chain', '31337', '--etherscan-api-key', apiKey, '--explorer-api-url', proxy.apiUrl, '--explorer-url', baseUrl]);
     expect(source.code, source.transcript).toBe(0);
-    expect(source.stdout, source.transcript).toContain('contract Greeter {');
+    expect(source.stdout, source.transcript).toContain('contract Welcome {');
+  });
+
+  it('a copy of the verified Greeter is a similar match: forge verify-contract finds it verified and skips', async () => {
+    // The first case verified a Greeter with forge create --verify.
+    const copy = await create('src/Greeter.sol:Greeter', [], ['copy', '2']);
+    const args = await abiEncode('constructor(string,uint256)', 'copy', '2');
+    const r = await forge('verify-contract', copy, 'src/Greeter.sol:Greeter', '--chain', '31337', '--constructor-args', args);
+    expect(r.code, r.transcript).toBe(0);
+    expect(r.stdout, r.transcript).toContain('is already verified. Skipping verification.');
+    const rec = await record(copy);
+    expect(rec.ContractName).toBe('Greeter');
+    expect(rec.SimilarMatch).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(rec.ConstructorArguments).toBe(args.slice(2));
   });
 
   it('forge verify-contract --libraries (the library deployed first) passes', async () => {

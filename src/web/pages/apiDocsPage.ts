@@ -9,6 +9,8 @@ const ACTIONS: readonly { action: string; method: string; params: string; what: 
   { action: 'getsourcecode', method: 'GET/POST', params: 'address', what: "The source record: SourceCode, ABI, ContractName, CompilerVersion, settings, Proxy and Implementation." },
   { action: 'verifyproxycontract', method: 'POST', params: 'apikey, address, expectedimplementation (optional)', what: 'Queues detection of the implementation behind a proxy; the result is a receipt.' },
   { action: 'checkproxyverification', method: 'GET/POST', params: 'guid', what: 'The outcome of a proxy verification.' },
+  { action: 'verifybuild', method: 'POST', params: 'apikey, sourceCode (a standard JSON input, a Hardhat build-info file or Foundry build-info), compilerversion (required for a standard JSON input)', what: 'Verifies a whole build in one call, for one unit of the daily quota: compiled once, every deployed contract of it (and those deployed later) verified. The result is a receipt.' },
+  { action: 'checkbuildstatus', method: 'GET/POST', params: 'guid', what: 'The outcome of a whole-build verification: the contracts of the build and the addresses verified.' },
 ];
 
 const COMPILERS_EXAMPLE = `{
