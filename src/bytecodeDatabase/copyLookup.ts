@@ -1,11 +1,11 @@
 import type { Logger } from '../core/log.js';
-import type { Address } from '../core/types.js';
+import type { Address, Hex } from '../core/types.js';
 import type { CopyRecogniser } from './recogniseCopies.js';
 
 /** Reads of an unverified address ask this first: it may be a copy of a verified contract. */
 export interface CopyLookup {
   /** True when `address` is verified now (as a copy); false when it is not, or the check did not finish in time. */
-  tryVerify(address: Address): Promise<boolean>;
+  tryVerify(address: Address, runtimeCode?: Hex): Promise<boolean>;
 }
 
 export interface CopyLookupOptions {
@@ -36,7 +36,7 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
   };
 
   return {
-    async tryVerify(address) {
+    async tryVerify(address, runtimeCode) {
       const key = address.toLowerCase();
       const until = notCopies.get(key);
       if (until !== undefined) {
@@ -46,7 +46,7 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
       let check = inFlight.get(key);
       if (!check) {
         check = options.recogniser
-          .recognise(key as Address)
+          .recognise(key as Address, runtimeCode ? { runtimeCode } : {})
           .then((outcome) => {
             if (outcome === 'verified' || outcome === 'already_verified') return true;
             remember(key, outcome === 'no_code' ? Math.min(2000, negativeTtl) : negativeTtl);

@@ -27,7 +27,8 @@ describe('a node that fails while a job runs', () => {
     node = await startRpcProxy(inject('rpcUrl'));
     const dataDir = await newDataDir();
     key = await createKey(dataDir);
-    const args = ['--rate-free', '1000', '--job-retry-delay-ms', '200'];
+    // No chain follower: its own reads would take the one eth_getCode the cases let through.
+    const args = ['--rate-free', '1000', '--job-retry-delay-ms', '200', '--follow-chain', 'false'];
     patient = await startService({ rpcUrl: node.url, dataDir, args: [...args, '--job-max-attempts', '50'] });
     const otherDir = await newDataDir();
     otherKey = await createKey(otherDir);

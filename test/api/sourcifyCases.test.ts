@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
+import { createKey, startService } from '../helpers/service.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
 import { available } from '../helpers/requirements.js';
 import {
@@ -31,7 +32,18 @@ const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIF
 describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', () => {
   const { publicClient } = devnetClients(ACCOUNT);
 
+  // Each case on a service of its own (a fresh store): several cases deploy the same code, and
+  // on a store that verified one of them the others would be copies, verified through it.
   it.each(IN_SCOPE_CASES)('%s: Pass - Verified with Sourcify\'s verdict', async (name) => {
+    const service = await startService({ rpcUrl: inject('rpcUrl'), args: ['--rate-free', '1000'] });
+    try {
+      await verifyCase(name, service.apiUrl, await createKey(service.dataDir));
+    } finally {
+      await service.stop();
+    }
+  });
+
+  async function verifyCase(name: string, apiUrl: string, apiKey: string): Promise<void> {
     const fixture = loadSourcifyCase(name);
     const { address } = await deployRaw(fixture.onchain.creationBytecode, ACCOUNT);
     // The case is only meaningful if anvil reproduced the deployment Sourcify saw.
@@ -62,7 +74,7 @@ describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', 
 
     const args = fixture.verification.creationValues?.constructorArguments;
     if (args) expect(record.ConstructorArguments).toBe(args.replace(/^0x/, ''));
-  });
+  }
 
   it.each(OUT_OF_SCOPE)('%s is refused at submission: %s', async (name, text) => {
     const fixture = loadSourcifyCase(name);

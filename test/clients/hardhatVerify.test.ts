@@ -130,8 +130,12 @@ describe("Hardhat verify v2's Etherscan client", () => {
   });
 
   it('wrong constructor arguments: a bare "Fail - Unable to verify"; a new attempt with the full input passes', async () => {
-    const address = await deploy();
-    const failed = await attempt(address, minimalInput, encodeArgs('hello', 8n));
+    // A Greeter of its own: a copy of the Greeter verified above would be verified on read.
+    const edition = GREETER.replace('uint256 public greeted;', `uint256 public greeted;\n    uint256 public constant EDITION = ${Date.now()};`);
+    const own = await build('0.8.28', hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED, 'contracts/Unrelated.sol': UNRELATED }), 'contracts/Greeter.sol', 'Greeter');
+    const address = (await deployContract(own.abi, own.bytecode, ['hello', 7n], ACCOUNT)).address;
+    const ownMinimal = hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED });
+    const failed = await attempt(address, ownMinimal, encodeArgs('hello', 8n));
     // Without chainid the client compares the whole text, so any reason suffix would read as "unexpected".
     expect(failed.status.isFailure()).toBe(true);
     expect(failed.status.isOk()).toBe(false);
@@ -139,8 +143,7 @@ describe("Hardhat verify v2's Etherscan client", () => {
     expect(await etherscan.isVerified(address)).toBe(false);
 
     // The plugin's second attempt sends the whole compilation job; a failed receipt must not block it.
-    const full = greeter.input;
-    const retried = await attempt(address, full, args);
+    const retried = await attempt(address, own.input, args);
     expect(retried.status.isSuccess()).toBe(true);
     expect(await etherscan.isVerified(address)).toBe(true);
 
@@ -173,7 +176,9 @@ describe('Foundry-shaped reads (plain HTTP)', () => {
   beforeAll(async () => {
     built = await build('0.8.28', hardhatInput({ 'contracts/Greeter.sol': GREETER, 'contracts/Owned.sol': OWNED }), 'contracts/Greeter.sol', 'Greeter');
     verified = (await deployContract(built.abi, built.bytecode, ['forge', 1n], ACCOUNT)).address;
-    unverified = (await deployContract(built.abi, built.bytecode, ['nobody', 2n], ACCOUNT)).address;
+    // Other code than any verified contract: a copy of one would be verified on read.
+    const lone = await build('0.8.28', hardhatInput({ 'contracts/Unrelated.sol': UNRELATED.replace('return 42;', `return ${Date.now()};`) }), 'contracts/Unrelated.sol', 'Unrelated');
+    unverified = (await deployContract(lone.abi, lone.bytecode, [], ACCOUNT)).address;
     const { status } = await verifyAndWait(apiUrl, apiKey, {
       contractaddress: verified,
       sourceCode: JSON.stringify(built.input),

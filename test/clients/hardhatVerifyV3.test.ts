@@ -91,12 +91,17 @@ const oz = (file: string) => readFileSync(join(OZ_DIR, file), 'utf8');
  * sources sorted by name, its default output selection, the evm version of the solc version,
  * and one remapping per npm package; the plugin adds `libraries` before sending it.
  */
-function hardhat3Input(withUnrelated: boolean, runs = 200): SolcInput {
+/**
+ * `edition`: a Greeter with code of its own (a constant), for a case whose contract must not be
+ * a copy of a Greeter verified before (a copy is verified when read).
+ */
+function hardhat3Input(withUnrelated: boolean, runs = 200, edition?: number): SolcInput {
+  const greeter = edition === undefined ? GREETER : GREETER.replace('contract Greeter is Ownable, Counted {', `contract Greeter is Ownable, Counted {\n    uint256 public constant EDITION = ${edition};`);
   const sources: Record<string, string> = {
     [`${OZ}/access/Ownable.sol`]: oz('access/Ownable.sol'),
     [`${OZ}/utils/Context.sol`]: oz('utils/Context.sol'),
     'project/contracts/Counted.sol': COUNTED,
-    'project/contracts/Greeter.sol': GREETER,
+    'project/contracts/Greeter.sol': greeter,
   };
   if (withUnrelated) sources['project/contracts/Unrelated.sol'] = UNRELATED;
   return {
@@ -147,6 +152,15 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   const deploy = async (greeting = 'hello', start = 7n) =>
     (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
 
+  /** A Greeter edition of its own, deployed: its address and its minimal and full inputs. */
+  const deployEdition = async (greeting: string, start: bigint, runs = 200) => {
+    const edition = Date.now();
+    const ownFull = hardhat3Input(true, 200, edition);
+    const built = await build('0.8.28', ownFull, 'project/contracts/Greeter.sol', 'Greeter');
+    const address = (await deployContract(built.abi, built.bytecode, [greeting, start], ACCOUNT)).address;
+    return { address, minimal: hardhat3Input(false, runs, edition), full: ownFull };
+  };
+
   /** Restated from verification.ts `attemptVerification`: submit, wait 0.5 s, then poll (every 3 s) to a final answer. */
   async function attemptVerification(address: string, input: SolcInput, constructorArguments: string): Promise<Attempt> {
     const guid = await etherscan.verify({ contractAddress: address, compilerInput: input, contractName: FQN, compilerVersion: COMPILER, constructorArguments });
@@ -159,13 +173,13 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
    * already verified, try the minimal input, retry with the full input only when the client
    * calls the failure retryable, else throw CONTRACT_VERIFICATION_FAILED with the last reason.
    */
-  async function verifyContract(address: string, constructorArguments: string, minimalInput = minimal): Promise<{ outcome: 'verified' | 'already verified'; attempts: Attempt[] }> {
+  async function verifyContract(address: string, constructorArguments: string, minimalInput = minimal, fullInput = full): Promise<{ outcome: 'verified' | 'already verified'; attempts: Attempt[] }> {
     if (await etherscan.isVerified(address)) return { outcome: 'already verified', attempts: [] };
     const attempts = [await attemptVerification(address, minimalInput, constructorArguments)];
     if (attempts[0]!.success) return { outcome: 'verified', attempts };
     let reason = attempts[0]!.message;
     if (attempts[0]!.isRetryable) {
-      attempts.push(await attemptVerification(address, full, constructorArguments));
+      attempts.push(await attemptVerification(address, fullInput, constructorArguments));
       if (attempts[1]!.success) return { outcome: 'verified', attempts };
       reason = attempts[1]!.message;
     }
@@ -263,10 +277,11 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   });
 
   it('wrong constructor arguments: v3 gets our reason, calls it final (no full-input retry), and its error quotes it', async () => {
-    const address = await deploy();
+    const own = await deployEdition('hello', 7n);
+    const address = own.address;
     const mark = proxy.requests.length;
 
-    const error = await verifyContract(address, encodeArgs('hello', 8n)).then(
+    const error = await verifyContract(address, encodeArgs('hello', 8n), own.minimal, own.full).then(
       () => { throw new Error('verification should have failed'); },
       (e: unknown) => e as HardhatError & { attempts: Attempt[] },
     );
@@ -284,11 +299,12 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   });
 
   it('a bytecode mismatch is retryable: v3 resubmits the full compilation job, which passes', async () => {
-    const address = await deploy('retry', 1n);
+    const own = await deployEdition('retry', 1n, 1);
+    const address = own.address;
     const mark = proxy.requests.length;
     // Stands in for a minimal input that does not reproduce the deployed code (the plugin
     // retries for old solc versions whose output depends on unrelated files).
-    const { outcome, attempts } = await verifyContract(address, encodeArgs('retry', 1n), hardhat3Input(false, 1));
+    const { outcome, attempts } = await verifyContract(address, encodeArgs('retry', 1n), own.minimal, own.full);
     expect(outcome).toBe('verified');
     expect(attempts).toEqual([
       { success: false, message: `Fail - Unable to verify. ${TEXT.reasonBytecodeMismatch}`, isRetryable: true },

@@ -290,6 +290,8 @@ describe('fuzzing the API', () => {
         '--keyless-interval-ms', '0', '--rate-free', '1000000', '--rate-pro', '1000000', '--trusted-proxies', '127.0.0.1',
         // Bounded background work: a few accepted jobs per key, compiled one at a time, no downloads.
         '--daily-verify-quota', '20', '--daily-proxy-quota', '20', '--job-concurrency', '1', '--npm-registry', '',
+        // The verified set is compared before and after: no follower verifying other files' copies meanwhile.
+        '--follow-chain', 'false',
       ],
     });
     const [free, pro] = await Promise.all([createKey(service.dataDir), createKey(service.dataDir, ['--tier', 'pro'])]);

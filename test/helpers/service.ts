@@ -47,7 +47,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   if (options.rpcUrl) args.push('--rpc-url', options.rpcUrl);
   args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, {
-    env: { ...cleanEnv(), SOLPROOF_LOG_LEVEL: 'warn', ...options.env },
+    // On the suite's shared devnet a new service follows from the head: reading back through
+    // every earlier file's blocks would only slow it (a flag overrides this).
+    env: { ...cleanEnv(), SOLPROOF_LOG_LEVEL: 'warn', SOLPROOF_FOLLOW_BACKFILL_BLOCKS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

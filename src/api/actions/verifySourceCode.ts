@@ -5,6 +5,7 @@ import type { ApiContext, Caller } from '../context.js';
 import { fail, type Envelope } from '../envelope.js';
 import { queueForKey } from './queueForKey.js';
 import type { Params } from '../params.js';
+import type { Hex } from '../../core/types.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
 import { TEXT } from '../texts.js';
 
@@ -34,7 +35,7 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
 
   // A copy of a verified contract is verified through it at once, whatever this submission proves.
-  if (!existing) await ctx.copies.tryVerify(submission.address);
+  if (!existing) await ctx.copies.tryVerify(submission.address, code as Hex);
 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
