@@ -177,6 +177,12 @@ describe('getcontractcreation', () => {
     expect(nobody).toEqual({ status: '0', message: 'No data found', result: null });
   });
 
+  it('is listed on the API page', async () => {
+    const page = await (await fetch(`${service.baseUrl}/docs/api`)).text();
+    expect(page).toContain('getcontractcreation');
+    expect(page).toContain('contractaddresses (up to 5, comma-separated)');
+  });
+
   it('refuses six addresses, a malformed one and none, naming the problem', async () => {
     const six = [byAccount.address, factory.address, made[0]!.address, made[1]!.address, account, '0x000000000000000000000000000000000000dead'];
     expect(await ask(six.join(','))).toEqual({
