@@ -161,6 +161,31 @@ describe('getcontractcreation', () => {
     expect(totalCalls(), JSON.stringify([...proxy.calls])).toBe(0);
   });
 
+  it('keeps what it found across a restart of the service', async () => {
+    await service.stop();
+    service = await startService({
+      rpcUrl: proxy.url,
+      dataDir: service.dataDir,
+      args: ['--rate-free', '10000', '--keyless-interval-ms', '0'],
+      env: { SOLPROOF_FOLLOW_CHAIN: 'false' },
+    });
+    proxy.calls.clear();
+    const env = await ask([made[1]!.address, byAccount.address].join(','));
+    expect(env.result).toEqual([entryOf(made[1]!, factory.address), entryOf(byAccount, '')]);
+    expect(totalCalls(), JSON.stringify([...proxy.calls])).toBe(0);
+  });
+
+  it('says the node could not be reached when it fails mid-search, and finds the creation once it answers', async () => {
+    const fresh = await make(14n);
+    proxy.rules.set('eth_getCode', { error: { code: -32000, message: 'node overloaded' } });
+    try {
+      expect(await ask(fresh.address)).toEqual({ status: '0', message: 'NOTOK', result: 'The network node could not be reached; please try again later' });
+    } finally {
+      proxy.rules.delete('eth_getCode');
+    }
+    expect((await ask(fresh.address)).result).toEqual([entryOf(fresh, factory.address)]);
+  });
+
   it('answers a POST and a keyless read the same way', async () => {
     const posted = await apiPost(service.apiUrl, { module: 'contract', action: 'getcontractcreation', contractaddresses: byAccount.address, apikey: key });
     expect(posted).toEqual({ status: '1', message: 'OK', result: [entryOf(byAccount, '')] });
