@@ -4,6 +4,7 @@ import { AccessControl, type ActionClass } from './access.js';
 import { checkProxyVerification } from './actions/checkProxyVerification.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
 import { getAbi } from './actions/getAbi.js';
+import { getContractCreation } from './actions/getContractCreation.js';
 import { getLogs } from './actions/getLogs.js';
 import { getSourceCode } from './actions/getSourceCode.js';
 import { verifyProxyContract } from './actions/verifyProxyContract.js';
@@ -41,6 +42,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const ACTIONS = new Map<string, ActionSpec>([
   ['contract.getabi', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getAbi(ctx, p, m) }],
   ['contract.getsourcecode', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getSourceCode(ctx, p, m) }],
+  ['contract.getcontractcreation', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getContractCreation(ctx, p, m) }],
   ['contract.verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
   ['contract.checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
   ['contract.verifyproxycontract', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyProxyContract(ctx, p, c) }],

@@ -38,7 +38,9 @@ export async function recordSeenDeployment(db: Kysely<Database>, seen: SeenDeplo
     generation: seen.generation,
     transactionHash: seen.creation?.transactionHash ?? null,
     blockNumber: seen.creation ? Number(seen.creation.blockNumber) : null,
-    creator: seen.creation?.creator ?? null,
+    // `creator` is the transaction's sender; a factory's creation names the factory instead, so
+    // it stays unknown here until a creation lookup reads the transaction.
+    creator: seen.creation && !seen.creation.byFactory ? seen.creation.creator : null,
     factory: seen.factory ?? (seen.creation?.byFactory ? seen.creation.creator : null),
     creationCodeHash: seen.creation ? keccak256(seen.creation.creationCode) : null,
     runtimeCodeHash: keccak256(seen.runtimeCode),

@@ -5,6 +5,7 @@ import type { ChainHistory } from '../bytecodeDatabase/ports.js';
 import type { ChainLog, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
 import { blockHash, creationsInBlock } from './blockCreations.js';
 import { creationInTransaction, findCreation } from './findCreation.js';
+import { transactionOrigin } from './transactionOrigin.js';
 import { chainUnavailable, createJsonRpc, isExecutionFailure, RpcFailure } from './jsonRpc.js';
 import * as v from './rpcValues.js';
 
@@ -136,6 +137,9 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
 
     creationInTransaction: (address: Address, transactionHash: Hex) =>
       guarded(() => creationInTransaction(rpc, v.normalizeAddress(address), v.hash('creationInTransaction', transactionHash))),
+
+    transactionOrigin: (transactionHash: Hex) =>
+      guarded(() => transactionOrigin(rpc, v.hash('transactionOrigin', transactionHash))),
 
     findCreation: (address: Address): Promise<ContractCreation | null> =>
       guarded(async () => {

@@ -15,6 +15,7 @@ import { openStore } from '../store/openStore.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
 import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
@@ -106,6 +107,7 @@ export async function start(config: Config): Promise<void> {
   const generation = new ChainGeneration(store.db, chain);
   const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger });
   const copies = createCopyLookup({ recogniser, logger });
+  const creations = new ContractCreations({ db: store.db, chain, generation, logger });
   const verifySource = createVerificationHandler({ store, chain, compiler, generation, recogniser, logger, retryDelayMs });
   const runKnown = createKnownCompilationRunner({
     store,
@@ -133,7 +135,7 @@ export async function start(config: Config): Promise<void> {
   });
 
   const app = await buildServer(
-    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, runKnown, logger },
+    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, creations, runKnown, logger },
     { rateLimits },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.

@@ -25,6 +25,8 @@ describe('Etherscan texts', () => {
     [TEXT.unableToLocateCode('0xabc'), 'Unable to locate ContractCode at 0xabc'],
     [TEXT.failWithReason('Why.'), 'Fail - Unable to verify. Why.'],
     [TEXT.compilationError('ParserError: x'), 'Solidity Compilation Error: ParserError: x'],
+    // Foundry's getcontractcreation client looks for this text to tell "not a contract".
+    [TEXT.noDataFound, 'No data found'],
     [
       TEXT.proxyFound('0xAAAA000000000000000000000000000000000001', '0xBBBB000000000000000000000000000000000002'),
       "The proxy's (0xaaaa000000000000000000000000000000000001) implementation contract is found at 0xbbbb000000000000000000000000000000000002 and is successfully updated.",

@@ -61,4 +61,10 @@ export const TEXT = {
   invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
   bodyTooDeep: (depth: number) => `The request body's JSON is nested more than ${depth} levels deep`,
   tooManyFields: (max: number) => `The request body has more than ${max} fields`,
+  /** getcontractcreation when none of the addresses holds a contract whose creation is known (the message; the result is null). */
+  noDataFound: 'No data found',
+  tooManyContractAddresses: (max: number, given: number) =>
+    `Error! At most ${max} contract addresses can be asked at once (contractaddresses has ${given})`,
+  invalidAddressIn: (name: string, value: string) =>
+    `Error! Invalid address format in ${name}: ${JSON.stringify(value.slice(0, 64))}`,
 } as const;

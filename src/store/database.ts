@@ -48,7 +48,11 @@ export interface VerificationJobsTable {
   payloadPrunedAt: number | null;
 }
 
-/** Bytecode by its keccak256 (0x hex); stored once however many compilations or deployments have it. */
+/**
+ * Bytecode stored once however many compilations or deployments have it. Compiled code is keyed
+ * by the keccak256 of its hex text (it may hold link placeholders); init code read from the chain
+ * by the keccak256 of its bytes, the hash its deployment names.
+ */
 export interface CodeTable {
   codeHash: string;
   /** 0x hex; compiled code keeps its link placeholders. */
@@ -119,13 +123,17 @@ export interface DeploymentsTable {
   generation: string;
   transactionHash: string | null;
   blockNumber: number | null;
+  /** The account that sent the creation transaction (Etherscan's contractCreator), when known. */
   creator: string | null;
   /** The factory that created it, when it was created inside a call. */
   factory: string | null;
+  /** keccak256 of the init code that ran; the `code` table holds the code under this hash once the creation was looked up. */
   creationCodeHash: string | null;
   runtimeCodeHash: string;
   runtimeFingerprint: string;
   foundAt: number;
+  /** The creation block's time in seconds since the Unix epoch, when known. */
+  blockTimestamp: number | null;
 }
 
 

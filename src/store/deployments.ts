@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { keccak256 } from 'viem';
 import type { Address } from '../core/types.js';
 import type { Database } from './database.js';
 
@@ -15,6 +16,7 @@ export interface NewDeployment {
   generation: string;
   transactionHash: string | null;
   blockNumber: number | null;
+  /** The account that sent the creation transaction (for a factory's creation too), when known. */
   creator: string | null;
   /** The contract that created it, when it was created inside a call. */
   factory: string | null;
@@ -23,14 +25,21 @@ export interface NewDeployment {
   /** keccak256 of the runtime code (the account's code hash). */
   runtimeCodeHash: string;
   runtimeFingerprint: string;
+  /** The creation block's time in seconds since the Unix epoch, when known. */
+  blockTimestamp?: number | null;
 }
 
 export interface Deployment extends NewDeployment {
   id: string;
   foundAt: number;
+  blockTimestamp: number | null;
 }
 
-/** Records a deployment (once per generation, address, creation and code); returns its id. */
+/**
+ * Records a deployment (once per generation, address, creation and code); returns its id.
+ * Recorded again, it keeps what it holds and gains the facts it lacked (creator, factory, block,
+ * init code hash, block time).
+ */
 export async function recordDeployment(db: Kysely<Database>, d: NewDeployment): Promise<string> {
   const address = d.address.toLowerCase();
   const id = sha256Hex(`${d.generation}\n${address}\n${d.transactionHash ?? ''}\n${d.runtimeCodeHash}`);
@@ -48,21 +57,46 @@ export async function recordDeployment(db: Kysely<Database>, d: NewDeployment): 
       runtimeCodeHash: d.runtimeCodeHash,
       runtimeFingerprint: d.runtimeFingerprint,
       foundAt: Date.now(),
+      blockTimestamp: d.blockTimestamp ?? null,
     })
-    .onConflict((oc) => oc.column('id').doNothing())
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        blockNumber: eb.fn.coalesce('deployments.blockNumber', eb.ref('excluded.blockNumber')),
+        creator: eb.fn.coalesce('deployments.creator', eb.ref('excluded.creator')),
+        factory: eb.fn.coalesce('deployments.factory', eb.ref('excluded.factory')),
+        creationCodeHash: eb.fn.coalesce('deployments.creationCodeHash', eb.ref('excluded.creationCodeHash')),
+        blockTimestamp: eb.fn.coalesce('deployments.blockTimestamp', eb.ref('excluded.blockTimestamp')),
+      })),
+    )
     .execute();
   return id;
+}
+
+/** Stores init code read from the chain under the keccak256 of its bytes (the hash its deployment names). */
+export async function saveCreationCode(db: Kysely<Database>, creationCode: string): Promise<string> {
+  const code = creationCode.toLowerCase();
+  const hash = keccak256(code as `0x${string}`);
+  await db.insertInto('code').values({ codeHash: hash, code }).onConflict((oc) => oc.column('codeHash').doNothing()).execute();
+  return hash;
+}
+
+/** The init code stored under `creationCodeHash`, or null when it was not kept. */
+export async function creationCodeOf(db: Kysely<Database>, creationCodeHash: string): Promise<string | null> {
+  const row = await db.selectFrom('code').select('code').where('codeHash', '=', creationCodeHash).executeTakeFirst();
+  return row?.code ?? null;
 }
 
 function toDeployment(row: {
   id: string; address: string; generation: string; transactionHash: string | null; blockNumber: number | null; creator: string | null;
   factory: string | null; creationCodeHash: string | null; runtimeCodeHash: string; runtimeFingerprint: string; foundAt: number;
+  blockTimestamp: number | null;
 }): Deployment {
   return {
     ...row,
     address: row.address as Address,
     blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
     foundAt: Number(row.foundAt),
+    blockTimestamp: row.blockTimestamp === null ? null : Number(row.blockTimestamp),
   };
 }
 

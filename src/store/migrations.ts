@@ -472,6 +472,27 @@ async function moveVerifiedContract0006(db: Kysely<any>, row: any): Promise<void
   }
 }
 
+/**
+ * Creation facts served by getcontractcreation: the creation block's time. `creator` means the
+ * account that sent the creation transaction; records of factory-made contracts written by a
+ * verification held the factory there, so those are cleared (found again when first asked).
+ */
+const m0007_deployment_creation_facts: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('deployments').addColumn('block_timestamp', 'bigint').execute();
+    await db
+      .updateTable('deployments')
+      .set({ creator: null })
+      .where('factory', 'is not', null)
+      .whereRef('creator', '=', 'factory')
+      .execute();
+  },
+
+  async down(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('deployments').dropColumn('block_timestamp').execute();
+  },
+};
+
 /** Every migration, keyed by a name that sorts in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001_initial,
@@ -480,6 +501,7 @@ export const migrations: Record<string, Migration> = {
   '0004_verdict_detail': m0004_verdict_detail,
   '0005_drop_unused_proxy_columns': m0005_drop_unused_proxy_columns,
   '0006_bytecode_database': m0006_bytecode_database,
+  '0007_deployment_creation_facts': m0007_deployment_creation_facts,
 };
 
 export const migrationProvider: MigrationProvider = {

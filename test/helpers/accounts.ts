@@ -36,6 +36,8 @@ const DEPLOYERS = [
   'bytecodeDatabase/chainFollower',
   'bytecodeDatabase/storage',
   'bytecodeDatabase/wholeBuild',
+  'api/getContractCreation',
+  'clients/castCreation',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

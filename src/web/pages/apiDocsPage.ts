@@ -7,6 +7,7 @@ const ACTIONS: readonly { action: string; method: string; params: string; what: 
   { action: 'checkverifystatus', method: 'GET/POST', params: 'guid', what: 'Pending in queue, Pass - Verified, Fail - Unable to verify, Already Verified.' },
   { action: 'getabi', method: 'GET/POST', params: 'address', what: 'The ABI of a verified contract, as JSON text.' },
   { action: 'getsourcecode', method: 'GET/POST', params: 'address', what: "The source record: SourceCode, ABI, ContractName, CompilerVersion, settings, Proxy and Implementation." },
+  { action: 'getcontractcreation', method: 'GET/POST', params: 'contractaddresses (up to 5, comma-separated)', what: 'For each contract, in the order asked: contractAddress, contractCreator (the account that sent the creation transaction, also for a factory\'s contract), txHash, blockNumber, timestamp (seconds), contractFactory (the factory contract, or ""), creationBytecode (the init code with the constructor arguments). Addresses without a contract are left out; when none has one: status "0", message "No data found", result null.' },
   { action: 'verifyproxycontract', method: 'POST', params: 'apikey, address, expectedimplementation (optional)', what: 'Queues detection of the implementation behind a proxy; the result is a receipt.' },
   { action: 'checkproxyverification', method: 'GET/POST', params: 'guid', what: 'The outcome of a proxy verification.' },
   { action: 'verifybuild', method: 'POST', params: 'apikey, sourceCode (a standard JSON input, a Hardhat build-info file or Foundry build-info), compilerversion (required for a standard JSON input)', what: 'Verifies a whole build in one call, for one unit of the daily quota: compiled once, every deployed contract of it (and those deployed later) verified. The result is a receipt.' },
@@ -46,7 +47,10 @@ reads without one are rate-limited.</p>
 </table></div>
 <h2>Examples</h2>
 <pre class="source">curl '${api}?module=contract&amp;action=getsourcecode&amp;address=0x…'
-curl '${api}?module=contract&amp;action=checkverifystatus&amp;guid=RECEIPT&amp;apikey=YOUR_KEY'</pre>
+curl '${api}?module=contract&amp;action=checkverifystatus&amp;guid=RECEIPT&amp;apikey=YOUR_KEY'
+curl '${api}?module=contract&amp;action=getcontractcreation&amp;contractaddresses=0x…,0x…'</pre>
+<p>A contract's creation is found on the chain the first time it is asked for (without Otterscan's <span class="mono">ots_</span> methods that is a search
+through the chain's history) and kept: later answers come from the store.</p>
 <p>A receipt's progress is also shown at <span class="mono">${data.baseUrl}/receipt/RECEIPT</span>.
 Open-source licensed verified contracts: <a href="/verified-contracts.csv">CSV</a>.</p>
 <h2>Compilers</h2>
