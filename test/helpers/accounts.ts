@@ -36,6 +36,7 @@ const DEPLOYERS = [
   'bytecodeDatabase/chainFollower',
   'bytecodeDatabase/storage',
   'bytecodeDatabase/wholeBuild',
+  'diagnosis/diagnosis',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
