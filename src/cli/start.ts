@@ -10,7 +10,8 @@ import { runningJobsPerKey, type Config } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
-import { createVerificationHandler } from '../jobs/runVerification.js';
+import { createVerificationHandler, type DiagnosisDeps } from '../jobs/runVerification.js';
+import { WorkGate } from '../jobs/workGate.js';
 import { openStore } from '../store/openStore.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
@@ -108,7 +109,21 @@ export async function start(config: Config): Promise<void> {
   const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger });
   const copies = createCopyLookup({ recogniser, logger });
   const creations = new ContractCreations({ db: store.db, chain, generation, logger });
-  const verifySource = createVerificationHandler({ store, chain, compiler, generation, recogniser, logger, retryDelayMs });
+  const diagnosis: DiagnosisDeps | undefined =
+    config.diagnosisCompiles > 0
+      ? {
+          releases: compiler.releases.lookup,
+          // A compiler that is cached, or arrives within 15 s (it stays cached for the resubmission).
+          compilerAvailable: (version) =>
+            Promise.race([
+              compiler.resolve(version).then(() => true, () => false),
+              new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+            ]),
+          budget: { compiles: config.diagnosisCompiles, ms: config.diagnosisSeconds * 1000 },
+          gate: new WorkGate(),
+        }
+      : undefined;
+  const verifySource = createVerificationHandler({ store, chain, compiler, generation, recogniser, logger, retryDelayMs, ...(diagnosis ? { diagnosis } : {}) });
   const runKnown = createKnownCompilationRunner({
     store,
     handler: createVerificationHandler({ store, chain, compiler: NO_COMPILER, generation, recogniser, logger, retryDelayMs }),

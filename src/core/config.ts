@@ -54,6 +54,10 @@ export interface Config {
   followBackfillBlocks: number;
   /** Finished jobs keep their submitted sources this many days, then only a reference (0: forever). */
   jobPayloadDays: number;
+  /** Compiles one failed verification's diagnosis may use (0 turns diagnoses off). */
+  diagnosisCompiles: number;
+  /** Seconds one diagnosis may take. */
+  diagnosisSeconds: number;
 }
 
 /** A configuration option: its flag, its environment variable and how to read it. */
@@ -95,6 +99,8 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'followChain', flag: 'follow-chain', env: 'SOLPROOF_FOLLOW_CHAIN', kind: 'bool', help: 'watch new blocks and verify copies of verified contracts as they appear (default true)' },
   { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
   { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
+  { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
+  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take (default 60)' },
   { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
 ];
 
@@ -126,6 +132,8 @@ export function defaultConfig(): Config {
     followChain: true,
     followPollMs: 1000,
     followBackfillBlocks: 10_000,
+    diagnosisCompiles: 24,
+    diagnosisSeconds: 60,
     jobPayloadDays: 7,
   };
 }

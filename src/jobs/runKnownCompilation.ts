@@ -25,7 +25,8 @@ export interface KnownCompilationRunnerOptions {
 /**
  * Runs a just-queued verification at once, in the process that received it, when the
  * submission was compiled before (same compiler, same input): no compiler is needed, so the
- * receipt is final by the time the client first asks. Anything else is left to the workers.
+ * receipt is final by the time the client first asks. Anything else, failures included (they
+ * are diagnosed, which needs a compiler), is left to the workers.
  */
 export function createKnownCompilationRunner(options: KnownCompilationRunnerOptions) {
   const known = storedCompilations(options.store.db);
@@ -44,7 +45,8 @@ export function createKnownCompilationRunner(options: KnownCompilationRunnerOpti
     if (!job) return false;
     try {
       const outcome = await options.handler(job, { signal: new AbortController().signal });
-      if ('retry' in outcome) {
+      // A failure is left to the workers too: they diagnose it (the search needs a compiler).
+      if ('retry' in outcome || outcome.state === 'fail') {
         await releaseJob(db, receipt, options.owner);
         return false;
       }

@@ -13,6 +13,11 @@ import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { libraryLinks, recordVerification } from '../bytecodeDatabase/recordVerification.js';
 import { licenseFromSource } from '../core/licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
+import { diagnoseFailure, type DiagnosisBudget } from '../verify/index.js';
+import type { SourceSubmission } from '../core/types.js';
+import type { ReleaseLookup } from '../core/solcReleases.js';
+import { diagnosisReasonCode, diagnosisSentences } from '../core/diagnosisTexts.js';
+import type { WorkGate } from './workGate.js';
 
 export interface VerificationDeps {
   store: Store;
@@ -25,7 +30,21 @@ export interface VerificationDeps {
   logger: Logger;
   /** How long to wait before trying again when the node is down (default 5 s). */
   retryDelayMs?: number;
+  /** Diagnoses failures (what to change to pass); without it a failure says only what failed. */
+  diagnosis?: DiagnosisDeps;
 }
+
+export interface DiagnosisDeps {
+  releases: ReleaseLookup;
+  /** Whether a compiler is cached here or quick to get. */
+  compilerAvailable: (longVersion: string) => Promise<boolean>;
+  budget: DiagnosisBudget;
+  /** Verifications hold it; a diagnosis compiles only when it is free. */
+  gate: WorkGate;
+}
+
+/** Failures a search over settings can explain. */
+const DIAGNOSABLE = new Set(['no_match', 'runtime_mismatch', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
 /** The reason a client is shown for a failed verification. */
 export function failureReason(error: SolproofError): string {
@@ -66,15 +85,17 @@ export function createVerificationHandler(deps: VerificationDeps) {
       return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     }
     let result: VerificationResult;
-    let runtimeCode: Hex;
-    let creation: ContractCreation | null;
+    let runtimeCode: Hex = '0x';
+    let creation: ContractCreation | null = null;
     try {
       runtimeCode = await deps.chain.getCode(address);
       if (runtimeCode === '0x') {
         return { state: 'fail', resultText: TEXT.unableToLocateCode(address) };
       }
       creation = await deps.chain.findCreation(address);
-      result = await verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation, known: storedCompilations(deps.store.db) });
+      const found = creation;
+      const verify = () => verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation: found, known: storedCompilations(deps.store.db) });
+      result = deps.diagnosis ? await deps.diagnosis.gate.hold(verify) : await verify();
     } catch (error) {
       // A compiler that crashes again on the same input will not stop crashing.
       if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) {
@@ -87,6 +108,9 @@ export function createVerificationHandler(deps: VerificationDeps) {
         return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
       }
       if (isSolproofError(error)) {
+        if (deps.diagnosis && DIAGNOSABLE.has(error.code) && runtimeCode !== '0x') {
+          return diagnosedFailure(deps, deps.diagnosis, job.receipt, submission, runtimeCode, creation, error);
+        }
         return { state: 'fail', resultText: failureReason(error), result: { code: error.code, details: error.details } };
       }
       throw error;
@@ -142,4 +166,42 @@ export function createVerificationHandler(deps: VerificationDeps) {
       },
     };
   };
+}
+
+/**
+ * A failure with its diagnosis: the facts and, when the bounded search found one, the change
+ * that makes the submission pass. A diagnosis that itself fails leaves the plain failure.
+ */
+async function diagnosedFailure(
+  deps: VerificationDeps,
+  diagnosis: DiagnosisDeps,
+  receipt: string,
+  submission: SourceSubmission,
+  runtimeCode: Hex,
+  creation: ContractCreation | null,
+  error: SolproofError,
+): Promise<JobOutcome> {
+  const plain = failureReason(error);
+  try {
+    const found = await diagnoseFailure({
+      compiler: deps.compiler,
+      submission,
+      runtimeCode,
+      creation,
+      failure: error,
+      releases: diagnosis.releases,
+      compilerAvailable: diagnosis.compilerAvailable,
+      budget: diagnosis.budget,
+      beforeCompile: () => diagnosis.gate.idle(),
+    });
+    deps.logger.info({ receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, ms: found.ms }, 'diagnosed a failed verification');
+    return {
+      state: 'fail',
+      resultText: `${plain} ${diagnosisSentences(found)}`,
+      result: { code: error.code, details: error.details, reasonCode: diagnosisReasonCode(found), diagnosis: found },
+    };
+  } catch (failure) {
+    deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
+    return { state: 'fail', resultText: plain, result: { code: error.code, details: error.details } };
+  }
 }

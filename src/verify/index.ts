@@ -28,3 +28,20 @@ export {
   type ProxyNotFoundReason,
   type ProxyPattern,
 } from './proxy/index.js';
+export {
+  compareCodes,
+  deployedFacts,
+  diagnoseFailure,
+  disassemble,
+  submittedSettings,
+  withChanges,
+  type CodeComparison,
+  type DeployedFacts,
+  type DiagnoseArgs,
+  type Diagnosis,
+  type DiagnosisBudget,
+  type DiagnosisSetting,
+  type Instruction,
+  type SettingChange,
+  type SubmittedSettings,
+} from './diagnose/index.js';

@@ -28,6 +28,7 @@ import { contractPage } from './pages/contractPage.js';
 import { homePage } from './pages/homePage.js';
 import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
+import { receiptDocument } from './receiptDocument.js';
 
 
 /** Contracts per list page. */
@@ -265,7 +266,10 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.get('/receipt/:guid', async (request, reply) => {
-      const guid = (request.params as { guid: string }).guid;
+      const param = (request.params as { guid: string }).guid;
+      // `/receipt/<guid>.json`: the same receipt for tools, with the diagnosis of a failure.
+      if (param.endsWith('.json')) return receiptJson(reply, param.slice(0, -'.json'.length));
+      const guid = param;
       if (!isReceipt(guid)) {
         return sendPage(
           reply,
@@ -279,6 +283,14 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       }
       return sendPage(reply, receiptPage({ chainId: ctx.chainId, job }));
     });
+
+    async function receiptJson(reply: FastifyReply, guid: string): Promise<FastifyReply> {
+      const json = (status: number, body: unknown) => reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+      if (!isReceipt(guid)) return json(400, { error: 'A receipt is 50 lower-case letters and digits.' });
+      const job = await getJobStatus(ctx.store.db, guid);
+      if (!job) return json(404, { error: 'No verification has this receipt.' });
+      return json(200, receiptDocument(job));
+    }
 
     web.get('/verified-contracts.csv', async (request, reply) => {
       if (csvExports >= CSV_AT_ONCE || !(await limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {

@@ -38,6 +38,7 @@ const DEPLOYERS = [
   'bytecodeDatabase/wholeBuild',
   'api/getContractCreation',
   'clients/castCreation',
+  'diagnosis/diagnosis',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

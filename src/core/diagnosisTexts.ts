@@ -1,0 +1,153 @@
+/**
+ * The diagnosis of a failed verification in words: beside Etherscan's texts (texts.ts), the
+ * one place that turns a diagnosis's facts into what clients and the receipt page show.
+ * The shapes here are what verify/'s diagnosis gives (structurally: core imports nothing).
+ */
+
+export interface DiagnosisChangeView {
+  setting: string;
+  name?: string;
+  from: string;
+  to: string;
+}
+
+export interface DiagnosisView {
+  code: string;
+  facts: {
+    compilerRelease: string | null;
+    hashKind: string;
+    sent: { compilerVersion: string; optimizer: boolean; runs: number; evmVersion: string; viaIR: boolean; bytecodeHash: string; appendCBOR: boolean; contractName: string };
+    sameShape: string[];
+    onchainConstructorArguments?: string;
+    library?: { name: string; onchain: string; submitted: string };
+  };
+  fix: { changes: DiagnosisChangeView[]; matchKind: string } | null;
+  comparison: {
+    deployedLength: number;
+    compiledLength: number;
+    firstDifference: number | null;
+    deployedAround: { offset: number; text: string }[];
+    compiledAround: { offset: number; text: string }[];
+    onlyMetadata: boolean;
+  } | null;
+  tried: number;
+  compiles: number;
+  budgetSpent: boolean;
+}
+
+/** A stable reason code per failure family, for tools. */
+export function diagnosisReasonCode(d: Pick<DiagnosisView, 'code' | 'fix'>): string {
+  const setting = d.fix?.changes[0]?.setting;
+  const bySetting: Record<string, string> = {
+    compilerVersion: 'wrong_compiler_version',
+    optimizer: 'wrong_optimizer',
+    runs: 'wrong_runs',
+    evmVersion: 'wrong_evm_version',
+    viaIR: 'wrong_via_ir',
+    bytecodeHash: 'wrong_metadata_settings',
+    appendCBOR: 'wrong_metadata_settings',
+    contractName: 'wrong_contract_name',
+    constructorArguments: 'wrong_constructor_arguments',
+    library: 'wrong_library_address',
+  };
+  if (setting && bySetting[setting]) return bySetting[setting];
+  if (d.code === 'constructor_arguments_mismatch') return 'wrong_constructor_arguments';
+  if (d.code === 'library_mismatch') return 'wrong_library_address';
+  if (d.code === 'contract_not_found_in_output') return 'contract_not_in_sources';
+  return 'bytecode_mismatch';
+}
+
+const settingLabel = (setting: string, name?: string): string =>
+  ({
+    compilerVersion: 'compiler version',
+    optimizer: 'optimizer',
+    runs: 'optimizer runs',
+    evmVersion: 'EVM version',
+    viaIR: 'viaIR',
+    bytecodeHash: 'settings.metadata.bytecodeHash',
+    contractName: 'contract name',
+    constructorArguments: 'constructor arguments',
+    library: `library ${name ?? ''}`.trim(),
+  })[setting] ?? setting;
+
+const shown = (value: string): string => (value === '' ? 'the compiler default' : value);
+
+/** One change, as the setting a user changes: `the optimizer enabled, 200 runs (you sent: disabled)`. */
+export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts']['sent']): string {
+  switch (c.setting) {
+    case 'optimizer':
+      return c.to === 'enabled' ? `the optimizer enabled, ${sent.runs} runs (you sent: disabled)` : 'the optimizer disabled (you sent: enabled)';
+    case 'runs':
+      return `the optimizer enabled, ${c.to} runs (you sent: ${c.from})`;
+    case 'evmVersion':
+      return `EVM version ${c.to} (you sent: ${shown(c.from)})`;
+    case 'viaIR':
+      return `viaIR ${c.to === 'true' ? 'enabled' : 'disabled'} (you sent: ${c.from === 'true' ? 'enabled' : 'disabled'})`;
+    case 'bytecodeHash':
+      return `settings.metadata.bytecodeHash "${c.to}" in a standard JSON input (you sent: ${c.from})`;
+    case 'appendCBOR':
+      return `settings.metadata.appendCBOR ${c.to} in a standard JSON input (you sent: ${c.from})`;
+    case 'compilerVersion':
+      return `compiler ${c.to} (you sent: ${c.from})`;
+    case 'contractName':
+      return `contract name ${c.to} (you sent: ${c.from})`;
+    case 'constructorArguments':
+      return `constructor arguments 0x${c.to} (you sent: ${c.from ? `0x${c.from}` : 'none'})`;
+    case 'library':
+      return `${settingLabel('library', c.name)} at ${c.to} (you sent: ${c.from || 'none'})`;
+    default:
+      return `${settingLabel(c.setting)} ${c.to} (you sent: ${shown(c.from)})`;
+  }
+}
+
+/** The diagnosis as sentences for a failure text: facts first, then the fix or where the codes differ. */
+export function diagnosisSentences(d: DiagnosisView): string {
+  const out: string[] = [];
+  const { facts } = d;
+  const sentRelease = /^v?(\d+\.\d+\.\d+)/.exec(facts.sent.compilerVersion)?.[1] ?? null;
+  if (facts.compilerRelease && sentRelease && facts.compilerRelease !== sentRelease) {
+    out.push(`The deployed code was compiled with solc ${facts.compilerRelease} (read from its metadata); you asked for ${sentRelease}.`);
+  }
+  if (d.code === 'constructor_arguments_mismatch' && facts.onchainConstructorArguments !== undefined) {
+    out.push(`The creation transaction carries these constructor arguments: 0x${facts.onchainConstructorArguments}; you sent ${sentArguments(d)}.`);
+  }
+  if (facts.library) {
+    out.push(`The code calls library ${facts.library.name} at ${facts.library.onchain}; you linked it at ${facts.library.submitted || 'no address'}.`);
+  }
+  const nameChange = d.fix?.changes.find((c) => c.setting === 'contractName');
+  if (nameChange) {
+    out.push(`${nameChange.from} is not the contract deployed here; ${nameChange.to} of your sources compiles to the deployed code.`);
+  }
+  if (d.fix) {
+    const others = d.fix.changes.filter((c) => c.setting !== 'contractName');
+    const kind = d.fix.matchKind === 'full' ? 'a full match' : 'a partial match';
+    if (others.length > 0) out.push(`It matches (${kind}) with ${others.map((c) => changeText(c, facts.sent)).join(' and ')}.`);
+    else out.push(`With that name it is ${kind}.`);
+    return out.join(' ');
+  }
+  const c = d.comparison;
+  if (c) {
+    if (c.onlyMetadata) {
+      out.push(
+        'Only the metadata hash differs: the code is the same, the sources or metadata settings are not exactly those of the build (a comment, a file name or path, whitespace, another bytecodeHash). Submit the build\'s own standard JSON input for a full match.',
+      );
+    } else if (c.firstDifference !== null) {
+      const at = (list: { text: string }[]): string => list.map((i) => i.text).join(' ') || '(end of code)';
+      out.push(
+        `The deployed runtime code is ${c.deployedLength} bytes, yours ${c.compiledLength}; they first differ at byte ${c.firstDifference}: deployed ${at(c.deployedAround)}; compiled ${at(c.compiledAround)}.`,
+      );
+      out.push(
+        c.deployedLength === c.compiledLength
+          ? 'Equal lengths usually mean other constants or another compiler setting of the same shape (EVM version, runs).'
+          : 'Different lengths usually mean other sources or another optimizer setting.',
+      );
+    }
+  }
+  out.push(`No setting tried made it match (${d.tried} tried, ${d.compiles} compiles${d.budgetSpent ? ', budget spent' : ''}).`);
+  return out.join(' ');
+}
+
+function sentArguments(d: DiagnosisView): string {
+  const change = d.fix?.changes.find((c) => c.setting === 'constructorArguments');
+  return change ? (change.from ? `0x${change.from}` : 'none') : 'other ones';
+}

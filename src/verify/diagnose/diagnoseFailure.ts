@@ -1,0 +1,230 @@
+import { isSolproofError, type SolproofError } from '../../core/errors.js';
+import { compareVersions } from '../../core/compilerVersion.js';
+import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
+import { strip0x } from '../../core/hex.js';
+import type { ReleaseLookup } from '../../core/solcReleases.js';
+import type { SourceSubmission } from '../../core/types.js';
+import { buildSolcInput } from '../buildSolcInput.js';
+import { codeFingerprint } from '../fingerprint.js';
+import type { Compiler, ContractCreation } from '../ports.js';
+import type { SolcOutput } from '../solcTypes.js';
+import { verifyContract } from '../verifyContract.js';
+import { compareCodes, type CodeComparison } from './codeComparison.js';
+import { deployedFacts, type DeployedFacts } from './deployedFacts.js';
+import { submittedSettings, withChanges, type SettingChange, type SubmittedSettings } from './settingChanges.js';
+
+/** How much a diagnosis may spend. */
+export interface DiagnosisBudget {
+  /** Compiles at most (each candidate setting costs one, or none when its compilation is known). */
+  compiles: number;
+  /** Milliseconds at most, all compiles included. */
+  ms: number;
+}
+
+export interface DiagnoseArgs {
+  compiler: Compiler;
+  submission: SourceSubmission;
+  runtimeCode: string;
+  creation: ContractCreation | null;
+  /** Why the submission failed (verifyContract's error). */
+  failure: SolproofError;
+  /** The long version (`0.8.24+commit.e11b9ed9`) of a release, to try the compiler the metadata names. */
+  releases: ReleaseLookup;
+  /** Whether a compiler is here or quick to get; others are not tried. */
+  compilerAvailable: (longVersion: string) => Promise<boolean>;
+  budget: DiagnosisBudget;
+  /** Called before each compile: resolves when the diagnosis may go on (it yields to normal work). */
+  beforeCompile?: () => Promise<void>;
+  /** For tests: the clock. */
+  now?: () => number;
+}
+
+/** What a diagnosis found. Every `fix` was verified: the submission with it applied passed. */
+export interface Diagnosis {
+  /** The failure family: the error code. */
+  code: string;
+  facts: DeployedFacts & {
+    /** The settings as sent. */
+    sent: SubmittedSettings;
+    /** Contracts of the submission whose code has the deployed code's shape (same fingerprint). */
+    sameShape: string[];
+    /** Hex without 0x, for a constructor-arguments failure. */
+    onchainConstructorArguments?: string;
+    /** For a library failure. */
+    library?: { name: string; onchain: string; submitted: string };
+  };
+  /** The changes that make the submission pass (checked by verifying with them), or null. */
+  fix: { changes: SettingChange[]; matchKind: string } | null;
+  /** Where the codes differ, when no fix was found (the submission's code against the deployed code). */
+  comparison: CodeComparison | null;
+  /** Candidate settings verified, and compiles they cost. */
+  tried: number;
+  compiles: number;
+  ms: number;
+  /** True when the budget ran out before every candidate was tried. */
+  budgetSpent: boolean;
+}
+
+/** Runs per optimizer setting that are common in practice, most common first. */
+const COMMON_RUNS = [200, 1, 1000, 10_000, 100, 999_999, 1_000_000, 500, 5000, 20_000, 2000, 50, 10, 300, 800, 4_294_967_295];
+
+/**
+ * Says why a submission failed and, where a bounded search finds one, the change that makes it
+ * pass. Facts first (free): the deployed auxdata's compiler and hash kind, the failure's own
+ * details. Then one setting at a time, the likeliest first (the contract name among the
+ * submission's contracts of the same shape, the metadata's compiler version, the optimizer,
+ * runs, viaIR, EVM versions, the metadata hash), then cheap pairs; each candidate is verified
+ * for real, and the first that passes is the fix. A diagnosis never claims a fix that did not
+ * pass. Without a fix, the code of the submission is compared byte by byte with the deployed code.
+ */
+export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
+  const now = args.now ?? Date.now;
+  const started = now();
+  const sent = submittedSettings(args.submission);
+  const facts: Diagnosis['facts'] = { ...deployedFacts(args.runtimeCode), sent, sameShape: [] };
+  let compiles = 0;
+  let tried = 0;
+  let budgetSpent = false;
+  const inBudget = (): boolean => {
+    if (compiles >= args.budget.compiles || now() - started >= args.budget.ms) budgetSpent = true;
+    return !budgetSpent;
+  };
+  const counting: Compiler = {
+    compile: async (version, input) => {
+      await args.beforeCompile?.();
+      compiles++;
+      return args.compiler.compile(version, input);
+    },
+  };
+  const done = (fix: Diagnosis['fix'], comparison: CodeComparison | null): Diagnosis => ({
+    code: args.failure.code,
+    facts,
+    fix,
+    comparison,
+    tried,
+    compiles,
+    ms: now() - started,
+    budgetSpent,
+  });
+
+  /** Verifies the submission with `changes`; the verdict's kind when it passes. */
+  const attempt = async (changes: SettingChange[]): Promise<string | null> => {
+    if (!inBudget()) return null;
+    tried++;
+    try {
+      const result = await verifyContract({
+        compiler: counting,
+        submission: withChanges(args.submission, changes),
+        runtimeCode: args.runtimeCode as `0x${string}`,
+        creation: args.creation,
+      });
+      return result.matchKind;
+    } catch (error) {
+      if (isSolproofError(error)) return null;
+      throw error;
+    }
+  };
+  const tryFix = async (changes: SettingChange[]): Promise<Diagnosis['fix']> => {
+    const matchKind = await attempt(changes);
+    return matchKind ? { changes, matchKind } : null;
+  };
+
+  // The failure's own facts: constructor arguments and libraries need no search.
+  const details = (args.failure.details ?? {}) as Record<string, string>;
+  if (args.failure.code === 'constructor_arguments_mismatch' && typeof details['onchain'] === 'string') {
+    facts.onchainConstructorArguments = details['onchain'];
+    const fix = await tryFix([{ setting: 'constructorArguments', from: strip0x(args.submission.constructorArguments), to: details['onchain'] }]);
+    if (fix) return done(fix, null);
+  }
+  if (args.failure.code === 'library_mismatch' && details['library'] && details['onchain']) {
+    facts.library = { name: details['library'], onchain: details['onchain'], submitted: details['submitted'] ?? '' };
+    const fix = await tryFix([{ setting: 'library', name: details['library'], from: details['submitted'] ?? '', to: details['onchain'] }]);
+    if (fix) return done(fix, null);
+  }
+
+  // One compile of every contract of the submission: which of them has the deployed code's
+  // shape (a wrong contract name), and the code to compare with when nothing else is found.
+  let output: SolcOutput | null = null;
+  let targetCode: string | null = null;
+  try {
+    if (inBudget()) {
+      const built = buildSolcInput(args.submission);
+      const selection = { '*': { '*': ['evm.deployedBytecode.object'] } };
+      output = await counting.compile(versionOf(sent.compilerVersion), { ...built.input, settings: { ...built.input.settings, outputSelection: selection } });
+      const deployedShape = codeFingerprint(strip0x(args.runtimeCode));
+      for (const [path, byName] of Object.entries(output.contracts ?? {})) {
+        for (const [name, contract] of Object.entries(byName)) {
+          const code = contract.evm?.deployedBytecode?.object ?? '';
+          if (path === built.sourcePath && name === built.contractName) targetCode = code;
+          if (code && codeFingerprint(code) === deployedShape) facts.sameShape.push(`${path}:${name}`);
+        }
+      }
+    }
+  } catch (error) {
+    if (!isSolproofError(error)) throw error;
+  }
+
+  const candidates = candidateChanges(args, sent, facts);
+  for (const changes of candidates) {
+    if (changes[0]?.setting === 'compilerVersion' && !(await args.compilerAvailable(versionOf(changes[0].to)))) continue;
+    const fix = await tryFix(changes);
+    if (fix) return done(fix, null);
+    if (budgetSpent) break;
+  }
+  return done(null, targetCode !== null ? compareCodes(targetCode, args.runtimeCode) : null);
+}
+
+/** The settings to try, one change at a time first, the likeliest first; then cheap pairs. */
+function candidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, facts: Diagnosis['facts']): SettingChange[][] {
+  const singles: SettingChange[][] = [];
+  const submissionName = (qualified: string): string =>
+    args.submission.codeFormat === 'solidity-single-file' ? qualified.slice(qualified.lastIndexOf(':') + 1) : qualified;
+  for (const shape of facts.sameShape) {
+    const name = submissionName(shape);
+    if (name !== sent.contractName) singles.push([{ setting: 'contractName', from: sent.contractName, to: name }]);
+  }
+  // When another contract has the shape, the name is the likely fault: try it before settings.
+  const release = releaseOf(sent.compilerVersion);
+  let version: SettingChange | null = null;
+  if (facts.compilerRelease && release && facts.compilerRelease !== release) {
+    const long = args.releases(facts.compilerRelease)?.longVersion;
+    if (long) version = { setting: 'compilerVersion', from: sent.compilerVersion, to: `v${long}` };
+  }
+  if (version) singles.push([version]);
+  const optimizer: SettingChange = { setting: 'optimizer', from: sent.optimizer ? 'enabled' : 'disabled', to: sent.optimizer ? 'disabled' : 'enabled' };
+  singles.push([optimizer]);
+  const runsChange = (runs: number): SettingChange => ({ setting: 'runs', from: sent.optimizer ? String(sent.runs) : `${sent.runs} (optimizer disabled)`, to: String(runs) });
+  const runsToTry = COMMON_RUNS.filter((runs) => !(sent.optimizer && runs === sent.runs) && !(!sent.optimizer && runs === 200)); // enabling the optimizer tried 200
+  // The most common values now; the rarer ones after the other settings.
+  for (const runs of runsToTry.slice(0, 3)) singles.push([runsChange(runs)]);
+  const viaIR: SettingChange = { setting: 'viaIR', from: String(sent.viaIR), to: String(!sent.viaIR) };
+  singles.push([viaIR]);
+  const compilerRelease = release ?? '0.0.0';
+  const evmVersions = EVM_VERSION_NAMES.filter((n) => compilerKnowsEvmVersion(compilerRelease, n) && n !== sent.evmVersion).reverse();
+  for (const evm of evmVersions.slice(0, 6)) singles.push([{ setting: 'evmVersion', from: sent.evmVersion, to: evm }]);
+  // The metadata settings the deployed auxdata shows: no CBOR at all (appendCBOR false, from
+  // 0.8.18), or another hash kind (bytecodeHash, from 0.6.0).
+  if (facts.hashKind === 'absent' && sent.appendCBOR && release && compareVersions(release, '0.8.18') >= 0) {
+    singles.push([{ setting: 'appendCBOR', from: 'true', to: 'false' }]);
+  }
+  const wantedHash = facts.hashKind === 'none' ? 'none' : facts.hashKind === 'bzzr1' ? 'bzzr1' : facts.hashKind === 'ipfs' ? 'ipfs' : null;
+  if (wantedHash && wantedHash !== sent.bytecodeHash && release && compareVersions(release, '0.6.0') >= 0) {
+    singles.push([{ setting: 'bytecodeHash', from: sent.bytecodeHash, to: wantedHash }]);
+  }
+  // The rarer runs values.
+  for (const runs of runsToTry.slice(3)) singles.push([runsChange(runs)]);
+  // Pairs where cheap: the metadata's compiler with the optimizer flipped; viaIR with the optimizer flipped.
+  const pairs: SettingChange[][] = [];
+  if (version) pairs.push([version, optimizer]);
+  pairs.push([viaIR, optimizer]);
+  return [...singles, ...pairs];
+}
+
+function versionOf(compilerVersion: string): string {
+  return compilerVersion.replace(/^v/, '');
+}
+
+function releaseOf(compilerVersion: string): string | null {
+  const m = /^v?(\d+\.\d+\.\d+)/.exec(compilerVersion);
+  return m ? m[1]! : null;
+}

@@ -1,0 +1,49 @@
+import { diagnosisReasonCode, type DiagnosisView } from '../core/diagnosisTexts.js';
+import { TEXT } from '../core/texts.js';
+import type { JobStatus } from '../store/verificationJobs.js';
+
+/** What `/receipt/<guid>.json` answers: a receipt's state, verdict and diagnosis, for tools. */
+export interface ReceiptDocument {
+  receipt: string;
+  /** `source`, `proxy` or `build`. */
+  kind: string;
+  address: string;
+  /** `pending`, `pass`, `fail` or `already_verified`. */
+  state: string;
+  /** What checkverifystatus answers a client that reads reasons. */
+  status: string;
+  /**
+   * A stable code per failure family (`wrong_optimizer`, `wrong_runs`, `wrong_compiler_version`,
+   * `wrong_evm_version`, `wrong_via_ir`, `wrong_metadata_settings`, `wrong_contract_name`,
+   * `wrong_constructor_arguments`, `wrong_library_address`, `contract_not_in_sources`,
+   * `bytecode_mismatch`, or the error's own code); null unless the receipt failed.
+   */
+  reasonCode: string | null;
+  /** The verdict's details (match kinds) of a pass, the failure's of a failure. */
+  result: unknown;
+  /** The diagnosis of a failed source verification (facts, the fix found, the code comparison), or null. */
+  diagnosis: unknown;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export function receiptDocument(job: JobStatus): ReceiptDocument {
+  const pending = job.state === 'queued' || job.state === 'running';
+  const result = (job.result ?? null) as { code?: string; reasonCode?: string; diagnosis?: Pick<DiagnosisView, 'code' | 'fix'> } | null;
+  const status = pending ? TEXT.pending : job.state === 'fail' ? TEXT.failWithReason(job.resultText ?? '') : (job.resultText ?? '');
+  const reasonCode =
+    job.state !== 'fail' ? null : (result?.reasonCode ?? (result?.diagnosis ? diagnosisReasonCode(result.diagnosis) : (result?.code ?? 'failed')));
+  const { diagnosis = null, ...rest } = result ?? {};
+  return {
+    receipt: job.receipt,
+    kind: job.kind,
+    address: job.address,
+    state: pending ? 'pending' : job.state,
+    status,
+    reasonCode,
+    result: result ? rest : null,
+    diagnosis,
+    createdAt: new Date(Number(job.createdAt)).toISOString(),
+    finishedAt: job.finishedAt ? new Date(Number(job.finishedAt)).toISOString() : null,
+  };
+}

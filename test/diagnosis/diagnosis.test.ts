@@ -1,0 +1,177 @@
+/**
+ * Diagnoses of failed verifications, on the suite's service: for each family a contract is
+ * deployed, a wrong submission fails with a text that names the fix, and the submission with
+ * that fix applied passes. A submission nothing near matches shows where the codes differ.
+ * A correct submission sent while a long diagnosis runs is timed against one sent alone.
+ */
+import { encodeAbiParameters } from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedService, verifyAndWait } from '../helpers/api.js';
+import { deployContract } from '../helpers/chain.js';
+import { build, linkBytecode, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
+import { deployerAccount } from '../helpers/accounts.js';
+
+const ACCOUNT = deployerAccount('diagnosis/diagnosis');
+const { apiUrl, baseUrl, apiKey } = sharedService();
+const RUN = Date.now();
+
+/** A contract of its own per case: no case's code is a copy of another's. */
+const source = (name: string, constant = 7) => `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+/// Diagnosed (${RUN}).
+contract ${name} {
+    uint256 public value;
+    address public owner;
+    uint256 public constant STEP = ${constant};
+
+    constructor(uint256 v) {
+        value = v;
+        owner = msg.sender;
+    }
+
+    function set(uint256 v) external {
+        require(msg.sender == owner, "owner");
+        value = v * STEP + 1;
+    }
+}
+`;
+const ARGS = [41n] as const;
+const encodedArgs = encodeAbiParameters([{ type: 'uint256' }], ARGS).slice(2);
+
+let lastReceipt = '';
+
+/** Submits, waits, and returns the failure text (as a client that sends chainid sees it). */
+async function failureText(fields: Record<string, string>): Promise<string> {
+  const { submit, status } = await verifyAndWait(apiUrl, apiKey, fields);
+  expect(submit.status, JSON.stringify(submit)).toBe('1');
+  expect(status?.result).toMatch(/^Fail - Unable to verify\. /);
+  lastReceipt = String(submit.result);
+  return String(status?.result);
+}
+
+async function passes(fields: Record<string, string>): Promise<void> {
+  const { submit, status } = await verifyAndWait(apiUrl, apiKey, fields);
+  expect(submit.status, JSON.stringify(submit)).toBe('1');
+  expect(status?.result).toBe('Pass - Verified');
+}
+
+async function deployed(name: string, version: string, options: Parameters<typeof standardInput>[1], constant = 7): Promise<{ address: string; built: Built; text: string }> {
+  const text = source(name, constant);
+  const built = await build(version, standardInput({ [`${name}.sol`]: text }, options), `${name}.sol`, name);
+  const { address } = await deployContract(built.abi, built.bytecode, ARGS, ACCOUNT);
+  return { address, built, text };
+}
+
+describe('diagnoses of failed verifications', () => {
+  beforeAll(() => {
+    expect(apiUrl).toBeTruthy();
+  });
+
+  it('optimizer: deployed with it enabled, submitted disabled', async () => {
+    const { address, built, text } = await deployed(`Opt${RUN}`, '0.8.28', { optimizer: true, runs: 200 });
+    const reason = await failureText(singleFileFields(address, built, `Opt${RUN}`, text, { optimizationUsed: '0' }));
+    expect(reason).toContain('It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled)');
+    // The same diagnosis for tools: /receipt/<guid>.json.
+    const res = await fetch(`${baseUrl}/receipt/${lastReceipt}.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { state: string; status: string; reasonCode: string; diagnosis: { fix: { changes: { setting: string; to: string }[]; matchKind: string } } };
+    expect(doc).toMatchObject({ state: 'fail', status: reason, reasonCode: 'wrong_optimizer' });
+    expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'optimizer', from: 'disabled', to: 'enabled' }], matchKind: 'full' });
+    expect((await fetch(`${baseUrl}/receipt/${'z'.repeat(50)}.json`)).status).toBe(404);
+    await passes(singleFileFields(address, built, `Opt${RUN}`, text, { optimizationUsed: '1', runs: '200' }));
+  });
+
+  it('runs: deployed with 1000 runs, submitted with 200', async () => {
+    const { address, built, text } = await deployed(`Runs${RUN}`, '0.8.28', { optimizer: true, runs: 1000 });
+    const reason = await failureText(singleFileFields(address, built, `Runs${RUN}`, text, { runs: '200' }));
+    expect(reason).toContain('the optimizer enabled, 1000 runs (you sent: 200)');
+    await passes(singleFileFields(address, built, `Runs${RUN}`, text, { runs: '1000' }));
+  });
+
+  it('compiler version: the metadata names 0.8.26, 0.8.28 was asked for', async () => {
+    const { address, built, text } = await deployed(`Ver${RUN}`, '0.8.26', { optimizer: false });
+    const reason = await failureText(singleFileFields(address, built, `Ver${RUN}`, text, { compilerversion: 'v0.8.28+commit.7893614a' }));
+    expect(reason).toContain('The deployed code was compiled with solc 0.8.26 (read from its metadata); you asked for 0.8.28.');
+    expect(reason).toContain('compiler v0.8.26+commit.8a97fa7a (you sent: v0.8.28+commit.7893614a)');
+    await passes(singleFileFields(address, built, `Ver${RUN}`, text, { compilerversion: 'v0.8.26+commit.8a97fa7a' }));
+  });
+
+  it('EVM version: deployed for paris, submitted with the default', async () => {
+    const { address, built, text } = await deployed(`Evm${RUN}`, '0.8.28', { optimizer: false, evmVersion: 'paris' });
+    const reason = await failureText(singleFileFields(address, built, `Evm${RUN}`, text));
+    expect(reason).toContain('EVM version paris (you sent: the compiler default)');
+    await passes(singleFileFields(address, built, `Evm${RUN}`, text, { evmversion: 'paris' }));
+  });
+
+  it('viaIR: deployed through the IR pipeline, submitted without it', async () => {
+    const { address, built, text } = await deployed(`Ir${RUN}`, '0.8.28', { optimizer: true, runs: 200, viaIR: true });
+    const reason = await failureText(singleFileFields(address, built, `Ir${RUN}`, text));
+    expect(reason).toContain('viaIR enabled (you sent: disabled)');
+    await passes(singleFileFields(address, built, `Ir${RUN}`, text, { viaIR: '1' }));
+  });
+
+  it('contract name: another contract of the sources is the one deployed', async () => {
+    const name = `Named${RUN}`;
+    const text = `${source(name)}\ncontract Other${RUN} { uint256 public other = 1; }\n`;
+    const built = await build('0.8.28', standardInput({ [`${name}.sol`]: text }), `${name}.sol`, name);
+    const { address } = await deployContract(built.abi, built.bytecode, ARGS, ACCOUNT);
+    const reason = await failureText(singleFileFields(address, built, `Other${RUN}`, text));
+    expect(reason).toContain(`Other${RUN} is not the contract deployed here; ${name} of your sources compiles to the deployed code.`);
+    await passes(singleFileFields(address, built, name, text));
+  });
+
+  it('constructor arguments: the creation transaction carries others', async () => {
+    const { address, built, text } = await deployed(`Args${RUN}`, '0.8.28', { optimizer: false });
+    const wrong = encodeAbiParameters([{ type: 'uint256' }], [42n]).slice(2);
+    const reason = await failureText(singleFileFields(address, built, `Args${RUN}`, text, { constructorArguements: wrong }));
+    expect(reason).toContain(`The creation transaction carries these constructor arguments: 0x${encodedArgs}; you sent 0x${wrong}.`);
+    await passes(singleFileFields(address, built, `Args${RUN}`, text, { constructorArguements: encodedArgs }));
+  });
+
+  it('library: the code calls the library at another address than the form names', async () => {
+    const lib = `Share${RUN}`;
+    const text = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+library ${lib} {
+    function share(uint256 a, uint256 b) external pure returns (uint256) { return a / b; }
+}
+contract Splits${RUN} {
+    function split(uint256 a) external pure returns (uint256) { return ${lib}.share(a, 3); }
+}
+`;
+    const input = standardInput({ [`Splits${RUN}.sol`]: text });
+    const library = await build('0.8.28', input, `Splits${RUN}.sol`, lib);
+    const { address: libraryAddress } = await deployContract(library.abi, library.bytecode, [], ACCOUNT);
+    const user = await build('0.8.28', input, `Splits${RUN}.sol`, `Splits${RUN}`);
+    const { address } = await deployContract(user.abi, linkBytecode(user.bytecode, /__\$[0-9a-f]{34}\$__/g, libraryAddress), [], ACCOUNT);
+    const wrongAddress = '0x00000000000000000000000000000000000000aa';
+    const reason = await failureText(singleFileFields(address, user, `Splits${RUN}`, text, { libraryname1: lib, libraryaddress1: wrongAddress }));
+    expect(reason).toContain(`at ${libraryAddress.toLowerCase()}`);
+    expect(reason).toMatch(/It matches \(a (full|partial) match\) with library/);
+    await passes(singleFileFields(address, user, `Splits${RUN}`, text, { libraryname1: lib, libraryaddress1: libraryAddress }));
+  });
+
+  it('nothing near matches: the text says where the codes differ; a correct submission meanwhile is not held up', async () => {
+    // Baseline: a correct submission on its own.
+    const alone = await deployed(`Alone${RUN}`, '0.8.28', { optimizer: false });
+    let started = Date.now();
+    await passes(singleFileFields(alone.address, alone.built, `Alone${RUN}`, alone.text));
+    const aloneMs = Date.now() - started;
+
+    const { address, built } = await deployed(`Far${RUN}`, '0.8.28', { optimizer: false });
+    const other = source(`Far${RUN}`, 9); // another constant: no setting makes it match
+    const during = await deployed(`During${RUN}`, '0.8.28', { optimizer: false });
+    const failing = verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, `Far${RUN}`, other));
+    await new Promise((r) => setTimeout(r, 1500)); // the diagnosis is under way
+    started = Date.now();
+    await passes(singleFileFields(during.address, during.built, `During${RUN}`, during.text));
+    const duringMs = Date.now() - started;
+    const { status } = await failing;
+    const reason = String(status?.result);
+    expect(reason).toMatch(/they first differ at byte \d+: deployed .+; compiled .+\./);
+    expect(reason).toMatch(/No setting tried made it match \(\d+ tried, \d+ compiles/);
+    expect(reason).not.toContain('It matches');
+    console.log(`correct submission: ${aloneMs} ms alone, ${duringMs} ms while a diagnosis ran`);
+  });
+});
