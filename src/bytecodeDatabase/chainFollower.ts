@@ -124,6 +124,9 @@ export class ChainFollower {
       if (storedGeneration === null) await setChainState(db, GENERATION_STATE, genesis);
       position = Math.max(-1, head - this.backfill);
       if (position >= 0) logger.info({ from: position + 1, head }, 'chain follower: first start; earlier contracts are checked when they are read');
+      // Kept at once: the next round goes on from here even when this one has no block to handle.
+      await setChainState(db, POSITION_HASH, position >= 0 ? ((await chain.blockHash(BigInt(position))) ?? '') : '');
+      await setChainState(db, POSITION, String(position));
     } else {
       position = Number(storedPosition);
       const positionHash = await getChainState(db, POSITION_HASH);

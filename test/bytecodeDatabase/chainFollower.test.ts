@@ -76,7 +76,7 @@ describeOnDialects('the chain follower', (dialect) => {
     for (;;) {
       const page = await listed();
       if (addresses.every((a) => page.includes(a))) return Date.now() - start;
-      if (Date.now() - start > timeoutMs) throw new Error(`not verified within ${timeoutMs} ms: ${addresses.filter((a) => !page.includes(a)).join(', ')}`);
+      if (Date.now() - start > timeoutMs) throw new Error(`not verified within ${timeoutMs} ms: ${addresses.filter((a) => !page.includes(a)).join(', ')}\n${service.output().slice(-6000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
