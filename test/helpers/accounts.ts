@@ -39,6 +39,7 @@ const DEPLOYERS = [
   'api/getContractCreation',
   'clients/castCreation',
   'diagnosis/diagnosis',
+  'api/misnamedNpmRelease',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
