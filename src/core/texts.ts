@@ -59,6 +59,10 @@ export const TEXT = {
   badUrl: 'The request URL could not be decoded',
   requestTimeout: 'The request took too long to arrive',
   invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
+  notALongVersion: (given: string) => `Invalid parameter compilerversion: "${given}" is not a solc long version like v0.8.26+commit.8a97fa7a`,
+  notASolcRelease: (given: string, long: string) => `Invalid parameter compilerversion: "${given}" is not a solc release; did you mean ${long}?`,
+  commitTooShort: (given: string, release: string) =>
+    `Invalid parameter compilerversion: "${given}" does not name a commit of solc ${release}: send its whole long version, with the 8-digit commit (like v0.8.26+commit.8a97fa7a)`,
   bodyTooDeep: (depth: number) => `The request body's JSON is nested more than ${depth} levels deep`,
   tooManyFields: (max: number) => `The request body has more than ${max} fields`,
   /** getcontractcreation when none of the addresses holds a contract whose creation is known (the message; the result is null). */

@@ -40,6 +40,7 @@ const DEPLOYERS = [
   'clients/castCreation',
   'diagnosis/diagnosis',
   'api/misnamedNpmRelease',
+  'api/compilerVersions',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
