@@ -28,6 +28,10 @@ export const TEXT = {
   proxyNotDetected: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
   postRequired: (action: string) => `This action (${action}) requires a POST request`,
   unableToLocateCode: (address: string) => `Unable to locate ContractCode at ${address}`,
+  /** The submission-time refusal: Etherscan's text first (clients retry on it), then what the node said. */
+  noCodeAtBlock: (address: string, block: bigint, waitedMs: number) =>
+    `Unable to locate ContractCode at ${address}: the node had no code there at block ${block}` +
+    (waitedMs > 0 ? ` (still none after waiting ${Number((waitedMs / 1000).toFixed(1))} s)` : ''),
   compilationError: (message: string) => `Solidity Compilation Error: ${message}`,
   failWithReason: (reason: string) => (reason ? `Fail - Unable to verify. ${reason}` : 'Fail - Unable to verify'),
   proxyFound: (proxy: string, implementation: string) =>

@@ -41,6 +41,7 @@ const DEPLOYERS = [
   'diagnosis/diagnosis',
   'api/misnamedNpmRelease',
   'api/compilerVersions',
+  'api/nodeLag',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
