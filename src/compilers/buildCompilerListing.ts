@@ -129,6 +129,24 @@ function unknownReleaseNamed(npmVersion: string, lookup: ReleaseLookup): string 
   return lookup(release) ? null : release;
 }
 
+// A republished release: `0.8.7-fixed` (a word, not a prerelease like `0.9.0-beta.1`).
+const REPUBLISHED_SUFFIX = /^-[a-z]{1,20}$/;
+
+/**
+ * The npm `solc` versions that may hold `release` (`0.8.7`), best first. A release the table
+ * knows is held by the package it names, and by none when it names none (solc@0.8.7 holds
+ * 0.7.5; solc@0.8.7-fixed holds 0.8.7). A release the table does not know may be held by the
+ * version named after it, else by a republished one of the `listed` npm versions
+ * (`0.9.1-fixed`). Only the version a loaded compiler reports says what a package holds.
+ */
+export function npmPackagesFor(release: string, lookup: ReleaseLookup, listed: readonly string[] = []): string[] {
+  if (!/^\d+\.\d+\.\d+$/.test(release)) return [];
+  const known = lookup(release);
+  if (known) return known.npmPackage === null ? [] : [known.npmPackage];
+  const republished = listed.filter((v) => v.startsWith(`${release}-`) && REPUBLISHED_SUFFIX.test(v.slice(release.length))).sort();
+  return [release, ...republished];
+}
+
 function newEntry(version: string, longVersion: string | null, numbers: VersionNumbers, nightly: string | undefined): Entry {
   return {
     version,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { create as createTarball } from 'tar';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,20 @@ function listJson(builds: { path: string; longVersion: string; bytes: Buffer; sh
   );
 }
 
+/** Serves `soljson` as npm's `solc@<version>` from a local registry: packument with sha512 integrity, and tarball. */
+async function publishSoljson(registry: LocalMirror, version: string, soljson: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'solproof-npm-'));
+  dirs.push(dir);
+  await mkdir(join(dir, 'package'));
+  await copyFile(soljson, join(dir, 'package', 'soljson.js'));
+  const tgz = join(dir, 'package.tgz');
+  await createTarball({ gzip: true, cwd: dir, file: tgz }, ['package']);
+  const bytes = await readFile(tgz);
+  const integrity = `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
+  registry.files.set(`/tarballs/solc-${version}.tgz`, bytes);
+  registry.files.set(`/solc/${version}`, Buffer.from(JSON.stringify({ name: 'solc', version, dist: { tarball: `${registry.url}/tarballs/solc-${version}.tgz`, integrity } })));
+}
+
 const dirs: string[] = [];
 const compilers: SolcCompiler[] = [];
 
@@ -168,6 +183,33 @@ describe('downloading from the npm registry', () => {
     expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 1 });
     const output = await compiler.compile('0.8.7+commit.e28d00a7', input);
     expect(bytecodeOf(output)).toMatch(/^6080/);
+  });
+
+  it('tries a republished package (X.Y.Z-fixed) of a release the table does not know when solc@X.Y.Z holds another compiler', async () => {
+    const registry = await startMirror();
+    try {
+      const v0826 = await installedLongVersion('0.8.26');
+      const v076 = await installedLongVersion('0.7.6');
+      // A registry where solc@0.8.26 holds 0.7.6 and solc@0.8.26-fixed holds 0.8.26, like solc@0.8.7 and 0.8.7-fixed.
+      await publishSoljson(registry, '0.8.26', join(root, 'node_modules', 'solc-0.7.6', 'soljson.js'));
+      await publishSoljson(registry, '0.8.26-fixed', join(root, 'node_modules', 'solc-0.8.26', 'soljson.js'));
+      registry.files.set('/solc', Buffer.from(JSON.stringify({ versions: { '0.8.26': {}, '0.8.26-fixed': {}, '0.8.26-beta.1': {} } })));
+      const cacheDir = await mkdtemp(join(tmpdir(), 'solproof-download-'));
+      dirs.push(cacheDir);
+      const unknownToTable = () => null;
+      const compiler = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: null, npmRegistryUrl: registry.url, releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
+      compilers.push(compiler);
+      const resolved = await compiler.resolve(`v${v0826}`);
+      expect(resolved).toEqual({ kind: 'soljson', path: join(cacheDir, `soljson-v${v0826}.js`), longVersion: v0826 });
+      expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 2 });
+      // What solc@0.8.26 really holds is kept under its own name; the beta was never asked for.
+      expect((await cachedFiles(cacheDir)).sort()).toEqual(['releases.json', `soljson-v${v0826}.js`, `soljson-v${v076}.js`].sort());
+      expect(registry.hits.get('/solc/0.8.26-beta.1')).toBeUndefined();
+      // The package that holds it is remembered: a restarted service asks only that one.
+      expect(ReleaseRegistry.inCache(cacheDir, unknownToTable).lookup('0.8.26')).toEqual({ longVersion: v0826, npmPackage: '0.8.26-fixed' });
+    } finally {
+      await registry.close();
+    }
   });
 
   it('reports compiler_download_failed, retryable, when no source can be reached', async () => {

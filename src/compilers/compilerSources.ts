@@ -12,11 +12,13 @@ import {
   DownloadError,
   downloadSolcBinBuild,
   fetchNpmSoljson,
+  fetchNpmSolcVersions,
   fetchSolcBinList,
   type HttpLimits,
   type SolcBinBuild,
   type SolcBinPlatform,
 } from './compilerDownloads.js';
+import { npmPackagesFor } from './buildCompilerListing.js';
 import type { CompilerKind } from './compilerFileName.js';
 import type { ReleaseRegistry } from './releaseRegistry.js';
 
@@ -107,59 +109,88 @@ export function mirrorSource(url: string, deps: SourceDeps): CompilerSource {
 
 /**
  * The npm registry's `solc` packages (releases only). The package named after a release does
- * not always hold it (solc@0.8.7 holds 0.7.5), so the one that does is taken from the
- * releases table, and the loaded compiler's own version decides what was downloaded.
+ * not always hold it (solc@0.8.7 holds 0.7.5), so the packages to try come from npmPackagesFor
+ * (the release table, and for a release it does not know the registry's own list of versions),
+ * and the loaded compiler's own version decides what was downloaded.
  */
 export function npmSource(registry: string, deps: SourceDeps & { readSoljsonVersion(path: string): Promise<string> }): CompilerSource {
+  /** Fetches one package into the cache under the version its compiler reports; null when it could not. */
+  async function load(packageVersion: string, attempts: SourceAttempts): Promise<CompilerVersion | 'absent' | null> {
+    let soljson: Buffer | null;
+    try {
+      soljson = await fetchNpmSoljson(registry, packageVersion, deps.limits);
+    } catch (e) {
+      if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
+      attempts.failures.push(`npm: ${e.message}`);
+      return null;
+    }
+    if (soljson === null) return 'absent';
+    deps.downloaded('npm');
+    const temp = await deps.cache.writeTemp(soljson);
+    try {
+      let reported: string;
+      try {
+        reported = await deps.readSoljsonVersion(temp);
+      } catch (e) {
+        attempts.failures.push(`npm: solc@${packageVersion} could not be loaded: ${(e as Error).message}`);
+        return null;
+      }
+      const actual = parseCompilerVersion(longVersionFromReported(reported) ?? '');
+      if (!actual) {
+        attempts.failures.push(`npm: solc@${packageVersion} reports an unreadable version "${reported.slice(0, 80)}"`);
+        return null;
+      }
+      // What npm really has is kept under its real name.
+      await rename(temp, deps.cache.pathOf('soljson', actual));
+      deps.logger?.info({ version: actual.long, kind: 'soljson', source: registry, package: `solc@${packageVersion}` }, 'compiler downloaded');
+      return actual;
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
   return {
     name: 'npm',
     async fetch(v, attempts) {
       if (v.nightly) return null;
-      const known = deps.releases.lookup(v.version);
-      if (known && known.npmPackage === null) {
-        attempts.definitive = true;
-        return null;
-      }
-      const packageVersion = known?.npmPackage ?? v.version;
-      let soljson: Buffer | null;
-      try {
-        soljson = await fetchNpmSoljson(registry, packageVersion, deps.limits);
-      } catch (e) {
-        if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
-        attempts.failures.push(`npm: ${e.message}`);
-        return null;
-      }
-      if (soljson === null) {
-        attempts.definitive = true;
-        return null;
-      }
-      deps.downloaded('npm');
-      const temp = await deps.cache.writeTemp(soljson);
-      try {
-        let reported: string;
-        try {
-          reported = await deps.readSoljsonVersion(temp);
-        } catch (e) {
-          attempts.failures.push(`npm: solc@${packageVersion} could not be loaded: ${(e as Error).message}`);
-          return null;
+      const lookup = deps.releases.npmLookup;
+      const tried = new Set<string>();
+      let candidates = npmPackagesFor(v.version, lookup);
+      let listAsked = lookup(v.version) !== null;
+      let answered = true;
+      for (let i = 0; ; i++) {
+        if (i === candidates.length) {
+          // The version named after an unknown release held another: the registry's list may
+          // have it republished (`0.9.1-fixed`).
+          if (listAsked || !answered) break;
+          listAsked = true;
+          try {
+            candidates = npmPackagesFor(v.version, lookup, await fetchNpmSolcVersions(registry, deps.limits)).filter((p) => !tried.has(p));
+          } catch (e) {
+            if (!(e instanceof DownloadError)) throw e;
+            attempts.failures.push(`npm: ${e.message}`);
+            answered = false;
+            break;
+          }
+          i = -1;
+          continue;
         }
-        const actual = parseCompilerVersion(longVersionFromReported(reported) ?? '');
-        if (!actual) {
-          attempts.failures.push(`npm: solc@${packageVersion} reports an unreadable version "${reported.slice(0, 80)}"`);
-          return null;
+        const packageVersion = candidates[i]!;
+        tried.add(packageVersion);
+        const actual = await load(packageVersion, attempts);
+        if (actual === null) {
+          answered = false;
+          continue;
         }
-        // What npm really has is kept under its real name.
-        await rename(temp, deps.cache.pathOf('soljson', actual));
-        deps.logger?.info({ version: actual.long, kind: 'soljson', source: registry, package: `solc@${packageVersion}` }, 'compiler downloaded');
+        if (actual === 'absent') continue;
         if (compareVersions(actual, v) === 0) deps.releases.learn(actual.long, packageVersion);
-        if (actual.long !== v.long) {
-          attempts.definitive = true;
-          return null;
-        }
-        return { kind: 'soljson', path: deps.cache.pathOf('soljson', actual), longVersion: actual.long };
-      } finally {
-        await rm(temp, { force: true });
+        if (actual.long === v.long) return { kind: 'soljson', path: deps.cache.pathOf('soljson', actual), longVersion: actual.long };
+        // This package holds the release with another commit: the release is settled.
+        if (compareVersions(actual, v) === 0) break;
       }
+      // Every package that may hold it answered, and none holds this version.
+      if (answered) attempts.definitive = true;
+      return null;
     },
   };
 }

@@ -41,6 +41,17 @@ export class ReleaseRegistry {
   /** The release (`0.8.26`, or a nightly's `0.8.27-nightly.2024.5.1`) as known, or null. */
   readonly lookup: ReleaseLookup = (release) => this.shipped(release) ?? this.learned.get(release) ?? null;
 
+  /**
+   * Like lookup, for which npm package holds a release: a release learned from a mirror's list
+   * (no package recorded) counts as not known, since no npm package was asked about it yet.
+   */
+  readonly npmLookup: ReleaseLookup = (release) => {
+    const shipped = this.shipped(release);
+    if (shipped) return shipped;
+    const learned = this.learned.get(release);
+    return learned && learned.npmPackage !== null ? learned : null;
+  };
+
   /** The releases learned beyond the shipped table (for listing them). */
   learnedReleases(): ReadonlyMap<string, SolcRelease> {
     return this.learned;

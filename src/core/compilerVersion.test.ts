@@ -57,21 +57,42 @@ describe('readSubmittedVersion', () => {
     }
   });
 
-  it('names the long version of a known release for a wrong, short, long or missing commit', () => {
-    for (const text of ['v0.8.28+commit.deadbeef', 'v0.8.28+commit.789361', 'v0.8.28+commit.7893614a1234', '0.8.28']) {
+  it('takes a known release\'s commit shortened to 7 digits or lengthened (as Blockscout does), and gives its long version', () => {
+    const cases: [string, string, string][] = [
+      ['v0.8.18+commit.87f61d9', 'v0.8.18+commit.87f61d96', '0.8.18'],
+      ['0.8.18+commit.87F61D9', 'v0.8.18+commit.87f61d96', '0.8.18'],
+      ['v0.8.24+commit.e11b9ed91234', 'v0.8.24+commit.e11b9ed9', '0.8.24'],
+      ['v0.8.24+commit.e11b9ed91234.Linux.gcc', 'v0.8.24+commit.e11b9ed9', '0.8.24'],
+      ['v0.8.28 commit.7893614a3c1d', 'v0.8.28+commit.7893614a', '0.8.28'],
+    ];
+    for (const [text, long, short] of cases) expect(readSubmittedVersion(text, knownSolcRelease), text).toEqual({ ok: true, value: { long, short } });
+  });
+
+  it('names the long version of a known release for a wrong, too short, wrongly lengthened or missing commit', () => {
+    for (const text of ['v0.8.28+commit.deadbeef', 'v0.8.28+commit.789361', 'v0.8.28+commit.7893615', 'v0.8.28+commit.7893614b1234', '0.8.28', 'v0.8.28.Linux.gcc']) {
       expect(readSubmittedVersion(text, knownSolcRelease)).toEqual({
         ok: false,
         error: `Invalid parameter compilerversion: "${text}" is not a solc release; did you mean v0.8.28+commit.7893614a?`,
       });
     }
+    expect(readSubmittedVersion('v0.8.18+commit.87f61d97', knownSolcRelease)).toEqual({
+      ok: false,
+      error: 'Invalid parameter compilerversion: "v0.8.18+commit.87f61d97" is not a solc release; did you mean v0.8.18+commit.87f61d96?',
+    });
   });
 
-  it('takes any 8-digit commit of a release it does not know, and nothing else', () => {
+  it('takes any commit of 8 digits or more of a release it does not know (cut to 8), and nothing else', () => {
     expect(readSubmittedVersion('v0.9.1+commit.0123abcd', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
+    expect(readSubmittedVersion('0.9.1+commit.0123abcd4567', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
     expect(readSubmittedVersion('latest', knownSolcRelease)).toEqual({
       ok: false,
       error: 'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a',
     });
-    expect(readSubmittedVersion('v0.9.1', knownSolcRelease).ok).toBe(false);
+    for (const text of ['v0.9.1', 'v0.9.1+commit.0123abc']) {
+      expect(readSubmittedVersion(text, knownSolcRelease)).toEqual({
+        ok: false,
+        error: `Invalid parameter compilerversion: "${text}" does not name a commit of solc 0.9.1: send its whole long version, with the 8-digit commit (like v0.8.26+commit.8a97fa7a)`,
+      });
+    }
   });
 });

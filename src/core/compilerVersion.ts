@@ -102,19 +102,23 @@ export interface SubmittedVersion {
   short: string;
 }
 
+/** The fewest hex digits of a shortened commit that are taken (git's short form: `87f61d9`). */
+export const MIN_COMMIT_DIGITS = 7;
+
 /**
- * Reads the compiler version of a submission. A known release must carry its own commit: any
- * other names no compiler, and the problem says which one was meant. Without `releases`, any
- * 8-digit commit is taken. Returns the version or the client text that names the problem.
+ * Reads the compiler version of a submission: the `v` is optional, a space may stand for the
+ * `+`, a platform suffix (`.Linux.gcc`) is dropped, and the commit may be shortened to
+ * MIN_COMMIT_DIGITS or lengthened (`87f61d9`, `e11b9ed91234`) when it still names the commit of
+ * the release, which a known release must carry: any other names no compiler, and the text
+ * names the long version of that release. A release not known (yet) needs at least its 8-digit
+ * commit. Returns the canonical version or the client text that names the problem.
  */
 export function readSubmittedVersion(
   text: string,
   releases: ReleaseLookup = () => null,
 ): { ok: true; value: SubmittedVersion } | { ok: false; error: string } {
-  const invalid = {
-    ok: false as const,
-    error: TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc long version like v0.8.26+commit.8a97fa7a`),
-  };
+  const given = text.slice(0, 64);
+  const invalid = { ok: false as const, error: TEXT.notALongVersion(given) };
   const m = SUBMITTED_VERSION.exec(text.trim());
   if (!m) return invalid;
   const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
@@ -122,12 +126,16 @@ export function readSubmittedVersion(
   const commit = m[5]?.toLowerCase();
   const known = releases(release);
   if (known) {
-    if (commit === known.longVersion.slice(known.longVersion.indexOf('commit.') + 7)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
-    return {
-      ok: false,
-      error: TEXT.invalidParameter('compilerversion', `"${text.slice(0, 64)}" is not a solc release; did you mean v${known.longVersion}?`),
-    };
+    const knownCommit = known.longVersion.slice(known.longVersion.indexOf('commit.') + 7);
+    if (commit !== undefined && sameCommit(commit, knownCommit)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
+    return { ok: false, error: TEXT.notASolcRelease(given, `v${known.longVersion}`) };
   }
-  if (commit === undefined || commit.length !== 8) return invalid;
-  return { ok: true, value: { long: `v${release}+commit.${commit}`, short } };
+  if (commit === undefined || commit.length < 8) return { ok: false, error: TEXT.commitTooShort(given, release) };
+  return { ok: true, value: { long: `v${release}+commit.${commit.slice(0, 8)}`, short } };
+}
+
+/** True when `given` is `known` shortened (to MIN_COMMIT_DIGITS at least) or lengthened. */
+function sameCommit(given: string, known: string): boolean {
+  if (given.length >= known.length) return given.startsWith(known);
+  return given.length >= MIN_COMMIT_DIGITS && known.startsWith(given);
 }

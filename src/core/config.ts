@@ -58,6 +58,11 @@ export interface Config {
   diagnosisCompiles: number;
   /** Seconds one diagnosis may take. */
   diagnosisSeconds: number;
+  /**
+   * A submission for an address without code waits this long for it to appear before it is
+   * refused: right after a deployment a node behind a load balancer may not have it yet.
+   */
+  codeWaitMs: number;
 }
 
 /** A configuration option: its flag, its environment variable and how to read it. */
@@ -101,6 +106,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
   { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
   { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take (default 60)' },
+  { key: 'codeWaitMs', flag: 'code-wait-ms', env: 'SOLPROOF_CODE_WAIT_MS', kind: 'int', help: 'a submission for an address without code waits this long for it before it is refused (default 3000)' },
   { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
 ];
 
@@ -135,6 +141,7 @@ export function defaultConfig(): Config {
     diagnosisCompiles: 24,
     diagnosisSeconds: 60,
     jobPayloadDays: 7,
+    codeWaitMs: 3000,
   };
 }
 

@@ -23,6 +23,9 @@ describe('Etherscan texts', () => {
     [TEXT.reasonLibrary, 'Library was required but suitable match not found'],
     [TEXT.proxyNotDetected, 'A corresponding implementation contract was unfortunately not detected for the proxy address.'],
     [TEXT.unableToLocateCode('0xabc'), 'Unable to locate ContractCode at 0xabc'],
+    // Clients (hardhat-verify, forge) retry on the Etherscan text the refusal starts with.
+    [TEXT.noCodeAtBlock('0xabc', 12n, 3000), 'Unable to locate ContractCode at 0xabc: the node had no code there at block 12 (still none after waiting 3 s)'],
+    [TEXT.noCodeAtBlock('0xabc', 12n, 0), 'Unable to locate ContractCode at 0xabc: the node had no code there at block 12'],
     [TEXT.failWithReason('Why.'), 'Fail - Unable to verify. Why.'],
     [TEXT.compilationError('ParserError: x'), 'Solidity Compilation Error: ParserError: x'],
     // Foundry's getcontractcreation client looks for this text to tell "not a contract".

@@ -28,6 +28,10 @@ export const TEXT = {
   proxyNotDetected: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
   postRequired: (action: string) => `This action (${action}) requires a POST request`,
   unableToLocateCode: (address: string) => `Unable to locate ContractCode at ${address}`,
+  /** The submission-time refusal: Etherscan's text first (clients retry on it), then what the node said. */
+  noCodeAtBlock: (address: string, block: bigint, waitedMs: number) =>
+    `Unable to locate ContractCode at ${address}: the node had no code there at block ${block}` +
+    (waitedMs > 0 ? ` (still none after waiting ${Number((waitedMs / 1000).toFixed(1))} s)` : ''),
   compilationError: (message: string) => `Solidity Compilation Error: ${message}`,
   failWithReason: (reason: string) => (reason ? `Fail - Unable to verify. ${reason}` : 'Fail - Unable to verify'),
   proxyFound: (proxy: string, implementation: string) =>
@@ -59,6 +63,10 @@ export const TEXT = {
   badUrl: 'The request URL could not be decoded',
   requestTimeout: 'The request took too long to arrive',
   invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
+  notALongVersion: (given: string) => `Invalid parameter compilerversion: "${given}" is not a solc long version like v0.8.26+commit.8a97fa7a`,
+  notASolcRelease: (given: string, long: string) => `Invalid parameter compilerversion: "${given}" is not a solc release; did you mean ${long}?`,
+  commitTooShort: (given: string, release: string) =>
+    `Invalid parameter compilerversion: "${given}" does not name a commit of solc ${release}: send its whole long version, with the 8-digit commit (like v0.8.26+commit.8a97fa7a)`,
   bodyTooDeep: (depth: number) => `The request body's JSON is nested more than ${depth} levels deep`,
   tooManyFields: (max: number) => `The request body has more than ${max} fields`,
   /** getcontractcreation when none of the addresses holds a contract whose creation is known (the message; the result is null). */

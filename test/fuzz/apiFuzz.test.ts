@@ -289,7 +289,7 @@ describe('fuzzing the API', () => {
         // are spread over forwarded addresses so no invalid-key cool-down covers the whole run.
         '--keyless-interval-ms', '0', '--rate-free', '1000000', '--rate-pro', '1000000', '--trusted-proxies', '127.0.0.1',
         // Bounded background work: a few accepted jobs per key, compiled one at a time, no downloads.
-        '--daily-verify-quota', '20', '--daily-proxy-quota', '20', '--job-concurrency', '1', '--npm-registry', '',
+        '--daily-verify-quota', '20', '--daily-proxy-quota', '20', '--code-wait-ms', '0', '--job-concurrency', '1', '--npm-registry', '',
         // The verified set is compared before and after: no follower verifying other files' copies meanwhile.
         '--follow-chain', 'false',
       ],

@@ -39,6 +39,9 @@ const DEPLOYERS = [
   'api/getContractCreation',
   'clients/castCreation',
   'diagnosis/diagnosis',
+  'api/misnamedNpmRelease',
+  'api/compilerVersions',
+  'api/nodeLag',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RpcProxyRule {
-  /** Answer with this JSON-RPC error instead of forwarding. */
-  error: { code: number; message: string };
-}
+/** Answer with this JSON-RPC error, or this result (a node that lags: `0x` for eth_getCode), instead of forwarding. */
+export type RpcProxyRule = { error: { code: number; message: string } } | { result: unknown };
 
 export interface RpcProxy {
   url: string;
@@ -21,8 +19,8 @@ export interface RpcProxy {
 export const METHOD_NOT_FOUND: RpcProxyRule = { error: { code: -32601, message: 'Method not found' } };
 
 /**
- * A JSON-RPC relay in front of a real node, to play a node with fewer methods, errors or
- * silence: the answers that are relayed come from the real node unchanged.
+ * A JSON-RPC relay in front of a real node, to play a node with fewer methods, errors, a
+ * node that lags behind (an answer of its own for a while) or silence: the answers that are relayed come from the real node unchanged.
  */
 export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
@@ -45,7 +43,7 @@ export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
         const applied = typeof rule === 'function' ? rule(message.params ?? []) : rule;
         res.setHeader('content-type', 'application/json');
         if (applied) {
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: applied.error }));
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...applied }));
           return;
         }
         const upstream = await fetch(upstreamUrl, {

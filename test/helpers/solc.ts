@@ -18,6 +18,8 @@ export const SOLC_PACKAGES: Record<string, string> = {
   '0.5.17': 'solc-0.5.17',
   '0.6.12': 'solc-0.6.12',
   '0.7.6': 'solc-0.7.6',
+  // solc@0.8.7 holds 0.7.5: the alias installs solc@0.8.7-fixed, which holds 0.8.7.
+  '0.8.7': 'solc-0.8.7',
   '0.8.10': 'solc-0.8.10',
   '0.8.18': 'solc-0.8.18',
   '0.8.26': 'solc-0.8.26',

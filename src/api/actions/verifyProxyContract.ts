@@ -1,6 +1,7 @@
 import type { Address, ProxyRequest } from '../../core/types.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, type Envelope } from '../envelope.js';
+import { codeOrRefusal } from './codeAtAddress.js';
 import { queueForKey } from './queueForKey.js';
 import { isAddress, type Params } from '../params.js';
 import { TEXT } from '../texts.js';
@@ -21,5 +22,8 @@ export async function verifyProxyContract(ctx: ApiContext, params: Params, calle
   }
   const request: ProxyRequest = { address: address.toLowerCase() as Address };
   if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
+  // Plugins link a proxy right after deploying it: a lagging node is given a few seconds.
+  const found = await codeOrRefusal(ctx, request.address);
+  if (!found.ok) return found.refusal;
   return queueForKey(ctx, caller.key, { kind: 'proxy', proxy: request });
 }

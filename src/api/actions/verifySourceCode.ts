@@ -1,11 +1,10 @@
-import { isSolproofError } from '../../core/errors.js';
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
 import { canBeImproved } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, type Envelope } from '../envelope.js';
+import { codeOrRefusal } from './codeAtAddress.js';
 import { queueForKey } from './queueForKey.js';
 import type { Params } from '../params.js';
-import type { Hex } from '../../core/types.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
 import { TEXT } from '../texts.js';
 
@@ -25,17 +24,12 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const existing = await getStoredVerdict(ctx.store.db, submission.address);
   if (existing && !canBeImproved(existing)) return fail(TEXT.alreadyVerified);
 
-  let code: string;
-  try {
-    code = await ctx.chain.getCode(submission.address);
-  } catch (e) {
-    if (isSolproofError(e, 'chain_unavailable')) return fail(TEXT.nodeUnavailable);
-    throw e;
-  }
-  if (code === '0x' || code === '') return fail(TEXT.unableToLocateCode(submission.address));
+  // A node behind a load balancer may not show a deployment of a moment ago: it is given a few seconds.
+  const found = await codeOrRefusal(ctx, submission.address);
+  if (!found.ok) return found.refusal;
 
   // A copy of a verified contract is verified through it at once, whatever this submission proves.
-  if (!existing) await ctx.copies.tryVerify(submission.address, code as Hex);
+  if (!existing) await ctx.copies.tryVerify(submission.address, found.code);
 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
