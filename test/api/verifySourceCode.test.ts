@@ -247,11 +247,14 @@ contract Impl is Base {
     // Etherscan's reason, then the diagnosis: the runs that make it match.
     expect(status).toMatchObject({ status: '0', message: 'NOTOK' });
     expect(status?.result).toMatch(/^Fail - Unable to verify\. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode\. /);
-    expect(status?.result).toContain('It matches (a full match) with the optimizer enabled, 1 runs (you sent: 100000).');
+    // A single file is never a full match of a build named C.sol; runs 1 and 200 give the same code here.
+    const suggested = /It matches \(a partial match\) with the optimizer enabled, (\d+) runs \(you sent: 100000\)\./.exec(String(status?.result))?.[1];
+    expect(['1', '200']).toContain(suggested);
     // Hardhat v2 (no chainid) sees the bare text; a failed attempt does not block the right one.
     const bare = await apiGet(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: (await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }), {})).submit.result, apikey: apiKey });
     expect(bare.result).toBe('Fail - Unable to verify');
-    const right = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS));
+    // The suggested runs, applied, pass.
+    const right = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: suggested! }));
     expect(right.status?.result).toBe('Pass - Verified');
   });
 

@@ -164,13 +164,18 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
     if (!isSolproofError(error)) throw error;
   }
 
+  // The first full match ends the search; a partial one (other metadata: runs 1 and 200 often
+  // give the same code) is kept while the search looks on for a full one.
+  let partial: Diagnosis['fix'] = null;
   const candidates = candidateChanges(args, sent, facts);
   for (const changes of candidates) {
     if (changes[0]?.setting === 'compilerVersion' && !(await args.compilerAvailable(versionOf(changes[0].to)))) continue;
     const fix = await tryFix(changes);
-    if (fix) return done(fix, null);
+    if (fix?.matchKind === 'full') return done(fix, null);
+    partial ??= fix;
     if (budgetSpent) break;
   }
+  if (partial) return done(partial, null);
   return done(null, targetCode !== null ? compareCodes(targetCode, args.runtimeCode) : null);
 }
 
