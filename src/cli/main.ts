@@ -3,6 +3,7 @@ import { CONFIG_OPTIONS, ConfigError, loadConfig } from '../core/config.js';
 import { readCommandLine } from './args.js';
 import { keys } from './keys.js';
 import { start } from './start.js';
+import { storeCommand } from './store.js';
 
 const USAGE = `usage: solproof <command> [options]
 
@@ -11,6 +12,7 @@ commands:
   keys create [--owner NAME] [--tier free|pro]
   keys list
   keys revoke KEY_ID
+  store stats                   verified contracts, distinct compilations and sources, bytes on disk
 
 options (each also an environment variable):
 ${CONFIG_OPTIONS.map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(30)} ${o.help}`).join('\n')}
@@ -30,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
       return -1; // keeps running
     case 'keys':
       return keys(config, rest, { owner: line.owner, tier: line.tier });
+    case 'store':
+      return storeCommand(config, rest);
     default:
       process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -72,6 +72,48 @@ export async function recordDeployment(db: Kysely<Database>, d: NewDeployment): 
   return id;
 }
 
+/**
+ * Records many deployments in a few statements (for filling a store in bulk); the same rule as
+ * recordDeployment for one already recorded. Returns their ids, in order.
+ */
+export async function recordDeployments(db: Kysely<Database>, list: readonly NewDeployment[]): Promise<string[]> {
+  const now = Date.now();
+  const rows = list.map((d) => {
+    const address = d.address.toLowerCase();
+    return {
+      id: sha256Hex(`${d.generation}\n${address}\n${d.transactionHash ?? ''}\n${d.runtimeCodeHash}`),
+      address,
+      generation: d.generation,
+      transactionHash: d.transactionHash,
+      blockNumber: d.blockNumber,
+      creator: d.creator?.toLowerCase() ?? null,
+      factory: d.factory?.toLowerCase() ?? null,
+      creationCodeHash: d.creationCodeHash,
+      runtimeCodeHash: d.runtimeCodeHash,
+      runtimeFingerprint: d.runtimeFingerprint,
+      foundAt: now,
+      blockTimestamp: d.blockTimestamp ?? null,
+    };
+  });
+  // Twelve parameters a row: 400 rows stay far below either database's limit.
+  for (let i = 0; i < rows.length; i += 400) {
+    await db
+      .insertInto('deployments')
+      .values(rows.slice(i, i + 400))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          blockNumber: eb.fn.coalesce('deployments.blockNumber', eb.ref('excluded.blockNumber')),
+          creator: eb.fn.coalesce('deployments.creator', eb.ref('excluded.creator')),
+          factory: eb.fn.coalesce('deployments.factory', eb.ref('excluded.factory')),
+          creationCodeHash: eb.fn.coalesce('deployments.creationCodeHash', eb.ref('excluded.creationCodeHash')),
+          blockTimestamp: eb.fn.coalesce('deployments.blockTimestamp', eb.ref('excluded.blockTimestamp')),
+        })),
+      )
+      .execute();
+  }
+  return rows.map((r) => r.id);
+}
+
 /** Stores init code read from the chain under the keccak256 of its bytes (the hash its deployment names). */
 export async function saveCreationCode(db: Kysely<Database>, creationCode: string): Promise<string> {
   const code = creationCode.toLowerCase();
