@@ -14,7 +14,11 @@ import {
   getStoredVerdict,
   getVerifiedContract,
   listReplacedVerifications,
+  allVerifiedContracts,
+  formatListCursor,
   listVerifiedContracts,
+  parseListCursor,
+  type ListCursor,
 } from '../store/verifiedContracts.js';
 import { readStaticAsset } from './staticAssets.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
@@ -34,7 +38,8 @@ import { receiptDocument } from './receiptDocument.js';
 /** Contracts per list page. */
 export const LIST_PAGE_SIZE = 25;
 /** How many pages deep the list goes (bounds the offset a request can ask for). */
-const MAX_LIST_PAGE = 100_000;
+/** `?page=N` reads by offset: only this far (deeper pages follow the keyset Older links). */
+const MAX_OFFSET_PAGE = 40;
 /** Latest contracts on the start page. */
 const HOME_LATEST = 10;
 /** Rows read from the store per batch while writing the CSV. */
@@ -78,11 +83,17 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
   // The whole list is up to a few thousand builds: bounded like the other pages that cost work.
   const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
   let csvExports = 0;
+  const openDownloads = new Set<import('node:http').ServerResponse>();
   const tooMany = (request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply => {
     void reply.header('retry-after', '1');
     if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
     return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
   };
+  // Closing the service ends open downloads (a client that stopped reading would hold it open).
+  app.addHook('preClose', async () => {
+    for (const response of openDownloads) response.destroy();
+    openDownloads.clear();
+  });
   await app.register(async (web) => {
     web.addHook('onSend', async (_request, reply, payload) => {
       reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
@@ -142,21 +153,30 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.get('/contracts', async (request, reply) => {
-      const raw = (request.query as Record<string, unknown>).page;
-      const text = typeof raw === 'string' ? raw.trim() : '';
-      const page = text === '' ? 1 : /^\d{1,6}$/.test(text) ? Number(text) : NaN;
-      if (!Number.isInteger(page) || page < 1 || page > MAX_LIST_PAGE) {
-        return sendPage(
-          reply,
-          messagePage({ chainId: ctx.chainId, title: 'Bad request', message: `page must be a whole number from 1 to ${MAX_LIST_PAGE}` }),
-          400,
-        );
+      const query = request.query as Record<string, unknown>;
+      const afterText = typeof query.after === 'string' ? query.after : '';
+      const pageText = typeof query.page === 'string' ? query.page.trim() : '';
+      const bad = (message: string) => sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Bad request', message }), 400);
+      // Newest first, by keyset: `?after=<cursor>` continues after a row, whatever was verified
+      // since, and costs the same at any depth. `?page=N` (offsets) only for the first pages.
+      let after: ListCursor | null = null;
+      let page = 1;
+      if (afterText) {
+        after = parseListCursor(afterText);
+        if (!after) return bad('after must be a position from an Older link: <time>-<address>.');
+      } else if (pageText) {
+        page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : NaN;
+        if (!Number.isInteger(page) || page < 1) return bad(`page must be a whole number from 1 to ${MAX_OFFSET_PAGE}`);
+        if (page > MAX_OFFSET_PAGE) return bad(`Pages past ${MAX_OFFSET_PAGE} are reached with the Older links (?after=…), which stay fast at any depth.`);
       }
-      const [contracts, total] = await Promise.all([
-        listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
+      const [rows, total] = await Promise.all([
+        listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
         countVerifiedContracts(ctx.store.db),
       ]);
-      return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, page, pageSize: LIST_PAGE_SIZE, total }));
+      const contracts = rows.slice(0, LIST_PAGE_SIZE);
+      const last = contracts[contracts.length - 1];
+      const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
+      return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total }));
     });
 
     web.get('/compilers.json', async (request, reply) => {
@@ -298,6 +318,9 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       }
       csvExports++;
       const stream = Readable.from(csvLines(ctx));
+      // A client that stops reading keeps its download open: closing the service ends it.
+      openDownloads.add(reply.raw);
+      reply.raw.once('close', () => openDownloads.delete(reply.raw));
       let released = false;
       const release = (): void => {
         if (!released) csvExports--;
@@ -320,16 +343,18 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
  */
 async function* csvLines(ctx: WebContext): AsyncGenerator<string> {
   yield csvRow(CSV_COLUMNS);
-  const seen = new Set<string>();
-  for (let offset = 0; ; offset += CSV_BATCH) {
-    const batch = await listVerifiedContracts(ctx.store.db, { limit: CSV_BATCH, offset });
-    let chunk = '';
-    for (const c of batch) {
-      if (!isOpenSourceLicense(c.licenseType) || seen.has(c.address)) continue;
-      seen.add(c.address);
+  // By keyset, newest first: each batch is one short indexed query, whatever the store's size,
+  // and the stream is pulled (a client that stops reading stops the reads).
+  let chunk = '';
+  let rows = 0;
+  for await (const c of allVerifiedContracts(ctx.store.db, CSV_BATCH)) {
+    if (isOpenSourceLicense(c.licenseType)) {
       chunk += csvRow([c.address, c.contractName, c.compilerVersion, licenseName(c.licenseType), c.matchKind, new Date(c.verifiedAt).toISOString()]);
     }
-    if (chunk) yield chunk;
-    if (batch.length < CSV_BATCH) return;
+    if (++rows % CSV_BATCH === 0 && chunk) {
+      yield chunk;
+      chunk = '';
+    }
   }
+  if (chunk) yield chunk;
 }
