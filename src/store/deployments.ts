@@ -41,40 +41,12 @@ export interface Deployment extends NewDeployment {
  * init code hash, block time).
  */
 export async function recordDeployment(db: Kysely<Database>, d: NewDeployment): Promise<string> {
-  const address = d.address.toLowerCase();
-  const id = sha256Hex(`${d.generation}\n${address}\n${d.transactionHash ?? ''}\n${d.runtimeCodeHash}`);
-  await db
-    .insertInto('deployments')
-    .values({
-      id,
-      address,
-      generation: d.generation,
-      transactionHash: d.transactionHash,
-      blockNumber: d.blockNumber,
-      creator: d.creator?.toLowerCase() ?? null,
-      factory: d.factory?.toLowerCase() ?? null,
-      creationCodeHash: d.creationCodeHash,
-      runtimeCodeHash: d.runtimeCodeHash,
-      runtimeFingerprint: d.runtimeFingerprint,
-      foundAt: Date.now(),
-      blockTimestamp: d.blockTimestamp ?? null,
-    })
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => ({
-        blockNumber: eb.fn.coalesce('deployments.blockNumber', eb.ref('excluded.blockNumber')),
-        creator: eb.fn.coalesce('deployments.creator', eb.ref('excluded.creator')),
-        factory: eb.fn.coalesce('deployments.factory', eb.ref('excluded.factory')),
-        creationCodeHash: eb.fn.coalesce('deployments.creationCodeHash', eb.ref('excluded.creationCodeHash')),
-        blockTimestamp: eb.fn.coalesce('deployments.blockTimestamp', eb.ref('excluded.blockTimestamp')),
-      })),
-    )
-    .execute();
-  return id;
+  return (await recordDeployments(db, [d]))[0]!;
 }
 
 /**
- * Records many deployments in a few statements (for filling a store in bulk); the same rule as
- * recordDeployment for one already recorded. Returns their ids, in order.
+ * Records many deployments in a few statements (recordDeployment for one; the bulk fill of a
+ * store for many); one already recorded gains the facts it lacked. Returns their ids, in order.
  */
 export async function recordDeployments(db: Kysely<Database>, list: readonly NewDeployment[]): Promise<string[]> {
   const now = Date.now();
