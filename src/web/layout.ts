@@ -28,7 +28,7 @@ export function layout(options: PageOptions, content: HtmlValue): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>` : ''}
 <title>${options.title} · solproof</title>
 <link rel="stylesheet" href="/static/explorer.css">
 <script src="/static/explorer.js" defer></script>

@@ -38,6 +38,11 @@ import { receiptDocument } from './receiptDocument.js';
 /** Contracts per list page. */
 export const LIST_PAGE_SIZE = 25;
 /** How many pages deep the list goes (bounds the offset a request can ask for). */
+/** Receipt event streams: open at once per client and in all, how often each reads, how long at most. */
+const RECEIPT_STREAMS_PER_CLIENT = 8;
+const RECEIPT_STREAMS_AT_ONCE = 500;
+const RECEIPT_STREAM_POLL_MS = 500;
+const RECEIPT_STREAM_MAX_MS = 10 * 60_000;
 /** `?page=N` reads by offset: only this far (deeper pages follow the keyset Older links). */
 const MAX_OFFSET_PAGE = 40;
 /** Latest contracts on the start page. */
@@ -84,6 +89,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
   const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
   let csvExports = 0;
   const openDownloads = new Set<import('node:http').ServerResponse>();
+  const receiptStreams = new Map<string, number>();
   const tooMany = (request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply => {
     void reply.header('retry-after', '1');
     if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
@@ -302,6 +308,58 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Unknown receipt', message: 'No verification has this receipt.' }), 404);
       }
       return sendPage(reply, receiptPage({ chainId: ctx.chainId, job }));
+    });
+
+    // `/receipt/<guid>/events`: server-sent events, one `state` event per change of the
+    // receipt's state ({state, status, done}), ending with the verdict; comments keep it alive.
+    web.get('/receipt/:guid/events', async (request, reply) => {
+      const guid = (request.params as { guid: string }).guid;
+      if (!isReceipt(guid)) return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
+      const first = await getJobStatus(ctx.store.db, guid);
+      if (!first) return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({ error: 'No verification has this receipt.' });
+      const perClient = receiptStreams.get(request.ip) ?? 0;
+      if (perClient >= RECEIPT_STREAMS_PER_CLIENT || openDownloads.size >= RECEIPT_STREAMS_AT_ONCE) {
+        return tooMany(request, reply, 'Too many receipt streams are open; poll checkverifystatus or /receipt/<guid>.json instead.');
+      }
+      receiptStreams.set(request.ip, perClient + 1);
+      const raw = reply.raw;
+      openDownloads.add(raw);
+      let closed = false;
+      raw.once('close', () => {
+        closed = true;
+        openDownloads.delete(raw);
+        const left = (receiptStreams.get(request.ip) ?? 1) - 1;
+        if (left > 0) receiptStreams.set(request.ip, left);
+        else receiptStreams.delete(request.ip);
+      });
+      reply.hijack();
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        connection: 'keep-alive',
+      });
+      const started = Date.now();
+      let sent = '';
+      let job: typeof first | null = first;
+      let lastWrite = Date.now();
+      while (!closed && job) {
+        const document = receiptDocument(job);
+        const done = document.state !== 'pending';
+        if (document.state !== sent || done) {
+          raw.write(`event: state\ndata: ${JSON.stringify({ state: job.state, status: document.status, done })}\n\n`);
+          sent = document.state;
+          lastWrite = Date.now();
+        }
+        if (done || Date.now() - started > RECEIPT_STREAM_MAX_MS) break;
+        if (Date.now() - lastWrite > 15_000) {
+          raw.write(': still working\n\n');
+          lastWrite = Date.now();
+        }
+        await new Promise((r) => setTimeout(r, RECEIPT_STREAM_POLL_MS));
+        job = await getJobStatus(ctx.store.db, guid);
+      }
+      if (!closed) raw.end();
     });
 
     async function receiptJson(reply: FastifyReply, guid: string): Promise<FastifyReply> {

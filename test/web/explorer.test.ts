@@ -232,18 +232,28 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
       ...standardJsonFields(proxyAddress, proxyBuilt, `${PROXY_PATH}:ERC1967Proxy`, { constructorArguements: proxyArgs.slice(2) }),
     });
     expect(submit.status).toBe('1');
+    // A tool that would rather not poll reads the same stream: the pending state, then the verdict.
+    const streamed = fetch(`${baseUrl}/receipt/${submit.result}/events`).then((r) => r.text());
     const page = await context.newPage();
     await page.goto(`${baseUrl}/receipt/${submit.result}`);
     const first = await textOf(page, 'h1');
     expect(first).toMatch(/^Verification (Queued|Compiling)$/);
-    expect(await page.locator('meta[http-equiv=refresh]').getAttribute('content')).toBe('2');
+    // The page follows the receipt's server-sent events (a reload only where scripts are off).
+    expect(await page.locator('[data-receipt-events]').getAttribute('data-receipt-events')).toBe(`/receipt/${submit.result}/events`);
     expect(await textOf(page, 'ol.steps li.current')).toMatch(/Queued|Compiling and comparing/);
     await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-pending.png') });
 
-    // The page reloads itself every 2 s until the job is done.
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Verified'), undefined, { timeout: 120_000, polling: 250 });
     expect(await textOf(page, 'h1')).toBe('Verification Verified');
-    expect(await page.locator('meta[http-equiv=refresh]').count()).toBe(0);
+    expect(await page.locator('[data-receipt-events]').count()).toBe(0);
+    // The stream of a finished receipt: its final state at once, then the end.
+    const events = await (await fetch(`${baseUrl}/receipt/${submit.result}/events`)).text();
+    expect(events).toBe(`event: state\ndata: ${JSON.stringify({ state: 'pass', status: 'Pass - Verified', done: true })}\n\n`);
+    expect((await fetch(`${baseUrl}/receipt/${'0'.repeat(50)}/events`)).status).toBe(404);
+    const live = (await streamed).split('\n\n').filter((e) => e.startsWith('event: state')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { state: string; done: boolean });
+    expect(live[0]).toMatchObject({ done: false });
+    expect(['queued', 'running']).toContain(live[0]!.state);
+    expect(live.at(-1)).toEqual({ state: 'pass', status: 'Pass - Verified', done: true });
     expect(await page.locator('ol.steps li.done').count()).toBe(3);
     await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-done.png') });
     await page.getByRole('link', { name: /Open the contract page/ }).click();

@@ -7,7 +7,10 @@ export const RECEIPT_REFRESH_SECONDS = 2;
 
 type StepState = 'done' | 'current' | 'failed' | '';
 
-/** `/receipt/:guid`: where a verification or proxy job stands; reloads itself while pending. */
+/**
+ * `/receipt/:guid`: where a verification or proxy job stands. While pending, the script follows
+ * the receipt's event stream and shows each new state (without scripts the page reloads itself).
+ */
 export function receiptPage(data: { chainId: number; job: JobStatus; now?: number }): Html {
   const job = data.job;
   const proxy = job.kind === 'proxy';
@@ -47,7 +50,7 @@ ${reused ? html`<p class="muted">These sources were compiled before: the stored 
   } else if (job.state === 'fail') {
     outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p><p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
-    outcome = html`<p class="notice info">${proxy ? 'Looking for the implementation' : 'Working'}… this page reloads every ${RECEIPT_REFRESH_SECONDS} seconds.</p>
+    outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
 ${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${job.lastError}</p>` : ''}`;
   }
   return layout(

@@ -166,4 +166,27 @@
       done.catch(function (err) { say(result, 'err', 'Error: ' + (err && err.message ? err.message : String(err))); });
     });
   });
+  /**
+   * A pending receipt page follows `/receipt/<guid>/events` (server-sent events): each new state
+   * re-renders the page from the server, and the stream ends with the verdict.
+   */
+  function followReceipt() {
+    var el = $('[data-receipt-events]');
+    if (!el || typeof EventSource === 'undefined') return;
+    var url = el.getAttribute('data-receipt-events') || '';
+    var shown = el.getAttribute('data-receipt-state') || '';
+    var source = new EventSource(url);
+    source.addEventListener('state', function (event) {
+      /** @type {{ state: string, done: boolean }} */
+      var data = JSON.parse(/** @type {MessageEvent} */ (event).data);
+      if (data.done) source.close();
+      if (data.state !== shown) window.location.reload();
+    });
+    source.onerror = function () {
+      // The stream ended or the service went away: fall back to reloading now and then.
+      source.close();
+      window.setTimeout(function () { window.location.reload(); }, 3000);
+    };
+  }
+  followReceipt();
 })();
