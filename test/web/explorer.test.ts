@@ -237,11 +237,14 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${baseUrl}/receipt/${submit.result}`);
     const first = await textOf(page, 'h1');
-    expect(first).toMatch(/^Verification (Queued|Compiling)$/);
-    // The page follows the receipt's server-sent events (a reload only where scripts are off).
-    expect(await page.locator('[data-receipt-events]').getAttribute('data-receipt-events')).toBe(`/receipt/${submit.result}/events`);
-    expect(await textOf(page, 'ol.steps li.current')).toMatch(/Queued|Compiling and comparing/);
-    await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-pending.png') });
+    // With warm compilers the job may be done before the page loads: the pending page is checked when it is seen.
+    expect(first).toMatch(/^Verification (Queued|Compiling|Verified)$/);
+    if (first !== 'Verification Verified') {
+      // The page follows the receipt's server-sent events (a reload only where scripts are off).
+      expect(await page.locator('[data-receipt-events]').getAttribute('data-receipt-events')).toBe(`/receipt/${submit.result}/events`);
+      expect(await textOf(page, 'ol.steps li.current')).toMatch(/Queued|Compiling and comparing/);
+      await page.screenshot({ path: join(tmpdir(), 'solproof-receipt-pending.png') });
+    }
 
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Verified'), undefined, { timeout: 120_000, polling: 250 });
     expect(await textOf(page, 'h1')).toBe('Verification Verified');
