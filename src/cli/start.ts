@@ -7,12 +7,12 @@ import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { CompilerList, createSolcCompiler } from '../compilers/index.js';
 import { runningJobsPerKey, type Config } from '../core/config.js';
-import { createLogger } from '../core/log.js';
+import { createLogger, type Logger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler, type DiagnosisDeps } from '../jobs/runVerification.js';
 import { WorkGate } from '../jobs/workGate.js';
-import { openStore } from '../store/openStore.js';
+import { openStore, type Store } from '../store/openStore.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
@@ -20,7 +20,7 @@ import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
 import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
-import { requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
+import { pruneJobPayloads, requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { registerWebRoutes } from '../web/routes.js';
@@ -169,6 +169,8 @@ export async function start(config: Config): Promise<void> {
       })
     : null;
   follower?.start();
+  // Sources of finished jobs older than --job-payload-days are dropped (receipts still answer).
+  const pruneTimer = config.jobPayloadDays > 0 ? schedulePayloadPruning(store, config.jobPayloadDays, logger) : null;
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -180,6 +182,7 @@ export async function start(config: Config): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app.close().catch(() => undefined);
+    if (pruneTimer) clearInterval(pruneTimer);
     await follower?.stop().catch(() => undefined);
     await runner.stop().catch(() => undefined);
     await rateLimits.close().catch(() => undefined);
@@ -190,4 +193,19 @@ export async function start(config: Config): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Prunes old job payloads once now and then hourly; returns the timer. */
+function schedulePayloadPruning(store: Store, days: number, logger: Logger): NodeJS.Timeout {
+  const prune = (): void => {
+    pruneJobPayloads(store.db, { finishedBefore: Date.now() - days * 86_400_000 })
+      .then((pruned) => {
+        if (pruned > 0) logger.info({ pruned, days }, 'dropped the sources of old finished jobs');
+      })
+      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not prune old job payloads'));
+  };
+  prune();
+  const timer = setInterval(prune, 3_600_000);
+  timer.unref();
+  return timer;
 }

@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getJobStatus } from './verificationJobs.js';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { quotaUsed } from './quotas.js';
@@ -12,6 +13,7 @@ import {
   insertJob,
   listJobsForAddress,
   newReceipt,
+  pruneJobPayloads,
   renewLease,
   requeueRunningJobs,
   retryJob,
@@ -176,6 +178,34 @@ describeOnDialects('verification jobs', (dialect) => {
         leaseUntil: null,
         finishedAt: T0 + 1_700,
       });
+    });
+
+    it('a passed job keeps no copy of its sources; failures keep theirs until pruned; receipts still answer', async () => {
+      const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\n${'// an ERC-20-sized source\n'.repeat(1200)}contract Token {}\n`;
+      const requestBytes = async (receipt: string) =>
+        Buffer.byteLength((await stores.store.db.selectFrom('verificationJobs').select('request').where('receipt', '=', receipt).executeTakeFirstOrThrow()).request);
+      const passed = await insertJob(stores.store.db, { request: sourceJob(addr(40), { sourceCode: source }), now: T0 });
+      const failed = await insertJob(stores.store.db, { request: sourceJob(addr(41), { sourceCode: source }), now: T0 });
+      const recent = await insertJob(stores.store.db, { request: sourceJob(addr(42), { sourceCode: source }), now: T0 });
+      const queued = await insertJob(stores.store.db, { request: sourceJob(addr(43), { sourceCode: source }), now: T0 });
+      const before = await requestBytes(passed.receipt);
+      await finishJob(stores.store.db, passed.receipt, { state: 'pass', resultText: 'Pass - Verified', result: { matchKind: 'full' }, now: T0 + 1 });
+      await finishJob(stores.store.db, failed.receipt, { state: 'fail', resultText: 'Fail - Unable to verify', now: T0 + 1 });
+      await finishJob(stores.store.db, recent.receipt, { state: 'fail', resultText: 'Fail - Unable to verify', now: T0 + 10_000 });
+      const afterPass = await requestBytes(passed.receipt);
+      console.log(`job payload of a ${source.length}-byte source: ${before} bytes queued, ${afterPass} bytes once passed`);
+      expect(afterPass).toBeLessThan(100);
+      expect(await requestBytes(failed.receipt)).toBe(before);
+
+      expect(await pruneJobPayloads(stores.store.db, { finishedBefore: T0 + 5_000, now: T0 + 20_000 })).toBe(1);
+      expect(await requestBytes(failed.receipt)).toBeLessThan(100);
+      expect(await requestBytes(recent.receipt)).toBe(before);
+      expect(await requestBytes(queued.receipt)).toBe(before);
+      expect(await pruneJobPayloads(stores.store.db, { finishedBefore: T0 + 5_000 })).toBe(0);
+      // What receipts answer is untouched.
+      expect(await getJobStatus(stores.other.db, passed.receipt)).toMatchObject({ state: 'pass', resultText: 'Pass - Verified', result: { matchKind: 'full' } });
+      expect(await getJobStatus(stores.other.db, failed.receipt)).toMatchObject({ state: 'fail', resultText: 'Fail - Unable to verify', payloadPrunedAt: T0 + 20_000 });
+      expect((await getJob(stores.store.db, failed.receipt))?.request).toBeNull();
     });
 
     it('records the final state once and never overwrites it', async () => {

@@ -221,6 +221,9 @@ export async function finishJob(
   outcome: { state: FinalJobState; resultText: string; result?: unknown; owner?: string; now?: number },
 ): Promise<boolean> {
   const now = outcome.now ?? Date.now();
+  // A passed job's sources are the verified record's (or the build's) input document, found by
+  // the receipt; an already-verified one's are needed by nothing: neither keeps its own copy.
+  const compact = outcome.state === 'pass' || outcome.state === 'already_verified';
   const res = await db
     .updateTable('verificationJobs')
     .set({
@@ -231,12 +234,47 @@ export async function finishJob(
       leaseUntil: null,
       updatedAt: now,
       finishedAt: now,
+      ...(compact ? { request: PRUNED_REQUEST, payloadPrunedAt: now } : {}),
     })
     .where('receipt', '=', receipt)
     .where('state', 'in', ['queued', 'running'])
     .$if(outcome.owner !== undefined, (qb) => qb.where('leaseOwner', '=', outcome.owner!))
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
+}
+
+/**
+ * What a finished job's request becomes once its sources are dropped: its state, texts and
+ * result (what receipts, checkverifystatus and the receipt page answer) stay in their columns.
+ */
+export const PRUNED_REQUEST = '{"pruned":true}';
+
+/**
+ * Drops the submitted sources of jobs that finished before `finishedBefore` (failures keep
+ * theirs until then), in batches; returns how many were pruned. Receipts stay answerable.
+ */
+export async function pruneJobPayloads(db: Kysely<Database>, options: { finishedBefore: number; batch?: number; now?: number }): Promise<number> {
+  const batch = options.batch ?? 500;
+  let pruned = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('verificationJobs')
+      .select('receipt')
+      .where('state', 'in', ['pass', 'fail', 'already_verified'])
+      .where('finishedAt', '<', options.finishedBefore)
+      .where('payloadPrunedAt', 'is', null)
+      .limit(batch)
+      .execute();
+    if (rows.length === 0) return pruned;
+    await db
+      .updateTable('verificationJobs')
+      .set({ request: PRUNED_REQUEST, payloadPrunedAt: options.now ?? Date.now() })
+      .where('receipt', 'in', rows.map((r) => r.receipt))
+      .where('payloadPrunedAt', 'is', null)
+      .execute();
+    pruned += rows.length;
+    if (rows.length < batch) return pruned;
+  }
 }
 
 /**
@@ -319,6 +357,7 @@ function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
 }
 
 function toJob(row: JobRow): VerificationJob {
+  if (row.payloadPrunedAt !== null) return { ...toStatus(row), request: null, requestError: 'the request of this finished job was pruned' };
   try {
     return { ...toStatus(row), request: decodeJobRequest(row.kind, row.request) };
   } catch (error) {
