@@ -44,7 +44,8 @@ export interface DiagnosisDeps {
 }
 
 /** Failures a search over settings can explain. */
-const DIAGNOSABLE = new Set(['no_match', 'runtime_mismatch', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
+// Not a runtime mismatch: the creation code matched, no setting explains a constructor that returned other code.
+const DIAGNOSABLE = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
 /** The reason a client is shown for a failed verification. */
 export function failureReason(error: SolproofError): string {
@@ -197,7 +198,7 @@ async function diagnosedFailure(
     deps.logger.info({ receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, ms: found.ms }, 'diagnosed a failed verification');
     return {
       state: 'fail',
-      resultText: `${plain} ${diagnosisSentences(found)}`,
+      resultText: `${plain}${/[.?!]$/.test(plain) ? '' : '.'} ${diagnosisSentences(found)}`,
       result: { code: error.code, details: error.details, reasonCode: diagnosisReasonCode(found), diagnosis: found },
     };
   } catch (failure) {

@@ -57,14 +57,16 @@ export function compiledContractId(compilationId: string, path: string, name: st
 
 /** Stores source contents once each (by hash). */
 export async function saveSources(db: Kysely<Database>, contents: Iterable<string>): Promise<void> {
-  const seen = new Set<string>();
-  for (const content of contents) {
-    const hash = sourceHash(content);
-    if (seen.has(hash)) continue;
-    seen.add(hash);
-    await db.insertInto('sources').values({ sourceHash: hash, content }).onConflict((oc) => oc.column('sourceHash').doNothing()).execute();
+  const rows = new Map<string, string>();
+  for (const content of contents) rows.set(sourceHash(content), content);
+  const values = [...rows].map(([hash, content]) => ({ sourceHash: hash, content }));
+  for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
+    await db.insertInto('sources').values(values.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.column('sourceHash').doNothing()).execute();
   }
 }
+
+/** Rows a multi-row insert: three parameters each, far below either database's limit. */
+const ROWS_PER_STATEMENT = 200;
 
 async function saveCode(db: Kysely<Database>, code: string): Promise<string | null> {
   if (code === '') return null;
@@ -103,10 +105,13 @@ export async function saveCompilation(
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  for (const [path, hash] of Object.entries(identity.sourceHashes)) {
+  // Many rows a statement: an input of thousands of files holds the store's one connection for
+  // a few statements, not thousands (reads wait for it on SQLite).
+  const links = Object.entries(identity.sourceHashes).map(([path, hash]) => ({ compilationId: identity.id, path, sourceHash: hash }));
+  for (let i = 0; i < links.length; i += ROWS_PER_STATEMENT) {
     await db
       .insertInto('compilationSources')
-      .values({ compilationId: identity.id, path, sourceHash: hash })
+      .values(links.slice(i, i + ROWS_PER_STATEMENT))
       .onConflict((oc) => oc.columns(['compilationId', 'path']).doNothing())
       .execute();
   }
