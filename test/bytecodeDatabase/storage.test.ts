@@ -92,8 +92,9 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const rpcUrl = `http://127.0.0.1:${port}`;
     const chain = { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } };
     const account = privateKeyToAccount(devnetAccounts(6)[5]!.privateKey);
-    const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
-    const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl) });
+    // A busy devnet (the follower tracing each block) may answer slowly: patient clients.
+    const publicClient = createPublicClient({ chain, transport: http(rpcUrl, { timeout: 120_000 }) }) as PublicClient;
+    const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl, { timeout: 120_000 }) });
     const deployData = (i: number) => encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Token ${i}`, `T${i}`, BigInt(1000 + i)] });
 
     const firstHash = await walletClient.sendTransaction({ data: deployData(0), account, chain });
@@ -104,9 +105,11 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const before = await storeBytes(store);
     // Every copy sent at once, with explicit nonces; the follower verifies them as blocks come.
     let nonce = await publicClient.getTransactionCount({ address: account.address });
+    const gasPrice = (await publicClient.getGasPrice()) * 2n;
     const hashes: `0x${string}`[] = [];
     for (let i = 1; i <= COPIES; i++) {
-      hashes.push(await walletClient.sendTransaction({ data: deployData(i), account, chain, nonce: nonce++, gas: 3_000_000n }));
+      // Everything given, so each send is one call to the node.
+      hashes.push(await walletClient.sendTransaction({ data: deployData(i), account, chain, nonce: nonce++, gas: 3_000_000n, gasPrice, type: 'legacy' }));
     }
     const last = await publicClient.waitForTransactionReceipt({ hash: hashes.at(-1)!, timeout: 120_000 });
     expect(last.status).toBe('success');
