@@ -136,7 +136,17 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>, opti
       const schema = rows[0]?.schema;
       if (!schema) throw new Error('No current schema: check search_path');
       const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
-      return appliedNames(await run(migrator));
+      // Kysely's check for its table reads every schema's tables: a schema another client drops
+      // meanwhile fails that read ("schema does not exist", 3F000). Nothing was applied: try again.
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await run(migrator);
+        const code = (outcome.error as { code?: unknown } | undefined)?.code;
+        if (code === '3F000' && attempt < 5 && !outcome.results?.some((r) => r.status === 'Success')) {
+          await new Promise((r) => setTimeout(r, 100 * attempt));
+          continue;
+        }
+        return appliedNames(outcome);
+      }
     }
     // Kysely runs SQLite migrations outside a transaction and without a lock; one
     // IMMEDIATE transaction makes them atomic and serialises processes on the write lock.
