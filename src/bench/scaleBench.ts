@@ -374,6 +374,10 @@ function sqliteBytes(dir: string): number {
     .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 }
 
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const lat = (l: Load) => `${f1(l.p50)} / ${f1(l.p99)} ms, ${f0(l.rps)} req/s${l.errors ? ` (${l.errors} errors)` : ''}`;
+
 async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generation: string, compiled: ReturnType<typeof compileTemplates>): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), `solproof-scale-${dialect}-`));
   const databaseUrl = dialect === 'postgres' ? benchDatabaseUrl() : undefined;
@@ -422,17 +426,25 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
       const okEnvelope = (body: string) => body.startsWith('{"status":"1"');
       // Warm-up: the first requests open connections and fill caches.
       await load(abiUrl, { count: 200, check: okEnvelope });
+      // Each figure is printed as soon as it is measured, so a long run that fails late keeps them.
+      const say = (line: string) => console.log(`  ${dialect} ${n.toLocaleString('en')}: ${line}`);
+      say(`service started in ${f0(service.startMs)} ms`);
       const getabi = await load(abiUrl, { count: REQUESTS, check: okEnvelope });
+      say(`getabi ${lat(getabi)}`);
       const getsourcecode = await load(() => `${apiUrl}?module=contract&action=getsourcecode&address=${randomAddress()}&apikey=${key}`, { count: REQUESTS, check: okEnvelope });
+      say(`getsourcecode ${lat(getsourcecode)}`);
       const listFirstMs = await timeGet(`${webUrl}/contracts`, PAGE_REPEATS);
       const deepRow = Math.floor(n * 0.1); // 90% of the way down the newest-first list
       const cursor = formatListCursor({ verifiedAt: base + deepRow, address: addressOf(deepRow) });
       const listAfterCursorMs = await timeGet(`${webUrl}/contracts?after=${cursor}`, PAGE_REPEATS);
       const startPageMs = await timeGet(`${webUrl}/`, PAGE_REPEATS);
+      say(`list page 1 ${f1(listFirstMs)} ms, deep page ${f1(listAfterCursorMs)} ms, start page ${f1(startPageMs)} ms`);
       const csv = await csvDownload(webUrl, service.pid);
+      say(`CSV ${f1(csv.seconds)} s, ${f1(csv.bytes / 1048576)} MiB, peak RSS ${f0(csv.peakRssMiB)} MiB`);
 
       // getabi alone for a few seconds, then while a CSV download and deep list pages are served.
       const idle = await load(abiUrl, { until: new Promise((r) => setTimeout(r, 5000)), check: okEnvelope });
+      say(`getabi idle ${f0(idle.rps)} req/s`);
       await new Promise((r) => setTimeout(r, 10_500)); // the CSV export's per-client interval
       const csvRun = csvDownload(webUrl, service.pid);
       const minBusy = new Promise((r) => setTimeout(r, 5000));
@@ -449,6 +461,7 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
       listing = false;
       const deepPages = await deepLister;
       const busyCsv = await csvRun;
+      say(`getabi during CSV + deep pages ${f0(busy.rps)} req/s (${f0((100 * busy.rps) / idle.rps)}% of idle; CSV ${f1(busyCsv.seconds)} s, ${deepPages} deep pages)`);
       return {
         contracts: n,
         fillSeconds,
@@ -475,9 +488,6 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
   }
 }
 
-const f0 = (x: number) => x.toFixed(0);
-const f1 = (x: number) => x.toFixed(1);
-const lat = (l: Load) => `${f1(l.p50)} / ${f1(l.p99)} ms, ${f0(l.rps)} req/s${l.errors ? ` (${l.errors} errors)` : ''}`;
 
 function table(dialect: StoreDialect, runs: Figures[]): string {
   const rows: [string, (f: Figures) => string][] = [
