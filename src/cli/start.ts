@@ -154,7 +154,18 @@ export async function start(config: Config): Promise<void> {
     { rateLimits },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
-  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies }, rateLimits);
+  // The Verify & Publish form is handed to the API in-process: the same checks, limits and quota as over HTTP.
+  const submitVerification = async (params: Record<string, string>, client: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api',
+      payload: new URLSearchParams(params).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      remoteAddress: client,
+    });
+    return JSON.parse(res.body) as { status: string; message: string; result: unknown };
+  };
+  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, submitVerification }, rateLimits);
   // Copies of verified contracts are verified as they are deployed.
   const follower = config.followChain
     ? new ChainFollower({

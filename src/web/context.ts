@@ -7,7 +7,7 @@ import type { ChainReader } from '../verify/index.js';
 
 /** What the explorer needs from the rest of the service (wired by cli/). */
 export interface WebContext {
-  config: Pick<Config, 'publicUrl' | 'webRate'>;
+  config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit'>;
   /** The chain id the service serves. */
   chainId: number;
   store: Store;
@@ -17,6 +17,15 @@ export interface WebContext {
   compilers: CompilerListPort;
   /** An unverified address may be a copy of a verified contract: checked when its page is read. */
   copies: CopyLookup;
+  /** Submits the Verify & Publish form as the API's verifysourcecode (same checks, limits and quota) for `client`. */
+  submitVerification(params: Record<string, string>, client: string): Promise<ApiAnswer>;
+}
+
+/** The API's envelope, as the explorer needs it. */
+export interface ApiAnswer {
+  status: string;
+  message: string;
+  result: unknown;
 }
 
 /** Answers at once from the sources' last lists; never throws for an unreachable source. */

@@ -38,6 +38,7 @@ ${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${
   <a class="brand" href="/">solproof</a>
   <nav>
     <a href="/contracts">Verified contracts</a>
+    <a href="/verify">Verify &amp; Publish</a>
     <a href="/verified-contracts.csv">CSV export</a>
     <a href="/compilers">Compilers</a>
     <a href="/docs/api">API</a>

@@ -33,6 +33,8 @@ import { homePage } from './pages/homePage.js';
 import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
 import { receiptDocument } from './receiptDocument.js';
+import { verifyPage } from './pages/verifyPage.js';
+import { emptyFormValues, fieldOfApiError, readVerifyForm, type FormEntry } from './verifyForm.js';
 
 
 /** Contracts per list page. */
@@ -54,6 +56,10 @@ const CALL_BODY_LIMIT = 64 * 1024;
 /** Per client: one CSV export per this many ms; and this many exports at once in all. */
 const CSV_INTERVAL_MS = 10_000;
 const CSV_AT_ONCE = 2;
+/** Verify & Publish form posts per client and second (each may carry megabytes of sources). */
+const VERIFY_FORMS_PER_SECOND = 2;
+/** Fields and files in one form post: the form's own fields, libraries, and up to 300 files. */
+const MAX_FORM_ENTRIES = 400;
 
 export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
 
@@ -204,6 +210,58 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.get('/docs/api', async (request, reply) => sendPage(reply, apiDocsPage({ chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request) })));
+
+    // Verify & Publish: the form, and its plain multipart POST (files keep their names).
+    web.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
+      let form: FormData;
+      try {
+        form = await new Response(new Uint8Array(body), { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData();
+      } catch {
+        throw new CallError(400, 'The form could not be read');
+      }
+      const entries: FormEntry[] = [];
+      for (const [name, value] of form) {
+        if (entries.length >= MAX_FORM_ENTRIES) throw new CallError(400, `The form has too many fields or files (at most ${MAX_FORM_ENTRIES})`);
+        entries.push(typeof value === 'string' ? { name, value } : { name, file: { filename: value.name, text: await value.text() } });
+      }
+      return entries;
+    });
+
+    const compilerChoices = async (): Promise<string[]> =>
+      (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+
+    web.get('/verify', async (request, reply) => {
+      const raw = (request.query as Record<string, unknown>).address;
+      const address = typeof raw === 'string' && isAddress(raw.trim()) ? raw.trim().toLowerCase() : '';
+      return sendPage(reply, verifyPage({ chainId: ctx.chainId, values: emptyFormValues(address), compilers: await compilerChoices(), contracts: [], errors: {} }));
+    });
+
+    web.post(
+      '/verify',
+      {
+        bodyLimit: ctx.config.bodyLimit,
+        // Counted before the body is read: a client cannot make the service read megabytes at will.
+        onRequest: async (request, reply) => {
+          if (!(await limits.takeToken('web-verify', request.ip, VERIFY_FORMS_PER_SECOND))) {
+            return tooMany(request, reply, `At most ${VERIFY_FORMS_PER_SECOND} verification forms per second; please slow down.`);
+          }
+          return undefined;
+        },
+      },
+      async (request, reply) => {
+        if (!Array.isArray(request.body)) {
+          return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Bad request', message: 'The form must be sent as multipart/form-data (the page does this).' }), 400);
+        }
+        const read = readVerifyForm(request.body as FormEntry[]);
+        const again = async (errors: Parameters<typeof verifyPage>[0]['errors'], status: number) =>
+          sendPage(reply, verifyPage({ chainId: ctx.chainId, values: read.values, compilers: await compilerChoices(), contracts: read.contracts, errors }), status);
+        if (!read.ok) return again(read.errors, 400);
+        const answer = await ctx.submitVerification(read.params, request.ip);
+        if (answer.status === '1' && typeof answer.result === 'string' && isReceipt(answer.result)) return reply.redirect(`/receipt/${answer.result}`, 303);
+        const message = typeof answer.result === 'string' && answer.result ? answer.result : answer.message;
+        return again({ [fieldOfApiError(message, read.values.format)]: message }, 400);
+      },
+    );
 
     web.get('/address/:address', async (request, reply) => {
       if (!(await limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {

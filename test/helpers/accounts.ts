@@ -42,6 +42,7 @@ const DEPLOYERS = [
   'api/misnamedNpmRelease',
   'api/compilerVersions',
   'api/nodeLag',
+  'web/verifyPage',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

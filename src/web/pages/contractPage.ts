@@ -237,6 +237,7 @@ function unverifiedPage(data: ContractPageData): Html {
     html`<div data-address="${data.address}">
 <h1>Address ${data.address} <span class="badge warn">Not verified</span></h1>
 ${codeNote}
+${data.hasCode !== false ? html`<p><a class="button" href="/verify?address=${data.address}">Verify &amp; Publish this contract's source code</a></p>` : ''}
 ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
 ${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}

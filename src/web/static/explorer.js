@@ -189,4 +189,112 @@
     };
   }
   followReceipt();
+  /**
+   * The Verify & Publish form: shows only the chosen format's fields, lists the contracts found
+   * in the chosen sources, reads a build-info file's compiler, and remembers the API key when
+   * asked. The form works without any of this (a plain multipart POST).
+   */
+  function enhanceVerifyForm() {
+    var found = /** @type {HTMLFormElement | null} */ ($('form[data-verify-form]'));
+    if (!found) return;
+    var form = found;
+    var KEY = 'solproof.apiKey';
+    var contractList = $('#contract-list') || document.createElement('datalist');
+    var nameInput = /** @type {HTMLInputElement} */ ($('#contractname'));
+    var compilerInput = /** @type {HTMLInputElement} */ ($('#compiler'));
+    var keyInput = /** @type {HTMLInputElement} */ ($('#apikey'));
+    var remember = /** @type {HTMLInputElement} */ ($('#remember-key'));
+    $$('.js-only', form).forEach(function (el) { el.hidden = false; });
+
+    function format() {
+      var checked = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=format]:checked'));
+      return checked ? checked.value : 'single';
+    }
+    function showFormat() {
+      var f = format();
+      $$('.format-panel', form).forEach(function (p) { p.hidden = p.getAttribute('data-format') !== f; });
+    }
+    $$('input[name=format]', form).forEach(function (r) { r.addEventListener('change', function () { showFormat(); refreshContracts(); }); });
+    showFormat();
+
+    /** @param {Record<string, string>} sources @param {boolean} qualified */
+    function declared(sources, qualified) {
+      var names = /** @type {string[]} */ ([]);
+      var re = /^\s*(?:abstract\s+)?(contract|library)\s+([A-Za-z_$][A-Za-z0-9_$]*)/gm;
+      Object.keys(sources).forEach(function (path) {
+        var text = sources[path].replace(/\/\*[\s\S]*?\*\//g, '');
+        var m;
+        re.lastIndex = 0;
+        while ((m = re.exec(text))) {
+          var n = qualified ? path + ':' + m[2] : m[2];
+          if (names.indexOf(n) < 0) names.push(n);
+        }
+      });
+      return names;
+    }
+    /** @param {string[]} names */
+    function offer(names) {
+      var list = contractList;
+      list.textContent = '';
+      names.slice(0, 500).forEach(function (n) {
+        var o = document.createElement('option');
+        o.value = n;
+        list.appendChild(o);
+      });
+      if (names.length === 1 && !nameInput.value) nameInput.value = names[0];
+    }
+    /** @param {File} file @returns {Promise<string>} */
+    function readFile(file) { return file.text(); }
+
+    function refreshContracts() {
+      var f = format();
+      if (f === 'single') {
+        var upload = /** @type {HTMLInputElement} */ ($('#sourcefile'));
+        var file = upload.files && upload.files[0];
+        var pasted = /** @type {HTMLTextAreaElement} */ ($('#source')).value;
+        (file ? readFile(file) : Promise.resolve(pasted)).then(function (text) { offer(declared({ 'source.sol': text }, false)); });
+      } else if (f === 'files') {
+        var chosen = /** @type {File[]} */ ([]);
+        ['#sourcefiles', '#sourcefolder'].forEach(function (sel) {
+          var input = /** @type {HTMLInputElement} */ ($(sel));
+          Array.prototype.forEach.call(input.files || [], function (file) { if (/\.sol$/i.test(file.name)) chosen.push(file); });
+        });
+        Promise.all(chosen.map(readFile)).then(function (texts) {
+          /** @type {Record<string, string>} */
+          var sources = {};
+          chosen.forEach(function (file, i) { sources[file.webkitRelativePath || file.name] = texts[i]; });
+          offer(declared(sources, true));
+        });
+      } else {
+        var jsonUpload = /** @type {HTMLInputElement} */ ($('#jsonfile'));
+        var jsonFile = jsonUpload.files && jsonUpload.files[0];
+        var jsonText = /** @type {HTMLTextAreaElement} */ ($('#standardjson')).value;
+        (jsonFile ? readFile(jsonFile) : Promise.resolve(jsonText)).then(function (text) {
+          if (!text.trim()) return;
+          var doc;
+          try { doc = JSON.parse(text); } catch (e) { return; }
+          var input = doc && typeof doc.input === 'object' ? doc.input : doc;
+          if (doc && typeof doc.solcLongVersion === 'string' && !compilerInput.value) compilerInput.value = 'v' + doc.solcLongVersion.replace(/^v/, '');
+          /** @type {Record<string, string>} */
+          var sources = {};
+          Object.keys((input && input.sources) || {}).forEach(function (path) { sources[path] = String(input.sources[path].content || ''); });
+          offer(declared(sources, true));
+        });
+      }
+    }
+    ['#source', '#standardjson'].forEach(function (sel) { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
+    ['#sourcefile', '#sourcefiles', '#sourcefolder', '#jsonfile'].forEach(function (sel) { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
+
+    // The key is kept only when the user asks, and only in this browser.
+    var stored = null;
+    try { stored = window.localStorage.getItem(KEY); } catch (e) { stored = null; }
+    if (stored) { remember.checked = true; if (!keyInput.value) keyInput.value = stored; }
+    form.addEventListener('submit', function () {
+      try {
+        if (remember.checked && keyInput.value) window.localStorage.setItem(KEY, keyInput.value);
+        else window.localStorage.removeItem(KEY);
+      } catch (e) { /* storage refused: nothing is remembered */ }
+    });
+  }
+  enhanceVerifyForm();
 })();

@@ -1,0 +1,262 @@
+/**
+ * The Verify & Publish form (`/verify`): what the browser sent, read into the fields of the
+ * API's `verifysourcecode`. Three ways to give the sources: one file (pasted or uploaded),
+ * several files (imports resolved among them), or a standard JSON input (pasted or uploaded;
+ * a Hardhat or Foundry build-info file, or Foundry's `--show-standard-json-input` output).
+ * Pure: no HTTP, no store. Problems are named per field so the page can show each next to it.
+ */
+import { posix } from 'node:path';
+import { isAddress } from '../core/hex.js';
+import type { SolcInput } from '../core/solcInput.js';
+import { readBuildFile } from '../verify/buildFile.js';
+
+export type SourceFormat = 'single' | 'files' | 'json';
+export const SOURCE_FORMATS: readonly SourceFormat[] = ['single', 'files', 'json'];
+
+/** A form entry: a text field, or an uploaded file with its name and text. */
+export type FormEntry = { name: string; value: string } | { name: string; file: { filename: string; text: string } };
+
+/** The fields the page shows again after a refusal (never the uploaded files, never the key unless asked). */
+export interface VerifyFormValues {
+  address: string;
+  format: SourceFormat;
+  compiler: string;
+  optimization: boolean;
+  runs: string;
+  evmVersion: string;
+  viaIR: boolean;
+  contractName: string;
+  constructorArguments: string;
+  license: string;
+  apiKey: string;
+  source: string;
+  standardJson: string;
+  libraries: { name: string; address: string }[];
+}
+
+/** The field a problem concerns ('form' for the whole form). */
+export type FormField = keyof VerifyFormValues | 'files' | 'form';
+
+export type ReadForm =
+  | { ok: true; values: VerifyFormValues; params: Record<string, string>; contracts: string[] }
+  | { ok: false; values: VerifyFormValues; errors: Partial<Record<FormField, string>>; contracts: string[] };
+
+/** Library rows on the form. */
+export const FORM_LIBRARIES = 5;
+/** Files accepted in the several-files format. */
+export const MAX_FORM_FILES = 300;
+
+const CONTRACT_RE = /^\s*(?:abstract\s+)?(contract|library|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)/gm;
+const IMPORT_RE = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+
+export function emptyFormValues(address = ''): VerifyFormValues {
+  return {
+    address,
+    format: 'single',
+    compiler: '',
+    optimization: false,
+    runs: '200',
+    evmVersion: '',
+    viaIR: false,
+    contractName: '',
+    constructorArguments: '',
+    license: '3',
+    apiKey: '',
+    source: '',
+    standardJson: '',
+    libraries: [],
+  };
+}
+
+/** The contracts and libraries declared in a set of sources, as `path:Name` (or `Name` for one unnamed file). */
+export function declaredContracts(sources: Record<string, string>, qualified: boolean): string[] {
+  const out: string[] = [];
+  for (const [path, text] of Object.entries(sources)) {
+    for (const m of text.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(CONTRACT_RE)) {
+      if (m[1] === 'interface') continue;
+      out.push(qualified ? `${path}:${m[2]}` : m[2]!);
+    }
+  }
+  return [...new Set(out)].slice(0, 500);
+}
+
+/** A file name from an upload as a source path: forward slashes, no leading slash, no `..`. */
+function sourcePath(filename: string): string | null {
+  const path = posix.normalize(filename.replace(/\\/g, '/')).replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  if (!path || path === '.' || path.startsWith('../') || path.length > 512) return null;
+  return path;
+}
+
+/**
+ * Several uploaded files as one standard JSON input. An import that names no uploaded path
+ * (a folder uploaded without its parents, `@openzeppelin/...` copied next to the contract) is
+ * given the one uploaded file of that name, under the path the import asks for.
+ */
+export function sourcesFromFiles(files: { filename: string; text: string }[]): { sources: Record<string, string> } | { error: string } {
+  const sources: Record<string, string> = {};
+  for (const f of files) {
+    if (!/\.sol$/i.test(f.filename)) continue;
+    const path = sourcePath(f.filename);
+    if (!path) return { error: `"${f.filename.slice(0, 80)}" is not a usable file name` };
+    sources[path] = f.text;
+  }
+  if (Object.keys(sources).length === 0) return { error: 'Choose the .sol files of the contract (the file that declares it and every file it imports)' };
+  const byName = new Map<string, string[]>();
+  for (const path of Object.keys(sources)) byName.set(posix.basename(path), [...(byName.get(posix.basename(path)) ?? []), path]);
+  const pending = Object.keys(sources);
+  while (pending.length) {
+    const path = pending.pop()!;
+    for (const m of sources[path]!.matchAll(IMPORT_RE)) {
+      const target = m[1]!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), m[1]!)) : m[1]!;
+      if (target in sources) continue;
+      const candidates = byName.get(posix.basename(target)) ?? [];
+      if (candidates.length !== 1) {
+        return { error: `${path} imports "${m[1]}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target)})` : ''}` };
+      }
+      sources[target] = sources[candidates[0]!]!;
+      pending.push(target);
+    }
+  }
+  return { sources };
+}
+
+function text(entries: FormEntry[], name: string): string {
+  let value = '';
+  for (const e of entries) if (e.name === name && 'value' in e) value = e.value;
+  return value;
+}
+
+function files(entries: FormEntry[], name: string): { filename: string; text: string }[] {
+  return entries.flatMap((e) => (e.name === name && 'file' in e && e.file.filename ? [e.file] : []));
+}
+
+/**
+ * Reads the form. On success `params` are verifysourcecode's fields (with `apikey`), ready for
+ * the API; `contracts` lists the contracts found in the sources (the page offers them).
+ */
+export function readVerifyForm(entries: FormEntry[]): ReadForm {
+  const errors: Partial<Record<FormField, string>> = {};
+  const formatText = text(entries, 'format');
+  const values: VerifyFormValues = {
+    address: text(entries, 'address').trim(),
+    format: SOURCE_FORMATS.find((f) => f === formatText) ?? 'single',
+    compiler: text(entries, 'compiler').trim(),
+    optimization: text(entries, 'optimization') === '1',
+    runs: text(entries, 'runs').trim() || '200',
+    evmVersion: text(entries, 'evmversion').trim(),
+    viaIR: text(entries, 'viair') === '1',
+    contractName: text(entries, 'contractname').trim(),
+    constructorArguments: text(entries, 'constructorarguments').trim(),
+    license: text(entries, 'license').trim() || '1',
+    apiKey: text(entries, 'apikey').trim(),
+    source: text(entries, 'source'),
+    standardJson: text(entries, 'standardjson'),
+    libraries: [],
+  };
+  for (let i = 1; i <= FORM_LIBRARIES; i++) {
+    const name = text(entries, `libraryname${i}`).trim();
+    const address = text(entries, `libraryaddress${i}`).trim();
+    if (name || address) values.libraries.push({ name, address });
+  }
+  if (!values.address) errors.address = 'Enter the contract address';
+  else if (!isAddress(values.address)) errors.address = 'Not an address: 0x followed by 40 hex digits';
+  if (!values.apiKey) errors.apiKey = 'Enter your API key (the same daily quota applies as for the API)';
+
+  const params: Record<string, string> = {
+    module: 'contract',
+    action: 'verifysourcecode',
+    contractaddress: values.address,
+    compilerversion: values.compiler,
+    optimizationUsed: values.optimization ? '1' : '0',
+    runs: values.runs,
+    evmversion: values.evmVersion,
+    viaIR: values.viaIR ? '1' : '0',
+    constructorArguements: values.constructorArguments.replace(/^0x/i, ''),
+    licenseType: values.license,
+    apikey: values.apiKey,
+  };
+  values.libraries.forEach((l, i) => {
+    params[`libraryname${i + 1}`] = l.name;
+    params[`libraryaddress${i + 1}`] = l.address;
+  });
+
+  let contracts: string[] = [];
+  let contractName = values.contractName;
+  if (values.format === 'single') {
+    const upload = files(entries, 'sourcefile')[0];
+    if (upload) values.source = upload.text;
+    if (!values.source.trim()) errors.source = 'Paste the Solidity source, or choose a .sol file';
+    contracts = declaredContracts({ 'source.sol': values.source }, false);
+    params['codeformat'] = 'solidity-single-file';
+    params['sourceCode'] = values.source;
+    if (!contractName && contracts.length === 1) contractName = contracts[0]!;
+  } else {
+    let input: SolcInput | null = null;
+    if (values.format === 'files') {
+      const read = sourcesFromFiles(files(entries, 'sourcefiles').slice(0, MAX_FORM_FILES + 1));
+      if (files(entries, 'sourcefiles').length > MAX_FORM_FILES) errors.files = `At most ${MAX_FORM_FILES} files`;
+      else if ('error' in read) errors.files = read.error;
+      else {
+        const settings: Record<string, unknown> = { optimizer: { enabled: values.optimization, runs: Number(values.runs) || 200 } };
+        if (values.evmVersion && values.evmVersion !== 'default') settings['evmVersion'] = values.evmVersion;
+        if (values.viaIR) settings['viaIR'] = true;
+        input = { language: 'Solidity', sources: Object.fromEntries(Object.entries(read.sources).map(([p, t]) => [p, { content: t }])), settings };
+      }
+    } else {
+      const upload = files(entries, 'jsonfile')[0];
+      const jsonText = upload ? upload.text : values.standardJson;
+      if (!upload) values.standardJson = jsonText;
+      if (!jsonText.trim()) errors.standardJson = 'Paste the standard JSON input, or choose a build-info or standard JSON file';
+      else {
+        try {
+          const build = readBuildFile(jsonText);
+          input = build.input;
+          // A build-info file names its compiler: used when the field was left empty.
+          if (!values.compiler && build.compilerVersion) values.compiler = `v${build.compilerVersion}`;
+        } catch (e) {
+          errors.standardJson = (e as Error).message;
+        }
+      }
+    }
+    if (input) {
+      const sources = Object.fromEntries(Object.entries(input.sources).map(([p, s]) => [p, s.content ?? '']));
+      contracts = declaredContracts(sources, true);
+      // A bare name is qualified with the one file that declares it.
+      if (contractName && !contractName.includes(':')) {
+        const matches = contracts.filter((c) => c.endsWith(`:${contractName}`));
+        if (matches.length === 1) contractName = matches[0]!;
+        else errors.contractName = matches.length ? `Several files declare ${contractName}: choose one of ${matches.join(', ')}` : `No file declares ${contractName}`;
+      }
+      if (!contractName && contracts.length === 1) contractName = contracts[0]!;
+      params['codeformat'] = 'solidity-standard-json-input';
+      params['sourceCode'] = JSON.stringify(input);
+    }
+  }
+  params['compilerversion'] = values.compiler;
+  if (!values.compiler) errors.compiler = 'Choose the compiler version the contract was compiled with';
+  if (!contractName && !errors.contractName) errors.contractName = contracts.length ? `Choose the contract: ${contracts.slice(0, 10).join(', ')}` : 'Enter the contract name';
+  values.contractName = contractName;
+  params['contractname'] = contractName;
+  if (Object.keys(errors).length) return { ok: false, values, errors, contracts };
+  return { ok: true, values, params, contracts };
+}
+
+/**
+ * The field an API refusal concerns, from its text (the API names the parameter it refuses;
+ * the texts live in api/texts.ts). 'form' when it names none.
+ */
+export function fieldOfApiError(message: string, format: SourceFormat): FormField {
+  const m = message.toLowerCase();
+  if (/api ?key|apikey/.test(m)) return 'apiKey';
+  if (/contractaddress|invalid address|address .*(code|contract)|no contract|not a contract|already verified/.test(m)) return 'address';
+  if (/compilerversion|compiler version|did you mean|\bcompiler\b/.test(m)) return 'compiler';
+  if (/contractname|contract name/.test(m)) return 'contractName';
+  if (/constructorarguements|constructorarguments|constructor argument/.test(m)) return 'constructorArguments';
+  if (/evmversion|evm version/.test(m)) return 'evmVersion';
+  if (/\bruns\b|optimizationused/.test(m)) return 'runs';
+  if (/licensetype|licence|license/.test(m)) return 'license';
+  if (/library/.test(m)) return 'libraries';
+  if (/viair/.test(m)) return 'viaIR';
+  if (/sourcecode|standard json|source/.test(m)) return format === 'single' ? 'source' : format === 'files' ? 'files' : 'standardJson';
+  return 'form';
+}
