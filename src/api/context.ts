@@ -32,6 +32,9 @@ export interface ApiContext {
 export interface Caller {
   key: ApiKeyRecord | null;
   client: string;
-  /** The request carried `chainid` (Hardhat v3 and other Etherscan-v2-style clients). */
-  sentChainId: boolean;
+  /**
+   * The client shows the failure reason after `Fail - Unable to verify`: every client but
+   * hardhat-verify 2, which compares the whole text (see readsFailureReasons).
+   */
+  readsReasons: boolean;
 }

@@ -54,6 +54,21 @@ const ACTIONS = new Map<string, ActionSpec>([
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
 
 /**
+ * Whether the client shows a failure's reason. hardhat-verify 2 alone breaks on a longer text:
+ * it compares the whole `Fail - Unable to verify`, and it asks with a GET that carries no
+ * `chainid` and no User-Agent (undici's request sends none). Everyone else reads reasons:
+ * Hardhat v3 (`chainid`), Foundry (a POST), curl, browsers and scripts (a User-Agent).
+ * `verbose=1` asks for the reason, `verbose=0` for the bare text, whoever asks.
+ */
+export function readsFailureReasons(request: FastifyRequest, params: Params): boolean {
+  const verbose = params.text('verbose');
+  if (verbose === '1') return true;
+  if (verbose === '0') return false;
+  if (params.text('chainid') !== '') return true;
+  return request.method !== 'GET' || (request.headers['user-agent'] ?? '') !== '';
+}
+
+/**
  * Builds the HTTP server: `/api` (and `/api/`), `/health`. `rateLimits` is where the request
  * limits live (default: this process's memory; Redis to share them between processes).
  */
@@ -156,7 +171,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const decision =
       gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
     if (!decision.allowed) return fail(decision.text);
-    const caller: Caller = { key: decision.key, client: request.ip, sentChainId: chainIdText !== '' };
+    const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params) };
     return action.run(ctx, params, caller, decision.okMessage);
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });

@@ -151,3 +151,74 @@ function sentArguments(d: DiagnosisView): string {
   const change = d.fix?.changes.find((c) => c.setting === 'constructorArguments');
   return change ? (change.from ? `0x${change.from}` : 'none') : 'other ones';
 }
+
+/** How a found fix is applied with each client: the fields or options to change. */
+export interface CorrectedCommand {
+  /** Etherscan form fields to send instead (`name=value`). */
+  curl: string[];
+  /** What to change in hardhat.config (or on the `hardhat verify` command line). */
+  hardhat: string[];
+  /** `forge verify-contract` options (or foundry.toml settings). */
+  forge: string[];
+}
+
+/** The changes of a fix as each client sets them, for the receipt page's copyable commands. */
+export function correctedCommand(d: DiagnosisView): CorrectedCommand | null {
+  if (!d.fix) return null;
+  const out: CorrectedCommand = { curl: [], hardhat: [], forge: [] };
+  for (const c of d.fix.changes) {
+    switch (c.setting) {
+      case 'compilerVersion':
+        out.curl.push(`compilerversion=${c.to}`);
+        out.hardhat.push(`solidity: { version: "${/^v?(\d+\.\d+\.\d+)/.exec(c.to)?.[1] ?? c.to}" }`);
+        out.forge.push(`--compiler-version ${c.to}`);
+        break;
+      case 'optimizer':
+        out.curl.push(`optimizationUsed=${c.to === 'enabled' ? 1 : 0}`, ...(c.to === 'enabled' ? [`runs=${d.facts.sent.runs}`] : []));
+        out.hardhat.push(`settings: { optimizer: { enabled: ${c.to === 'enabled'}${c.to === 'enabled' ? `, runs: ${d.facts.sent.runs}` : ''} } }`);
+        out.forge.push(c.to === 'enabled' ? `--num-of-optimizations ${d.facts.sent.runs}` : 'optimizer = false (foundry.toml)');
+        break;
+      case 'runs':
+        out.curl.push('optimizationUsed=1', `runs=${c.to}`);
+        out.hardhat.push(`settings: { optimizer: { enabled: true, runs: ${c.to} } }`);
+        out.forge.push(`--num-of-optimizations ${c.to}`);
+        break;
+      case 'evmVersion':
+        out.curl.push(`evmversion=${c.to}`);
+        out.hardhat.push(`settings: { evmVersion: "${c.to}" }`);
+        out.forge.push(`--evm-version ${c.to}`);
+        break;
+      case 'viaIR':
+        out.curl.push(`viaIR=${c.to === 'true' ? 1 : 0}`);
+        out.hardhat.push(`settings: { viaIR: ${c.to === 'true'} }`);
+        out.forge.push(c.to === 'true' ? '--via-ir' : 'via_ir = false (foundry.toml)');
+        break;
+      case 'bytecodeHash':
+        out.curl.push(`sourceCode=<standard JSON input with settings.metadata.bytecodeHash "${c.to}">`);
+        out.hardhat.push(`settings: { metadata: { bytecodeHash: "${c.to}" } }`);
+        out.forge.push(`bytecode_hash = "${c.to}" (foundry.toml)`);
+        break;
+      case 'appendCBOR':
+        out.curl.push(`sourceCode=<standard JSON input with settings.metadata.appendCBOR ${c.to}>`);
+        out.hardhat.push(`settings: { metadata: { appendCBOR: ${c.to} } }`);
+        out.forge.push(`cbor_metadata = ${c.to} (foundry.toml)`);
+        break;
+      case 'contractName':
+        out.curl.push(`contractname=${c.to}`);
+        out.hardhat.push(`--contract ${c.to}`);
+        out.forge.push(`${c.to} (the contract argument)`);
+        break;
+      case 'constructorArguments':
+        out.curl.push(`constructorArguements=${c.to}`);
+        out.hardhat.push(`the constructor arguments that encode to 0x${c.to}`);
+        out.forge.push(`--constructor-args 0x${c.to}`);
+        break;
+      case 'library':
+        out.curl.push(`libraryname1=${c.name ?? ''}`, `libraryaddress1=${c.to}`);
+        out.hardhat.push(`--libraries with ${c.name ?? 'the library'}: "${c.to}"`);
+        out.forge.push(`--libraries <path>:${c.name ?? ''}:${c.to}`);
+        break;
+    }
+  }
+  return out;
+}

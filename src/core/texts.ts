@@ -15,6 +15,8 @@ export const TEXT = {
   alreadyVerified: 'Contract source code already verified',
   pending: 'Pending in queue',
   pass: 'Pass - Verified',
+  /** A dry run that would have verified: nothing was published. */
+  passDryRun: 'Pass - Verified (dry run: nothing was published)',
   fail: 'Fail - Unable to verify',
   alreadyVerifiedStatus: 'Already Verified',
   unknownUid: 'Unknown UID',

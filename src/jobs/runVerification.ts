@@ -80,8 +80,9 @@ export function createVerificationHandler(deps: VerificationDeps) {
       return { state: 'fail', resultText: job.requestError ?? 'The stored request is not a source verification', result: { error: job.requestError } };
     }
     const submission = job.request.submission;
+    const dryRun = job.request.dryRun === true;
     const address = submission.address;
-    const existing = await getStoredVerdict(deps.store.db, address);
+    const existing = dryRun ? null : await getStoredVerdict(deps.store.db, address);
     if (existing && !canBeImproved(existing)) {
       return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
     }
@@ -117,6 +118,14 @@ export function createVerificationHandler(deps: VerificationDeps) {
       throw error;
     }
 
+    // A dry run stores nothing: no record, and no compilation that copies could be matched through.
+    if (dryRun) {
+      return {
+        state: 'pass',
+        resultText: TEXT.passDryRun,
+        result: { dryRun: true, matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch },
+      };
+    }
     const sourceText =
       submission.codeFormat === 'solidity-single-file'
         ? submission.sourceCode
@@ -132,7 +141,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
       input:
         submission.codeFormat === 'solidity-standard-json-input'
           ? { kind: 'standard-json', input: submission.standardJson as unknown as Record<string, unknown> }
-          : { kind: 'single-file', content: submission.sourceCode },
+          : // A flattened file repaired to compile is served as compiled (its dropped lines blank).
+            { kind: 'single-file', content: result.flatteningRepairs ? (result.compilerInput.sources[result.sourcePath]?.content ?? submission.sourceCode) : submission.sourceCode },
       contractName: result.contractName,
       sourcePath: result.sourcePath,
       compilerVersion: submission.compilerVersion,
@@ -164,6 +174,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         ...(outcome === 'replaced' ? { replaced: true } : {}),
         // The compilation came from the bytecode database: nothing was compiled.
         ...(result.reusedCompilation ? { reusedCompilation: true } : {}),
+        ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       },
     };
   };

@@ -22,7 +22,8 @@ export interface BuildRequest {
 
 /** A job's request: a source verification, a proxy detection, or a whole build. */
 export type JobRequest =
-  | { kind: 'source'; submission: SourceSubmission }
+  /** `dryRun`: verify and diagnose, publish nothing (no record, no stored compilation). */
+  | { kind: 'source'; submission: SourceSubmission; dryRun?: boolean }
   | { kind: 'proxy'; proxy: ProxyRequest }
   | { kind: 'build'; build: BuildRequest };
 
@@ -56,7 +57,7 @@ export function decodeJobRequest(kind: JobKind, text: string): JobRequest {
   if (!isRecord(doc)) throw unreadable('not an object');
   if (doc['version'] === JOB_REQUEST_VERSION) {
     if (doc['kind'] !== kind) throw unreadable(`a ${String(doc['kind'])} request in a ${kind} job`);
-    if (kind === 'source') return { kind, submission: sourceSubmission(doc['submission'], false) };
+    if (kind === 'source') return { kind, submission: sourceSubmission(doc['submission'], false), ...(doc['dryRun'] === true ? { dryRun: true } : {}) };
     if (kind === 'proxy') return { kind, proxy: proxyRequest(doc['proxy']) };
     return { kind, build: buildRequest(doc['build']) };
   }

@@ -493,6 +493,25 @@ const m0007_deployment_creation_facts: Migration = {
   },
 };
 
+/**
+ * 0008: the verified list searched by contract name (whatever its case) and filtered by
+ * compiler or licence, newest first by keyset: each has an index that ends in the list's order,
+ * so a page reads its rows and no more, however many contracts the store holds.
+ */
+const m0008_list_search: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await sql`create index verified_contracts_lower_name_idx on verified_contracts (lower(contract_name), verified_at, address)`.execute(db);
+    await db.schema.createIndex('verified_contracts_compiler_idx').on('verified_contracts').columns(['compiler_version', 'verified_at', 'address']).execute();
+    await db.schema.createIndex('verified_contracts_license_idx').on('verified_contracts').columns(['license_type', 'verified_at', 'address']).execute();
+  },
+
+  async down(db: Kysely<any>): Promise<void> {
+    for (const name of ['verified_contracts_lower_name_idx', 'verified_contracts_compiler_idx', 'verified_contracts_license_idx']) {
+      await db.schema.dropIndex(name).execute();
+    }
+  },
+};
+
 /** Every migration, keyed by a name that sorts in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001_initial,
@@ -502,6 +521,7 @@ export const migrations: Record<string, Migration> = {
   '0005_drop_unused_proxy_columns': m0005_drop_unused_proxy_columns,
   '0006_bytecode_database': m0006_bytecode_database,
   '0007_deployment_creation_facts': m0007_deployment_creation_facts,
+  '0008_list_search': m0008_list_search,
 };
 
 export const migrationProvider: MigrationProvider = {

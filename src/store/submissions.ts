@@ -9,7 +9,8 @@ import { insertJob, type VerificationJob } from './verificationJobs.js';
 export interface QueueSubmissionOptions {
   request: JobRequest;
   apiKeyId: string;
-  quota: { kind: QuotaKind; limit: number };
+  /** The daily quota the submission counts against; null for one that uses none (a dry run). */
+  quota: { kind: QuotaKind; limit: number } | null;
   /** A key may have at most this many jobs queued or running; 0 or less: no limit. */
   maxUnfinished: number;
 }
@@ -39,8 +40,10 @@ export async function queueSubmission(db: Kysely<Database>, options: QueueSubmis
       const unfinished = Number(row.n);
       if (unfinished >= options.maxUnfinished) return { ok: false, reason: 'unfinished', unfinished };
     }
-    const quota = await takeQuota(trx, { keyId: options.apiKeyId, kind: options.quota.kind, limit: options.quota.limit });
-    if (!quota.ok) return { ok: false, reason: 'quota', resetsAt: quota.resetsAt };
+    if (options.quota) {
+      const quota = await takeQuota(trx, { keyId: options.apiKeyId, kind: options.quota.kind, limit: options.quota.limit });
+      if (!quota.ok) return { ok: false, reason: 'quota', resetsAt: quota.resetsAt };
+    }
     const job = await insertJob(trx, { request: options.request, apiKeyId: options.apiKeyId });
     return { ok: true, job };
   });

@@ -5,7 +5,7 @@
  * documents served (sources, ABI, metadata) are stored once in the compilation and the
  * input document, whatever number of copies share them.
  */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
 import { settingsSummary } from '../verify/index.js';
 import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
@@ -387,12 +387,17 @@ export function parseListCursor(text: string): ListCursor | null {
  */
 export async function listVerifiedContracts(
   db: Kysely<Database>,
-  page: { limit: number; after?: ListCursor | null; offset?: number },
+  page: { limit: number; after?: ListCursor | null; offset?: number; filter?: ListFilter },
 ): Promise<VerifiedContractSummary[]> {
   const after = page.after ?? null;
+  const f = page.filter ?? {};
   const rows = await db
     .selectFrom('verifiedContracts')
     .select(['address', 'contractName', 'compilerVersion', 'licenseType', 'matchKind', 'verifiedAt', 'method'])
+    .$if(f.name !== undefined, (qb) => qb.where(sql`lower(contract_name)`, '=', f.name!.toLowerCase()))
+    .$if(f.compiler !== undefined, (qb) => qb.where('compilerVersion', '=', f.compiler!))
+    .$if(f.license !== undefined, (qb) => qb.where('licenseType', '=', f.license!))
+    .$if(f.matchKind !== undefined, (qb) => qb.where('matchKind', '=', f.matchKind!))
     .$if(after !== null, (qb) =>
       qb.where((eb) => eb(eb.refTuple('verifiedAt', 'address'), '<', eb.tuple(after!.verifiedAt, after!.address.toLowerCase()))),
     )
@@ -410,6 +415,16 @@ export async function listVerifiedContracts(
     verifiedAt: Number(row.verifiedAt),
     method: row.method,
   }));
+}
+
+/** What the verified list can be narrowed to (each has an index ending in the list's order). */
+export interface ListFilter {
+  /** A contract name, whatever its case. */
+  name?: string;
+  /** A long compiler version with `v`. */
+  compiler?: string;
+  license?: number;
+  matchKind?: MatchKind;
 }
 
 /**

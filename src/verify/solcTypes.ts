@@ -30,6 +30,8 @@ export interface SolcError {
   type?: string;
   message: string;
   formattedMessage?: string;
+  /** solc's numeric error code as text (0.6.8 on), e.g. "3716". */
+  errorCode?: string;
   sourceLocation?: { file: string; start: number; end: number };
 }
 

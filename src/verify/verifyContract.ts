@@ -8,7 +8,8 @@ import { compiledContractOf, type CompiledContract } from './compiledContract.js
 import type { CodeMatch } from './matchBytecode.js';
 import { matchCompiledContract, type CodePart } from './matchContract.js';
 import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
-import type { SolcContractOutput, SolcInput, SolcOutput } from './solcTypes.js';
+import type { SolcContractOutput, SolcError, SolcInput, SolcOutput } from './solcTypes.js';
+import { applyRepairs, flatteningRepairs, repairsText, type FlatteningRepair } from './flatteningRepairs.js';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { settingsSummary } from './settingsSummary.js';
 import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
@@ -67,6 +68,8 @@ export interface VerificationResult {
   reusedCompilation: boolean;
   transformations: { runtime: Transformation[]; creation: Transformation[] };
   transformationValues: { runtime: TransformationValues; creation: TransformationValues };
+  /** Lines of a flattened single file that were blanked so it would compile (the compiled source is the repaired one). */
+  flatteningRepairs?: FlatteningRepair[];
 }
 
 /** Errors that depend on the input variant tried (its libraries); anything else ends the search. */
@@ -92,6 +95,49 @@ const VARIANT_ERRORS = new Set(['no_match', 'runtime_mismatch', 'library_mismatc
  * `compiler_version_not_found`, ...) pass through.
  */
 export async function verifyContract(args: VerifyContractArgs): Promise<VerificationResult> {
+  try {
+    return await verifyAsGiven(args);
+  } catch (error) {
+    if (args.submission.codeFormat !== 'solidity-single-file' || !isSolproofError(error, 'compiler_error')) throw error;
+    return verifyRepairedFlattening(args, args.submission.sourceCode, error);
+  }
+}
+
+/**
+ * A single file that does not compile because of how it was flattened (see
+ * flatteningRepairs): verified again with those lines blanked, up to three rounds (solc reports
+ * one stage's errors at a time). A pass says which lines were dropped; a failure names the
+ * lines to remove with the error that remains.
+ */
+async function verifyRepairedFlattening(args: VerifyContractArgs, source: string, original: SolproofError): Promise<VerificationResult> {
+  let error = original;
+  let repairs: FlatteningRepair[] = [];
+  for (let round = 0; round < 3; round++) {
+    const errors = ((error.details as { errors?: SolcError[] } | undefined)?.errors ?? []) as SolcError[];
+    const found = flatteningRepairs(applyRepairs(source, repairs), errors);
+    if (!found) break;
+    repairs = [...repairs, ...found].sort((a, b) => a.line - b.line);
+    const submission = { ...args.submission, sourceCode: applyRepairs(source, repairs) };
+    try {
+      const result = await verifyAsGiven({ ...args, submission });
+      return { ...result, flatteningRepairs: repairs };
+    } catch (next) {
+      if (!isSolproofError(next)) throw next;
+      if (next.code !== 'compiler_error') {
+        throw new SolproofError(next.code, `${next.message} (verified with these lines of the flattened file removed: ${repairsText(repairs)})`, {
+          details: { ...(next.details as object | undefined), flatteningRepairs: repairs },
+        });
+      }
+      error = next;
+    }
+  }
+  if (repairs.length === 0) throw original;
+  throw new SolproofError('compiler_error', `${original.message} Remove from the flattened file: ${repairsText(repairs)}.${error === original ? '' : ` Without them: ${error.message}`}`, {
+    details: { ...(original.details as object | undefined), flatteningRepairs: repairs },
+  });
+}
+
+async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResult> {
   if (strip0x(args.runtimeCode) === '') {
     throw new SolproofError('contract_not_deployed', `Unable to locate ContractCode at ${args.submission.address}`);
   }

@@ -44,7 +44,7 @@ ${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${
     <a href="/docs/api">API</a>
   </nav>
   <form class="search" action="/search" method="get" role="search">
-    <input type="search" name="q" value="${options.query ?? ''}" placeholder="Search by address or receipt" aria-label="Address or receipt" maxlength="120">
+    <input type="search" name="q" value="${options.query ?? ''}" placeholder="Search by address, receipt or contract name" aria-label="Address, receipt or contract name" maxlength="120">
     <button type="submit">Search</button>
   </form>
 </header>

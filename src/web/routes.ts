@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { WebContext } from './context.js';
-import { isOpenSourceLicense, licenseName } from '../core/licenses.js';
+import { isOpenSourceLicense, licenseName, LICENSES } from '../core/licenses.js';
 import { redactUrl } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getProxyRecord } from '../store/proxyRecords.js';
@@ -19,6 +19,8 @@ import {
   listVerifiedContracts,
   parseListCursor,
   type ListCursor,
+  type ListFilter,
+  type VerifiedContract,
 } from '../store/verifiedContracts.js';
 import { readStaticAsset } from './staticAssets.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
@@ -28,7 +30,8 @@ import { CONTENT_SECURITY_POLICY } from './layout.js';
 import { apiDocsPage } from './pages/apiDocsPage.js';
 import { compilersPage } from './pages/compilersPage.js';
 import { contractListPage } from './pages/contractListPage.js';
-import { contractPage } from './pages/contractPage.js';
+import { contractPage, sourceFiles } from './pages/contractPage.js';
+import { loadCompiledContract } from '../store/compilations.js';
 import { homePage } from './pages/homePage.js';
 import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
@@ -62,6 +65,33 @@ const VERIFY_FORMS_PER_SECOND = 2;
 const MAX_FORM_ENTRIES = 400;
 
 export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
+
+/** The list's filters from the query (`q` name, `compiler`, `license`, `match`), or what is wrong with one. */
+function readListFilter(query: Record<string, unknown>): { filter: ListFilter } | { error: string } {
+  const text = (name: string): string => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const filter: ListFilter = {};
+  const name = text('q');
+  if (name) {
+    if (name.length > 256 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return { error: 'Search by a contract name: letters, digits, _ and $, not starting with a digit.' };
+    filter.name = name;
+  }
+  const compiler = text('compiler');
+  if (compiler) {
+    if (!/^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8}$/.test(compiler)) return { error: 'compiler must be a long version, e.g. v0.8.28+commit.7893614a' };
+    filter.compiler = compiler.startsWith('v') ? compiler : `v${compiler}`;
+  }
+  const license = text('license');
+  if (license) {
+    if (!/^\d{1,2}$/.test(license) || !LICENSES[Number(license)]) return { error: 'license must be a licence code from 1 to 14' };
+    filter.license = Number(license);
+  }
+  const match = text('match');
+  if (match) {
+    if (match !== 'full' && match !== 'partial') return { error: 'match must be full or partial' };
+    filter.matchKind = match;
+  }
+  return { filter };
+}
 
 function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
   return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
@@ -154,12 +184,13 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       const q = typeof raw === 'string' ? raw.trim() : '';
       if (isAddress(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
       if (isReceipt(q)) return reply.redirect(`/receipt/${q}`, 303);
+      if (/^[A-Za-z_$][A-Za-z0-9_$]{0,255}$/.test(q)) return reply.redirect(`/contracts?q=${encodeURIComponent(q)}`, 303);
       const [latest, total] = await Promise.all([
         listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
         countVerifiedContracts(ctx.store.db),
       ]);
       const message = q
-        ? 'Not an address or a receipt: an address is 0x and 40 hex digits, a receipt 50 lower-case letters and digits.'
+        ? 'Not an address, a receipt or a contract name: an address is 0x and 40 hex digits, a receipt 50 lower-case letters and digits, a name a Solidity identifier.'
         : 'Type an address or a receipt.';
       return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total, message, query: q.slice(0, 120) }), 400);
     });
@@ -181,14 +212,20 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         if (!Number.isInteger(page) || page < 1) return bad(`page must be a whole number from 1 to ${MAX_OFFSET_PAGE}`);
         if (page > MAX_OFFSET_PAGE) return bad(`Pages past ${MAX_OFFSET_PAGE} are reached with the Older links (?after=…), which stay fast at any depth.`);
       }
+      const read = readListFilter(query);
+      if ('error' in read) return bad(read.error);
+      const filter = read.filter;
+      const filtered = Object.keys(filter).length > 0;
       const [rows, total] = await Promise.all([
-        listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
-        countVerifiedContracts(ctx.store.db),
+        listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
+        // The total is a stored counter; a filtered list is not counted (that would read every row).
+        filtered ? Promise.resolve(null) : countVerifiedContracts(ctx.store.db),
       ]);
       const contracts = rows.slice(0, LIST_PAGE_SIZE);
       const last = contracts[contracts.length - 1];
       const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
-      return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total }));
+      const compilers = (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+      return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total, filter, compilers }));
     });
 
     web.get('/compilers.json', async (request, reply) => {
@@ -297,10 +334,48 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
           hasCode = null;
         }
       }
+      const fileText = (request.query as Record<string, unknown>).file;
+      const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
+      const compiled = contract ? await loadCompiledContract(ctx.store.db, contract.compiledContractId) : null;
+      const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
       return sendPage(
         reply,
-        contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode, history }),
+        contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode, history, chosenFile, compiledCode }),
       );
+    });
+
+    // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
+    const verifiedFor = async (request: FastifyRequest, reply: FastifyReply): Promise<VerifiedContract | null> => {
+      if (!(await limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+        void tooMany(request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+        return null;
+      }
+      const given = (request.params as { address: string }).address;
+      const contract = isAddress(given) ? await getVerifiedContract(ctx.store.db, given.toLowerCase() as Address) : null;
+      if (!contract) void sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not verified', message: 'No verified contract has this address.' }), 404);
+      return contract;
+    };
+    const attachmentName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'source.sol';
+    web.get('/address/:address/source/:index', async (request, reply) => {
+      const contract = await verifiedFor(request, reply);
+      if (!contract) return reply;
+      const files = sourceFiles(contract);
+      const index = Number((request.params as { index: string }).index);
+      const file = Number.isInteger(index) && index >= 1 ? files[index - 1] : undefined;
+      if (!file) return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'No such file', message: `This contract has ${files.length} source file${files.length === 1 ? '' : 's'}.` }), 404);
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${attachmentName(file.path.split('/').pop() ?? '')}"`)
+        .send(file.content);
+    });
+    web.get('/address/:address/standard-input.json', async (request, reply) => {
+      const contract = await verifiedFor(request, reply);
+      if (!contract) return reply;
+      const input = { language: 'Solidity', sources: Object.fromEntries(sourceFiles(contract).map((f) => [f.path, { content: f.content }])), settings: contract.settings };
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.standard-input.json"`)
+        .send(JSON.stringify(input, null, 2));
     });
 
     /** The ABI a call uses: the contract's own, or with asProxy its implementation's. */

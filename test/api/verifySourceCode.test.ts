@@ -5,6 +5,27 @@ import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '.
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { createRequire } from 'node:module';
+import { request as httpRequest } from 'node:http';
+
+// hardhat-verify 2's own Etherscan client: its status request is the one that needs the bare text.
+const { Etherscan } = createRequire(import.meta.url)('@nomicfoundation/hardhat-verify/internal/etherscan') as {
+  Etherscan: new (apiKey: string, apiUrl: string, browserUrl: string, chainId: number | undefined) => {
+    getVerificationStatus(guid: string): Promise<{ message: string; isFailure(): boolean }>;
+  };
+};
+
+/** A request with exactly these headers (fetch would add a User-Agent). */
+function rawRequest(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: string): Promise<{ result: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(JSON.parse(text) as { result: unknown }));
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
 
 const ACCOUNT = deployerAccount('api/verifySourceCode');
 const { apiUrl, apiKey } = sharedService();
@@ -250,9 +271,21 @@ contract Impl is Base {
     // A single file is never a full match of a build named C.sol; runs 1 and 200 give the same code here.
     const suggested = /It matches \(a partial match\) with the optimizer enabled, (\d+) runs \(you sent: 100000\)\./.exec(String(status?.result))?.[1];
     expect(['1', '200']).toContain(suggested);
-    // Hardhat v2 (no chainid) sees the bare text; a failed attempt does not block the right one.
-    const bare = await apiGet(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: (await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }), {})).submit.result, apikey: apiKey });
-    expect(bare.result).toBe('Fail - Unable to verify');
+    // Who sees the reason: hardhat-verify 2's own request (a GET without chainid or User-Agent)
+    // gets the bare text it compares against; curl, a POST (Foundry) and verbose=1 get the reason.
+    const guid = String((await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }), {})).submit.result);
+    const hardhat2 = await new Etherscan(apiKey, apiUrl, apiUrl.replace(/\/api$/, ''), undefined).getVerificationStatus(guid);
+    expect(hardhat2.message).toBe('Fail - Unable to verify');
+    expect(hardhat2.isFailure()).toBe(true);
+    const query = `module=contract&action=checkverifystatus&guid=${guid}&apikey=${apiKey}`;
+    const reasonOf = async (method: 'GET' | 'POST', headers: Record<string, string>, extra = '') =>
+      String((await rawRequest(method, `${apiUrl}${method === 'GET' ? `?${query}${extra}` : ''}`, headers, method === 'POST' ? `${query}${extra}` : undefined)).result);
+    expect(await reasonOf('GET', { 'user-agent': 'curl/8.5.0' })).toMatch(/^Fail - Unable to verify\. \S/);
+    expect(await reasonOf('POST', { 'content-type': 'application/x-www-form-urlencoded' })).toMatch(/^Fail - Unable to verify\. \S/);
+    expect(await reasonOf('GET', {}, '&verbose=1')).toMatch(/^Fail - Unable to verify\. \S/);
+    expect(await reasonOf('GET', { 'user-agent': 'curl/8.5.0' }, '&verbose=0')).toBe('Fail - Unable to verify');
+    expect(await reasonOf('GET', {})).toBe('Fail - Unable to verify');
+    // A failed attempt does not block the right one.
     // The suggested runs, applied, pass.
     const right = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: suggested! }));
     expect(right.status?.result).toBe('Pass - Verified');

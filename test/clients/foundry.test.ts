@@ -94,6 +94,17 @@ contract Tripler {
 }
 `;
 
+// Verified with the wrong constructor arguments: forge must print why it failed.
+const MISTAKE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+contract Mistake {
+    uint256 public immutable chosen;
+
+    constructor(uint256 _chosen) { chosen = _chosen + 20313; }
+}
+`;
+
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
@@ -242,6 +253,7 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     writeFileSync(join(project, 'src', 'MathLib.sol'), MATH_LIB);
     writeFileSync(join(project, 'src', 'Tripler.sol'), TRIPLER);
     writeFileSync(join(project, 'src', 'Counter.sol'), COUNTER);
+    writeFileSync(join(project, 'src', 'Mistake.sol'), MISTAKE);
     writeFileSync(
       join(project, 'foundry.toml'),
       [
@@ -313,6 +325,24 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     const source = await run(CAST, ['source', address, '--chain', '31337', '--etherscan-api-key', apiKey, '--explorer-api-url', proxy.apiUrl, '--explorer-url', baseUrl]);
     expect(source.code, source.transcript).toBe(0);
     expect(source.stdout, source.transcript).toContain('contract Welcome {');
+  });
+
+  it('a failed verification: forge verify-check prints the reason and the diagnosis (forge sends no chainid)', async () => {
+    const address = await create('src/Mistake.sol:Mistake', [], ['4']);
+    const wrong = await abiEncode('constructor(uint256)', '5');
+    const guid = await verifyContract(address, 'src/Mistake.sol:Mistake', ['--constructor-args', wrong]);
+    const check = await verifyCheck(guid);
+    expect(check.code, check.transcript).not.toBe(0);
+    const printed = `${check.stdout}\n${check.stderr}`;
+    expect(printed, check.transcript).toMatch(/Fail - Unable to verify\. \S/);
+    // The diagnosis names the arguments the creation transaction really carries.
+    expect(printed, check.transcript).toContain(`0x${(4).toString(16).padStart(64, '0')}`);
+    const checks = proxy.requests.filter((r) => ({ ...r.query, ...r.form }).action === 'checkverifystatus' && ({ ...r.query, ...r.form }).guid === guid);
+    expect(checks.length).toBeGreaterThan(0);
+    for (const r of checks) {
+      expect(r.method).toBe('POST');
+      expect({ ...r.query, ...r.form }.chainid).toBeUndefined();
+    }
   });
 
   it('a copy of the verified Greeter is a similar match: forge verify-contract finds it verified and skips', async () => {

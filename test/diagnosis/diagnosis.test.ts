@@ -43,10 +43,14 @@ let lastReceipt = '';
 
 /** Submits, waits, and returns the failure text (as a client that sends chainid sees it). */
 async function failureText(fields: Record<string, string>): Promise<string> {
+  const started = Date.now();
   const { submit, status } = await verifyAndWait(apiUrl, apiKey, fields);
   expect(submit.status, JSON.stringify(submit)).toBe('1');
   expect(status?.result).toMatch(/^Fail - Unable to verify\. /);
   lastReceipt = String(submit.result);
+  // Per family: submission to diagnosed verdict, and what the search cost (for the closing figures).
+  const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { tried: number; compiles: number } | null };
+  console.log(`diagnosis ${doc.reasonCode}: ${Date.now() - started} ms to the verdict, ${doc.diagnosis?.tried ?? 0} settings tried, ${doc.diagnosis?.compiles ?? 0} compiles`);
   return String(status?.result);
 }
 
@@ -79,6 +83,12 @@ describe('diagnoses of failed verifications', () => {
     expect(doc).toMatchObject({ state: 'fail', status: reason, reasonCode: 'wrong_optimizer' });
     expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'optimizer', from: 'disabled', to: 'enabled' }], matchKind: 'full' });
     expect((await fetch(`${baseUrl}/receipt/${'z'.repeat(50)}.json`)).status).toBe(404);
+    // The receipt page: a readable report with the corrected fields and options to copy.
+    const page = await (await fetch(`${baseUrl}/receipt/${lastReceipt}`)).text();
+    expect(page).toContain('<h2>Diagnosis</h2>');
+    expect(page).toContain('<li>the optimizer enabled, 200 runs (you sent: disabled)</li>');
+    expect(page).toContain('<pre class="source" id="fix-curl">-d optimizationUsed=1 -d runs=200</pre>');
+    expect(page).toContain('<pre class="source" id="fix-forge">--num-of-optimizations 200</pre>');
     await passes(singleFileFields(address, built, `Opt${RUN}`, text, { optimizationUsed: '1', runs: '200' }));
   });
 
@@ -152,6 +162,50 @@ contract Splits${RUN} {
     await passes(singleFileFields(address, user, `Splits${RUN}`, text, { libraryname1: lib, libraryaddress1: libraryAddress }));
   });
 
+  it('flattening: two SPDX lines, a second pragma abicoder and a stale import are dropped, and the file verifies (partial)', async () => {
+    const name = `Flat${RUN}`;
+    const helper = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+pragma abicoder v2;
+
+library FlatMath${RUN} {
+    function twice(uint256 x) internal pure returns (uint256) { return 2 * x + 20313; }
+}
+`;
+    const main = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+pragma abicoder v2;
+
+import "./FlatMath.sol";
+
+contract ${name} {
+    function run(uint256 x) external pure returns (uint256) { return FlatMath${RUN}.twice(x); }
+}
+`;
+    const built = await build('0.8.28', standardInput({ 'FlatMath.sol': helper, [`${name}.sol`]: main }), `${name}.sol`, name);
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    // What a naive flattener writes: both files one after the other, headers and import kept.
+    const flattened = `${helper}\n${main}`;
+    const { submit, status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, name, flattened));
+    expect(status?.result).toBe('Pass - Verified');
+    const doc = (await (await fetch(`${baseUrl}/receipt/${String(submit.result)}.json`)).json()) as { result: { matchKind: string; flatteningRepairs: { line: number; why: string }[] } };
+    expect(doc.result.matchKind).toBe('partial');
+    expect(doc.result.flatteningRepairs.map((r) => [r.line, r.why])).toEqual([
+      [9, 'second SPDX licence line'],
+      [11, 'second pragma abicoder'],
+      [13, 'import of a file that is not in the flattened source'],
+    ]);
+    const page = await (await fetch(`${baseUrl}/receipt/${String(submit.result)}`)).text();
+    expect(page).toContain('it was verified with these lines removed (a flattened file is a partial match at best)');
+    // The source served is the one compiled: those lines blank, every other line as sent.
+    const record = await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json() as { result: { SourceCode: string }[] };
+    const served = record.result[0]!.SourceCode.split('\n');
+    const sent = flattened.split('\n');
+    expect(served.length).toBe(sent.length);
+    expect(served.filter((line, i) => line !== sent[i]).length).toBe(3);
+    expect([served[8], served[10], served[12]]).toEqual(['', '', '']);
+  });
+
   it('nothing near matches: the text says where the codes differ; a correct submission meanwhile is not held up', async () => {
     // Baseline: a correct submission on its own.
     const alone = await deployed(`Alone${RUN}`, '0.8.28', { optimizer: false });
@@ -172,6 +226,11 @@ contract Splits${RUN} {
     expect(reason).toMatch(/they first differ at byte \d+: deployed .+; compiled .+\./);
     expect(reason).toMatch(/No setting tried made it match \(\d+ tried, \d+ compiles/);
     expect(reason).not.toContain('It matches');
+    // The receipt page shows the two codes side by side at their first difference.
+    const page = await (await fetch(`${baseUrl}/receipt/${String((await failing).submit.result)}`)).text();
+    expect(page).toContain('<h3>Where the codes differ</h3>');
+    expect(page).toMatch(/first difference at byte \d+/);
+    expect(page).toContain('No setting within the search made these sources compile to the deployed code.');
     console.log(`correct submission: ${aloneMs} ms alone, ${duringMs} ms while a diagnosis ran`);
   });
 });

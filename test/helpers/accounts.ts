@@ -43,6 +43,8 @@ const DEPLOYERS = [
   'api/compilerVersions',
   'api/nodeLag',
   'web/verifyPage',
+  'web/sourceView',
+  'api/dryRun',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -5,10 +5,9 @@ import { TEXT } from '../texts.js';
 import { findJob, isEnvelope } from './findJob.js';
 
 /**
- * `checkverifystatus`. Failure reasons: Hardhat v2 only recognises the bare
- * `Fail - Unable to verify` (anything longer makes it abort its retry with the full input),
- * and it never sends `chainid` to a custom URL; Etherscan-v2-style clients (Hardhat v3)
- * send `chainid` and show the reason. So the reason goes out when `chainid` came along.
+ * `checkverifystatus`. A failure carries its reason and diagnosis for every client that reads
+ * them; hardhat-verify 2 gets the bare `Fail - Unable to verify` it compares against (anything
+ * longer makes it abort its retry with the full input). See readsFailureReasons.
  */
 export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
   const job = await findJob(ctx, params, ['source', 'build']);
@@ -18,10 +17,10 @@ export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller:
     case 'running':
       return fail(TEXT.pending);
     case 'pass':
-      return ok(TEXT.pass);
+      return ok(job.resultText === TEXT.passDryRun ? TEXT.passDryRun : TEXT.pass);
     case 'already_verified':
       return fail(TEXT.alreadyVerifiedStatus);
     case 'fail':
-      return fail(caller.sentChainId || params.text('verbose') === '1' ? TEXT.failWithReason(job.resultText ?? '') : TEXT.fail);
+      return fail(caller.readsReasons ? TEXT.failWithReason(job.resultText ?? '') : TEXT.fail);
   }
 }

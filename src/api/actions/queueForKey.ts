@@ -16,7 +16,8 @@ export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: J
   const queued = await queueSubmission(ctx.store.db, {
     request,
     apiKeyId: key.id,
-    quota: { kind, limit },
+    // A dry run publishes nothing and uses no quota (the unfinished-job limit still applies).
+    quota: request.kind === 'source' && request.dryRun ? null : { kind, limit },
     maxUnfinished: ctx.config.keyQueuedJobs,
   });
   if (!queued.ok) {

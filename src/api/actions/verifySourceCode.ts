@@ -9,7 +9,7 @@ import { parseSourceSubmission } from '../parseSubmission.js';
 import { TEXT } from '../texts.js';
 
 /**
- * `verifysourcecode`: validates the fields, checks that the address holds code and has no
+ * `verifysourcecode`: validates the fields (with `dryrun=1`: a check that publishes nothing), checks that the address holds code and has no
  * verification that a submission could not improve, counts the submission against the key's daily quota, writes the job to the
  * store and only then hands out the receipt.
  */
@@ -18,6 +18,13 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const parsed = parseSourceSubmission(params, ctx.releases);
   if (!parsed.ok) return fail(parsed.error);
   const submission = parsed.value;
+  const dryRun = ['1', 'true'].includes(params.text('dryrun').toLowerCase());
+  if (dryRun) {
+    // Verified and diagnosed like any submission, published nowhere, counted against no quota.
+    const found = await codeOrRefusal(ctx, submission.address);
+    if (!found.ok) return found.refusal;
+    return queueForKey(ctx, caller.key, { kind: 'source', submission, dryRun: true });
+  }
 
   // A partial match (or one whose runtime code was never compared) stays open to a better
   // one: whoever verified first must not lock the owner's exact sources out.

@@ -9,6 +9,7 @@ import type { ProxyPattern } from '../../verify/index.js';
 import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
+import { markedCode, readTransformations, sourceView } from './sourceView.js';
 
 
 /** Everything the contract page shows, gathered by the route. */
@@ -25,6 +26,10 @@ export interface ContractPageData {
   hasCode: boolean | null;
   /** Earlier records of this address that a better match replaced, newest first. */
   history?: ReplacedVerification[];
+  /** The file asked for with `?file=N` (1-based), for contracts shown one file at a time. */
+  chosenFile?: number | null;
+  /** The compiled code the record was matched with (hex without 0x), when stored. */
+  compiledCode?: { creation: string; runtime: string } | null;
 }
 
 /** A label for every pattern: a new pattern does not compile until it has one. */
@@ -103,6 +108,24 @@ function partsMatched(contract: VerifiedContract): Html {
     (contract.creationCompared === true ? 'compared, did not match' : contract.creationCompared === false ? 'not found on chain' : 'not compared');
   const runtime = contract.runtimeMatch ?? 'not compared';
   return html` <span class="muted">(creation code: ${creation}, runtime code: ${runtime})</span>`;
+}
+
+/** Who created the contract, in which transaction and block (when the service has seen its creation). */
+function creationFacts(contract: VerifiedContract): Html | string {
+  const d = contract.deployment;
+  if (!d || (!d.creator && !d.transactionHash)) return '';
+  return html`${d.creator && isAddress(d.creator) ? html`<dt>Creator</dt><dd>${addressLink(d.creator)}${d.factory && isAddress(d.factory) ? html` <span class="muted">through factory</span> ${addressLink(d.factory)}` : ''}</dd>` : ''}
+${d.transactionHash ? html`<dt>Creation transaction</dt><dd class="mono">${d.transactionHash}${d.blockNumber !== null ? html` <span class="muted">in block ${d.blockNumber}</span>` : ''}</dd>` : ''}`;
+}
+
+/** The compiled creation and runtime code, with what the chain fills in marked. */
+function compiledCodeSection(contract: VerifiedContract, code: { creation: string; runtime: string } | null): Html | string {
+  if (!code) return '';
+  const t = readTransformations(contract.transformations);
+  return html`<h2>Bytecode</h2>
+<p class="muted">The compiled code these sources give; marked regions are filled in at deployment (hover for what the chain holds there).</p>
+<details class="code-details"><summary>Runtime code (${code.runtime.length / 2} bytes)</summary>${markedCode(code.runtime, t.runtime, t.runtimeValues)}</details>
+${code.creation ? html`<details class="code-details"><summary>Creation code (${code.creation.length / 2} bytes${contract.constructorArguments ? ' + constructor arguments' : ''})</summary>${markedCode(code.creation, t.creation, t.creationValues, contract.constructorArguments ?? '')}</details>` : ''}`;
 }
 
 function history(entries: ReplacedVerification[] | undefined): Html | string {
@@ -268,7 +291,7 @@ export function contractPage(data: ContractPageData): Html {
     { title: `${contract.contractName} ${data.address}`, chainId: data.chainId, query: data.address },
     html`<div data-address="${data.address}">
 <h1>${contract.contractName} <span class="badge ok">Verified</span> <span class="badge ${matchKind === 'full' ? 'ok' : 'warn'}">${matchKind} match</span>${data.proxy ? html` <span class="badge info">Proxy</span>` : ''}</h1>
-<p class="addr">${data.address}</p>
+<p class="addr"><span id="contract-address">${data.address}</span> <button type="button" class="secondary small js-only" data-copy="#contract-address" hidden>Copy address</button></p>
 <div class="card">
 <dl class="facts">
 <dt>Contract name</dt><dd>${contract.contractName}</dd>
@@ -278,6 +301,7 @@ export function contractPage(data: ContractPageData): Html {
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
 <dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${partsMatched(contract)}</dd>
 <dt>Verified</dt><dd>${howVerified(contract)} ${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
+${creationFacts(contract)}
 ${history(data.history)}
 ${contract.libraries.length ? html`<dt>Libraries</dt><dd>${contract.libraries.map((l) => html`<div>${l.name}: ${isAddress(l.address) ? addressLink(l.address) : l.address}</div>`)}</dd>` : ''}
 </dl>
@@ -286,15 +310,13 @@ ${contract.runtimeMatch === null ? html`<p class="notice warn">This record was v
 ${proxyDetails(data)}
 <nav class="tabs">${tabs.map((t) => html`<a href="#${t.id}" aria-selected="false">${t.label}</a>`)}</nav>
 <section class="tab-panel" id="code">
-<h2>Source code <span class="muted">(${files.length} file${files.length === 1 ? '' : 's'})</span></h2>
-${files.map(
-  (f, i) => html`<div class="file"><div class="file-head"><span class="mono">${f.path}</span><span class="muted">File ${i + 1} of ${files.length}</span></div>
-<pre class="source"><code>${f.content}</code></pre></div>`,
-)}
+<h2>Source code <span class="muted">(${files.length} file${files.length === 1 ? '' : 's'})</span> <a class="small" href="/address/${data.address}/standard-input.json" download>Download the standard JSON input</a></h2>
+${sourceView(data.address, files, data.chosenFile ?? null)}
 <h2>Constructor arguments</h2>
 ${constructorArguments(contract)}
-<h2>Contract ABI</h2>
-<pre class="source abi">${prettyAbi(contract.abi)}</pre>
+<h2>Contract ABI <button type="button" class="secondary small js-only" data-copy="#abi-json" hidden>Copy ABI</button></h2>
+<pre class="source abi" id="abi-json">${prettyAbi(contract.abi)}</pre>
+${compiledCodeSection(contract, data.compiledCode ?? null)}
 </section>
 ${functionPanels(functions, { read: 'read', write: 'write' }, false, '')}
 ${implementationFunctions ? functionPanels(implementationFunctions, { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data)) : ''}

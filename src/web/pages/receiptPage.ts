@@ -1,6 +1,7 @@
 import type { JobStatus } from '../../store/verificationJobs.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
+import { diagnosisReport } from './diagnosisReport.js';
 
 /** Seconds between reloads of a pending receipt page. */
 export const RECEIPT_REFRESH_SECONDS = 2;
@@ -15,6 +16,10 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   const job = data.job;
   const proxy = job.kind === 'proxy';
   const pending = job.state === 'queued' || job.state === 'running';
+  const repairs = (typeof job.result === 'object' && job.result !== null && Array.isArray((job.result as { flatteningRepairs?: unknown }).flatteningRepairs)
+    ? (job.result as { flatteningRepairs: { line: number; text: string; why: string }[] }).flatteningRepairs
+    : []).slice(0, 50);
+  const dryRun = typeof job.result === 'object' && job.result !== null && (job.result as { dryRun?: unknown }).dryRun === true;
   const labels = proxy ? ['Queued', 'Reading the proxy', 'Implementation found'] : ['Queued', 'Compiling and comparing', 'Verified'];
   let steps: StepState[];
   let status: Html;
@@ -29,7 +34,8 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
       break;
     case 'pass':
       steps = ['done', 'done', 'done'];
-      status = html`<span class="badge ok">${proxy ? 'Implementation found' : 'Verified'}</span>`;
+      status = html`<span class="badge ok">${proxy ? 'Implementation found' : dryRun ? 'Would verify' : 'Verified'}</span>`;
+      if (dryRun) labels[2] = 'Would verify (dry run)';
       break;
     case 'already_verified':
       steps = ['done', 'done', 'done'];
@@ -45,10 +51,14 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   let outcome: Html | string = '';
   if (job.state === 'pass' || job.state === 'already_verified') {
     const reused = typeof job.result === 'object' && job.result !== null && (job.result as { reusedCompilation?: unknown }).reusedCompilation === true;
-    outcome = html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>
-${reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : ''}`;
+    outcome = dryRun
+      ? html`<p class="notice ok">${job.resultText ?? ''} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>`
+      : html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>
+${reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : ''}
+${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${r.why})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
-    outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p><p><a href="/address/${job.address}">Open the address page →</a></p>`;
+    const diagnosis = typeof job.result === 'object' && job.result !== null ? (job.result as { diagnosis?: unknown }).diagnosis : undefined;
+    outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p>${diagnosisReport(diagnosis)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
 ${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${job.lastError}</p>` : ''}`;

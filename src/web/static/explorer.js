@@ -297,4 +297,23 @@
     });
   }
   enhanceVerifyForm();
+  /** Copy buttons (`data-copy` names the element whose text is copied); shown only with scripts. */
+  $$('[data-copy]').forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var target = $(button.getAttribute('data-copy') || '');
+      if (!target) return;
+      var label = button.textContent;
+      var done = function (/** @type {string} */ text) { button.textContent = text; window.setTimeout(function () { button.textContent = label; }, 1500); };
+      navigator.clipboard.writeText(target.textContent || '').then(function () { done('Copied'); }, function () { done('Copy failed'); });
+    });
+  });
+  /** A link to a line (`#f1-L12`) of a file shown on the page scrolls the line into view in the code tab. */
+  function showLine() {
+    var m = /^#(f\d+-L\d+)$/.exec(location.hash);
+    if (!m) return;
+    var line = document.getElementById(m[1]);
+    if (line) line.scrollIntoView({ block: 'center' });
+  }
+  showLine();
 })();

@@ -1,0 +1,52 @@
+import { changeText, correctedCommand, type DiagnosisView } from '../../core/diagnosisTexts.js';
+import { html, type Html } from '../html.js';
+
+function isDiagnosis(value: unknown): value is DiagnosisView {
+  const d = value as DiagnosisView | null;
+  return typeof d === 'object' && d !== null && typeof d.code === 'string' && typeof d.facts === 'object' && d.facts !== null && typeof d.facts.sent === 'object';
+}
+
+/**
+ * A failed receipt's diagnosis as a readable report: what the deployed code says, what was sent,
+ * the change that makes it pass (with the corrected fields and options to copy), or where the
+ * codes differ, instruction by instruction.
+ */
+export function diagnosisReport(value: unknown): Html | string {
+  if (!isDiagnosis(value)) return '';
+  const d = value;
+  const sent = d.facts.sent;
+  const command = correctedCommand(d);
+  const c = d.comparison;
+  return html`<section class="card diagnosis" id="diagnosis">
+<h2>Diagnosis</h2>
+<dl class="facts">
+<dt>Deployed code</dt><dd>${d.facts.compilerRelease ? `compiled with solc ${d.facts.compilerRelease} (from its metadata)` : 'its metadata names no compiler'}; metadata hash: ${d.facts.hashKind}</dd>
+<dt>You sent</dt><dd class="mono">${sent.compilerVersion} · optimizer ${sent.optimizer ? `enabled, ${sent.runs} runs` : 'disabled'} · EVM ${sent.evmVersion || 'default'}${sent.viaIR ? ' · viaIR' : ''} · ${sent.contractName}</dd>
+${d.facts.onchainConstructorArguments !== undefined ? html`<dt>Constructor arguments on chain</dt><dd class="mono">0x${d.facts.onchainConstructorArguments}</dd>` : ''}
+${d.facts.library ? html`<dt>Library</dt><dd>${d.facts.library.name} is called at <span class="mono">${d.facts.library.onchain}</span>; you linked <span class="mono">${d.facts.library.submitted || 'no address'}</span></dd>` : ''}
+<dt>Searched</dt><dd>${d.tried} setting${d.tried === 1 ? '' : 's'} tried, ${d.compiles} compile${d.compiles === 1 ? '' : 's'}${d.budgetSpent ? ' (the budget ran out)' : ''}</dd>
+</dl>
+${
+  d.fix && command
+    ? html`<h3>What makes it pass (${d.fix.matchKind} match, checked by compiling)</h3>
+<ul>${d.fix.changes.map((ch) => html`<li>${changeText(ch, sent)}</li>`)}</ul>
+<div class="commands">
+<p><strong>curl / API fields</strong> <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
+<pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>
+<p><strong>Foundry</strong> (forge verify-contract) <button type="button" class="secondary small js-only" data-copy="#fix-forge" hidden>Copy</button></p>
+<pre class="source" id="fix-forge">${command.forge.join(' ')}</pre>
+<p><strong>Hardhat</strong> (hardhat.config / hardhat verify) <button type="button" class="secondary small js-only" data-copy="#fix-hardhat" hidden>Copy</button></p>
+<pre class="source" id="fix-hardhat">${command.hardhat.join('\n')}</pre>
+</div>`
+    : html`<p>No setting within the search made these sources compile to the deployed code.</p>`
+}
+${
+  c
+    ? html`<h3>Where the codes differ</h3>
+<p>Deployed runtime code ${c.deployedLength} bytes, compiled ${c.compiledLength} bytes${c.firstDifference !== null ? html`; first difference at byte ${c.firstDifference}` : ''}.${c.onlyMetadata ? ' Only the metadata hash differs: the sources differ in something that does not change the instructions (comments, file names, settings recorded in the metadata).' : ''}</p>
+<div class="compare"><div><h4>Deployed</h4><pre class="source">${c.deployedAround.map((i) => `${i.offset.toString().padStart(6)}  ${i.text}\n`)}</pre></div>
+<div><h4>Compiled from your sources</h4><pre class="source">${c.compiledAround.map((i) => `${i.offset.toString().padStart(6)}  ${i.text}\n`)}</pre></div></div>`
+    : ''
+}
+</section>`;
+}
