@@ -31,7 +31,7 @@ export async function setup(project: TestProject): Promise<void> {
   service = await startService({
     rpcUrl: devnet.rpcUrl,
     // Every test file shares one key: fair shares between keys are tested on services of their own.
-    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000', '--key-running-jobs', '8', '--key-queued-jobs', '0', '--web-rate', '10000'],
+    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000', '--key-running-jobs', '8', '--key-queued-jobs', '0', '--web-rate', '10000', '--daily-verify-quota', '100000'],
   });
   project.provide('apiUrl', service.apiUrl);
   project.provide('baseUrl', service.baseUrl);

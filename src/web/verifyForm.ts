@@ -6,6 +6,7 @@
  * Pure: no HTTP, no store. Problems are named per field so the page can show each next to it.
  */
 import { posix } from 'node:path';
+import { encodeAbiParameters, parseAbiParameters, type AbiParameter } from 'viem';
 import { isAddress } from '../core/hex.js';
 import type { SolcInput } from '../core/solcInput.js';
 import { readBuildFile } from '../verify/buildFile.js';
@@ -27,6 +28,10 @@ export interface VerifyFormValues {
   viaIR: boolean;
   contractName: string;
   constructorArguments: string;
+  /** The constructor's parameter types (`uint256,string`), for typed values. */
+  constructorTypes: string;
+  /** The constructor's values as a JSON array (`[100, "Token"]`), encoded with constructorTypes. */
+  constructorValues: string;
   license: string;
   apiKey: string;
   source: string;
@@ -60,6 +65,8 @@ export function emptyFormValues(address = ''): VerifyFormValues {
     viaIR: false,
     contractName: '',
     constructorArguments: '',
+    constructorTypes: '',
+    constructorValues: '',
     license: '3',
     apiKey: '',
     source: '',
@@ -147,6 +154,8 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     viaIR: text(entries, 'viair') === '1',
     contractName: text(entries, 'contractname').trim(),
     constructorArguments: text(entries, 'constructorarguments').trim(),
+    constructorTypes: text(entries, 'constructortypes').trim(),
+    constructorValues: text(entries, 'constructorvalues').trim(),
     license: text(entries, 'license').trim() || '1',
     apiKey: text(entries, 'apikey').trim(),
     source: text(entries, 'source'),
@@ -175,6 +184,12 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     licenseType: values.license,
     apikey: values.apiKey,
   };
+  // Typed values instead of hex: encoded here with the constructor's types.
+  if (!values.constructorArguments && values.constructorValues) {
+    const encoded = encodeConstructorValues(values.constructorTypes, values.constructorValues);
+    if ('error' in encoded) errors.constructorArguments = encoded.error;
+    else params['constructorArguements'] = encoded.hex.slice(2);
+  }
   values.libraries.forEach((l, i) => {
     params[`libraryname${i + 1}`] = l.name;
     params[`libraryaddress${i + 1}`] = l.address;
@@ -259,4 +274,58 @@ export function fieldOfApiError(message: string, format: SourceFormat): FormFiel
   if (/viair/.test(m)) return 'viaIR';
   if (/sourcecode|standard json|source/.test(m)) return format === 'single' ? 'source' : format === 'files' ? 'files' : 'standardJson';
   return 'form';
+}
+
+/** A value from JSON for an ABI parameter: integers as bigint (from numbers or decimal/hex strings), arrays and tuples element by element. */
+function abiValue(param: AbiParameter, value: unknown): unknown {
+  const array = /^(.*)\[(\d*)\]$/.exec(param.type);
+  if (array) {
+    if (!Array.isArray(value)) throw new Error(`${param.name || param.type}: expected a JSON array`);
+    const inner = { ...param, type: array[1]! } as AbiParameter;
+    return value.map((v) => abiValue(inner, v));
+  }
+  if (param.type === 'tuple') {
+    const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
+    if (!Array.isArray(value) || value.length !== components.length) throw new Error(`${param.name || 'tuple'}: expected a JSON array of ${components.length} fields`);
+    return components.map((c, i) => abiValue(c, value[i]));
+  }
+  if (/^u?int\d*$/.test(param.type)) {
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+    if (typeof value === 'string' && /^(-?\d+|0x[0-9a-fA-F]+)$/.test(value.trim())) return BigInt(value.trim());
+    throw new Error(`${param.name || param.type}: expected an integer (a number, or a decimal or 0x string for large ones)`);
+  }
+  if (param.type === 'bool') {
+    if (typeof value === 'boolean') return value;
+    if (value === 'true' || value === 'false') return value === 'true';
+    throw new Error(`${param.name || 'bool'}: expected true or false`);
+  }
+  return value;
+}
+
+/**
+ * Constructor values typed by the user, ABI-encoded: `types` is the parameter list
+ * (`uint256 supply, string name` or `constructor(uint256,string)`), `json` a JSON array of
+ * the values in order.
+ */
+export function encodeConstructorValues(types: string, json: string): { hex: `0x${string}` } | { error: string } {
+  const list = types.trim().replace(/^constructor\s*\(/, '').replace(/\)\s*$/, '').replace(/\b(memory|calldata|storage|payable)\b/g, ' ').replace(/\s+/g, ' ').replace(/\s*,\s*/g, ', ').replace(/\s+\[/g, '[').trim();
+  let params: readonly AbiParameter[];
+  try {
+    params = list ? parseAbiParameters(list) : [];
+  } catch {
+    return { error: `The constructor types "${types.slice(0, 120)}" are not Solidity parameter types (e.g. uint256 supply, string name)` };
+  }
+  let valuesList: unknown;
+  try {
+    valuesList = JSON.parse(json);
+  } catch {
+    return { error: 'The constructor values must be a JSON array, e.g. [1000, "My token", "0x…"]' };
+  }
+  if (!Array.isArray(valuesList)) return { error: 'The constructor values must be a JSON array, e.g. [1000, "My token", "0x…"]' };
+  if (valuesList.length !== params.length) return { error: `The constructor takes ${params.length} value${params.length === 1 ? '' : 's'}; ${valuesList.length} given` };
+  try {
+    return { hex: encodeAbiParameters(params, valuesList.map((v, i) => abiValue(params[i]!, v))) };
+  } catch (e) {
+    return { error: `The constructor values do not encode: ${(e as Error).message.split('\n')[0]!.slice(0, 200)}` };
+  }
 }

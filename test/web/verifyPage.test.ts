@@ -217,6 +217,42 @@ describe.skipIf(!chromiumAvailable)('Verify & Publish in Chromium', () => {
     await context.close();
   });
 
+  it('typed constructor values: the types are read from the source, the values encoded with them', async () => {
+    const source = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract TypedArgs {
+    uint256 public supply;
+    string public label;
+    address public holder;
+
+    constructor(uint256 supply_, string memory label_, address holder_) {
+        supply = supply_ + 20313;
+        label = label_;
+        holder = holder_;
+    }
+}
+`;
+    const typed = await build('0.8.28', standardInput({ 'TypedArgs.sol': source }), 'TypedArgs.sol', 'TypedArgs');
+    const holder = '0x00000000000000000000000000000000000000aa';
+    const { address } = await deployContract(typed.abi, typed.bytecode, [1000n, 'hello, world', holder], ACCOUNT);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/verify?address=${address}`);
+    await page.fill('#source', source);
+    await page.locator('#source').blur();
+    await page.waitForFunction(() => (document.querySelector('#constructortypes') as HTMLInputElement).value !== '');
+    expect(await page.inputValue('#constructortypes')).toBe('uint256 supply_, string memory label_, address holder_');
+    await page.fill('#constructorvalues', `[1000, "hello, world", "${holder}"]`);
+    await page.fill('#compiler', typed.compilerVersion);
+    await page.fill('#apikey', apiKey);
+    await page.click('#verify-submit');
+    expect(await verdictOf(page)).toBe('Verified');
+    await page.goto(`${baseUrl}/address/${address}`);
+    expect(await page.locator('#code').textContent()).toMatch(/label_ \(string\): hello, world/);
+    await context.close();
+  });
+
   it('sources and names carrying markup are shown back as text; nothing in them runs', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

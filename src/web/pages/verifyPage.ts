@@ -103,8 +103,23 @@ ${row(
 ${row(
   html`<label for="constructorarguments">Constructor arguments (ABI-encoded hex)</label>`,
   html`<input type="text" id="constructorarguments" name="constructorarguments" value="${v.constructorArguments}" placeholder="leave empty to read them from the creation transaction" spellcheck="false" autocomplete="off"${invalid(data, 'constructorArguments')}>`,
-  fieldError(data, 'constructorArguments'),
+  html``,
 )}
+<div class="grid">
+${row(
+  html`<label for="constructortypes">…or typed values: the constructor's types</label>`,
+  html`<input type="text" id="constructortypes" name="constructortypes" value="${v.constructorTypes}" placeholder="uint256 supply, string name" spellcheck="false" autocomplete="off">`,
+  html``,
+  'Read from your sources when the script can.',
+)}
+${row(
+  html`<label for="constructorvalues">values, as a JSON array</label>`,
+  html`<input type="text" id="constructorvalues" name="constructorvalues" value="${v.constructorValues}" placeholder='[1000000, "My token"]' spellcheck="false" autocomplete="off">`,
+  html``,
+  'Encoded for you when the hex field is empty.',
+)}
+</div>
+${fieldError(data, 'constructorArguments')}
 <details${data.errors.libraries || v.libraries.length ? html` open` : ''}>
 <summary>Libraries</summary>
 <p class="hint">Libraries linked at deployment: the name (or path:Name) and the address it was linked at.</p>

@@ -232,6 +232,35 @@
       });
       return names;
     }
+    var typesInput = /** @type {HTMLInputElement | null} */ ($('#constructortypes'));
+    /** @type {Record<string, string>} */
+    var lastSources = {};
+    /**
+     * The constructor's parameter list of contract `name` in `sources` ('' when it has none).
+     * @param {Record<string, string>} sources @param {string} name
+     */
+    function constructorParams(sources, name) {
+      var bare = name.split(':').pop() || '';
+      var found = '';
+      Object.keys(sources).forEach(function (path) {
+        var text = sources[path].replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+        var start = text.search(new RegExp('\\bcontract\\s+' + bare.replace(/\$/g, '\\$') + '\\b'));
+        if (start < 0 || found) return;
+        var rest = text.slice(start + 1);
+        var next = rest.search(/\b(contract|library|interface)\s+[A-Za-z_$]/);
+        var body = next < 0 ? rest : rest.slice(0, next);
+        var m = /\bconstructor\s*\(([^)]*)\)/.exec(body);
+        if (m) found = m[1].replace(/\s+/g, ' ').trim();
+      });
+      return found;
+    }
+    function fillConstructorTypes() {
+      if (!typesInput || typesInput.value) return;
+      var name = nameInput.value;
+      if (name) typesInput.value = constructorParams(lastSources, name);
+    }
+    nameInput.addEventListener('change', fillConstructorTypes);
+
     /** @param {string[]} names */
     function offer(names) {
       var list = contractList;
@@ -242,6 +271,7 @@
         list.appendChild(o);
       });
       if (names.length === 1 && !nameInput.value) nameInput.value = names[0];
+      fillConstructorTypes();
     }
     /** @param {File} file @returns {Promise<string>} */
     function readFile(file) { return file.text(); }
@@ -252,7 +282,7 @@
         var upload = /** @type {HTMLInputElement} */ ($('#sourcefile'));
         var file = upload.files && upload.files[0];
         var pasted = /** @type {HTMLTextAreaElement} */ ($('#source')).value;
-        (file ? readFile(file) : Promise.resolve(pasted)).then(function (text) { offer(declared({ 'source.sol': text }, false)); });
+        (file ? readFile(file) : Promise.resolve(pasted)).then(function (text) { lastSources = { 'source.sol': text }; offer(declared(lastSources, false)); });
       } else if (f === 'files') {
         var chosen = /** @type {File[]} */ ([]);
         ['#sourcefiles', '#sourcefolder'].forEach(function (sel) {
@@ -263,6 +293,7 @@
           /** @type {Record<string, string>} */
           var sources = {};
           chosen.forEach(function (file, i) { sources[file.webkitRelativePath || file.name] = texts[i]; });
+          lastSources = sources;
           offer(declared(sources, true));
         });
       } else {
@@ -278,6 +309,7 @@
           /** @type {Record<string, string>} */
           var sources = {};
           Object.keys((input && input.sources) || {}).forEach(function (path) { sources[path] = String(input.sources[path].content || ''); });
+          lastSources = sources;
           offer(declared(sources, true));
         });
       }

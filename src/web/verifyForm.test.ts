@@ -1,0 +1,63 @@
+import { encodeAbiParameters } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { encodeConstructorValues, readVerifyForm, sourcesFromFiles } from './verifyForm.js';
+
+describe('encodeConstructorValues', () => {
+  it('encodes values typed as JSON with the constructor parameter list (names and data locations allowed)', () => {
+    const hex = encodeConstructorValues('uint256 supply, string memory name_, address owner, bool open, uint8[] memory shares', '[1000, "Token", "0x00000000000000000000000000000000000000aa", true, [1, "2"]]');
+    expect(hex).toEqual({
+      hex: encodeAbiParameters(
+        [{ type: 'uint256' }, { type: 'string' }, { type: 'address' }, { type: 'bool' }, { type: 'uint8[]' }],
+        [1000n, 'Token', '0x00000000000000000000000000000000000000aa', true, [1, 2]],
+      ),
+    });
+    expect(encodeConstructorValues('constructor(uint256)', '["0x10"]')).toEqual({ hex: encodeAbiParameters([{ type: 'uint256' }], [16n]) });
+  });
+
+  it('names what is wrong: the types, the JSON, the count, a value', () => {
+    expect(encodeConstructorValues('uint256 x', '1')).toMatchObject({ error: expect.stringContaining('JSON array') });
+    expect(encodeConstructorValues('uint256 x', '[1, 2]')).toMatchObject({ error: 'The constructor takes 1 value; 2 given' });
+    expect(encodeConstructorValues('uint256 x', '["ten"]')).toMatchObject({ error: expect.stringContaining('expected an integer') });
+    expect(encodeConstructorValues('what ever(', '[]')).toMatchObject({ error: expect.stringContaining('not Solidity parameter types') });
+  });
+});
+
+describe('readVerifyForm', () => {
+  const base = [
+    { name: 'address', value: '0x00000000000000000000000000000000000000aa' },
+    { name: 'compiler', value: 'v0.8.28+commit.7893614a' },
+    { name: 'apikey', value: 'K' },
+  ];
+
+  it('a single file: its one contract is taken as the name; typed values become the hex field', () => {
+    const read = readVerifyForm([
+      ...base,
+      { name: 'format', value: 'single' },
+      { name: 'source', value: 'contract A { constructor(uint256 x) {} }' },
+      { name: 'constructortypes', value: 'uint256 x' },
+      { name: 'constructorvalues', value: '[5]' },
+    ]);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.params).toMatchObject({ contractname: 'A', codeformat: 'solidity-single-file', constructorArguements: '0'.repeat(63) + '5' });
+  });
+
+  it('several files: imports resolved among them, a bare name qualified with its file', () => {
+    const read = readVerifyForm([
+      ...base,
+      { name: 'format', value: 'files' },
+      { name: 'contractname', value: 'Main' },
+      { name: 'sourcefiles', file: { filename: 'Main.sol', text: 'import "./lib/Lib.sol";\ncontract Main {}' } },
+      { name: 'sourcefiles', file: { filename: 'Lib.sol', text: 'library Lib {}' } },
+    ]);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.params['contractname']).toBe('Main.sol:Main');
+    expect(Object.keys((JSON.parse(read.params['sourceCode']!) as { sources: object }).sources).sort()).toEqual(['Lib.sol', 'Main.sol', 'lib/Lib.sol']);
+  });
+
+  it('an import no file answers is named', () => {
+    expect(sourcesFromFiles([{ filename: 'A.sol', text: 'import "./B.sol";' }])).toEqual({ error: 'A.sol imports "./B.sol", which is not among the files' });
+    expect(sourcesFromFiles([{ filename: '../A.sol', text: '' }])).toMatchObject({ error: expect.stringContaining('not a usable file name') });
+  });
+});
