@@ -484,7 +484,8 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    if (dialect === 'postgres') await postgresAdmin((c) => c.query(`drop database if exists ${PG_BENCH_DB}`)).catch(() => {});
+    // SOLPROOF_BENCH_KEEP_DB=1 keeps the last PostgreSQL store for a look at its query plans.
+    if (dialect === 'postgres' && process.env['SOLPROOF_BENCH_KEEP_DB'] !== '1') await postgresAdmin((c) => c.query(`drop database if exists ${PG_BENCH_DB}`)).catch(() => {});
   }
 }
 
