@@ -59,6 +59,8 @@ const CALL_BODY_LIMIT = 64 * 1024;
 /** Per client: one CSV export per this many ms; and this many exports at once in all. */
 const CSV_INTERVAL_MS = 10_000;
 const CSV_AT_ONCE = 2;
+/** Pause after each CSV batch while API requests are in flight (at most CSV_BATCH rows per pause then). */
+const CSV_BUSY_PAUSE_MS = 10;
 /** Verify & Publish form posts per client and second (each may carry megabytes of sources). */
 const VERIFY_FORMS_PER_SECOND = 2;
 /** Fields and files in one form post: the form's own fields, libraries, and up to 300 files. */
@@ -131,6 +133,15 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
     return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
   };
+  // API requests in flight: while there are any, the CSV export pauses between batches, so a
+  // download of the whole store takes longer rather than taking the API's CPU.
+  let apiInFlight = 0;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api')) return;
+    apiInFlight++;
+    reply.raw.once('close', () => apiInFlight--);
+  });
+  const apiBusy = (): boolean => apiInFlight > 0;
   // Closing the service ends open downloads (a client that stopped reading would hold it open).
   app.addHook('preClose', async () => {
     for (const response of openDownloads) response.destroy();
@@ -508,7 +519,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         return tooMany(request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
       }
       csvExports++;
-      const stream = Readable.from(csvLines(ctx));
+      const stream = Readable.from(csvLines(ctx, apiBusy));
       // A client that stops reading keeps its download open: closing the service ends it.
       openDownloads.add(reply.raw);
       reply.raw.once('close', () => openDownloads.delete(reply.raw));
@@ -532,7 +543,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
  * The CSV rows, read in batches so a large store is never held in memory at once. Rows
  * verified while the export runs may shift the pages; the address set keeps each row once.
  */
-async function* csvLines(ctx: WebContext): AsyncGenerator<string> {
+async function* csvLines(ctx: WebContext, apiBusy: () => boolean): AsyncGenerator<string> {
   yield csvRow(CSV_COLUMNS);
   // By keyset, newest first: each batch is one short indexed query, whatever the store's size,
   // and the stream is pulled (a client that stops reading stops the reads).
@@ -542,9 +553,10 @@ async function* csvLines(ctx: WebContext): AsyncGenerator<string> {
     if (isOpenSourceLicense(c.licenseType)) {
       chunk += csvRow([c.address, c.contractName, c.compilerVersion, licenseName(c.licenseType), c.matchKind, new Date(c.verifiedAt).toISOString()]);
     }
-    if (++rows % CSV_BATCH === 0 && chunk) {
-      yield chunk;
+    if (++rows % CSV_BATCH === 0) {
+      if (chunk) yield chunk;
       chunk = '';
+      if (apiBusy()) await new Promise((resolve) => setTimeout(resolve, CSV_BUSY_PAUSE_MS));
     }
   }
   if (chunk) yield chunk;
