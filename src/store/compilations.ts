@@ -160,6 +160,17 @@ function gainsPositions(stored: string | null, fresh: CompiledAuxdata): boolean 
   return !(JSON.parse(stored) as CompiledAuxdata).positions;
 }
 
+/** The stored sources of these hashes (by key, 500 at a time); a hash not stored is absent. */
+export async function sourceContents(db: Kysely<Database>, hashes: Iterable<string>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(hashes)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db.selectFrom('sources').select(['sourceHash', 'content']).where('sourceHash', 'in', unique.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.sourceHash, r.content);
+  }
+  return out;
+}
+
 /** A stored contract of a compilation, ready for the matcher. */
 export interface StoredCompiledContract {
   id: string;
@@ -238,11 +249,6 @@ export async function compilationSources(db: Kysely<Database>, compilationId: st
     .orderBy('path')
     .execute();
   if (files.length === 0) return [];
-  const contents = new Map<string, string>();
-  const hashes = [...new Set(files.map((f) => f.sourceHash))];
-  for (let i = 0; i < hashes.length; i += 500) {
-    const rows = await db.selectFrom('sources').select(['sourceHash', 'content']).where('sourceHash', 'in', hashes.slice(i, i + 500)).execute();
-    for (const r of rows) contents.set(r.sourceHash, r.content);
-  }
+  const contents = await sourceContents(db, files.map((f) => f.sourceHash));
   return files.flatMap((f) => (contents.has(f.sourceHash) ? [{ path: f.path, content: contents.get(f.sourceHash)! }] : []));
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, InputDocumentKind } from './database.js';
-import { saveSources, sourceHash } from './compilations.js';
+import { saveSources, sourceContents, sourceHash } from './compilations.js';
 
 /** A submitted input: one Solidity file, a standard JSON input (parsed), or a text kept as it was. */
 export type InputDocument =
@@ -60,7 +60,7 @@ export async function readInputDocument(db: Kysely<Database>, id: string): Promi
   const row = await db.selectFrom('inputDocuments').select(['kind', 'document']).where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   if (row.kind === 'raw') return row.document;
-  if (row.kind === 'single-file') return (await contentsOf(db, [row.document])).get(row.document) ?? '';
+  if (row.kind === 'single-file') return (await sourceContents(db, [row.document])).get(row.document) ?? '';
   const doc = JSON.parse(row.document) as Record<string, unknown>;
   const sources = isRecord(doc['sources']) ? doc['sources'] : {};
   const hashes: string[] = [];
@@ -68,7 +68,7 @@ export async function readInputDocument(db: Kysely<Database>, id: string): Promi
     const ref = isRecord(source) && isRecord(source['content']) ? source['content'][SOURCE_REF] : undefined;
     if (typeof ref === 'string') hashes.push(ref);
   }
-  const contents = await contentsOf(db, hashes);
+  const contents = await sourceContents(db, hashes);
   for (const source of Object.values(sources)) {
     if (!isRecord(source) || !isRecord(source['content'])) continue;
     const ref = source['content'][SOURCE_REF];
@@ -77,12 +77,3 @@ export async function readInputDocument(db: Kysely<Database>, id: string): Promi
   return JSON.stringify(doc);
 }
 
-async function contentsOf(db: Kysely<Database>, hashes: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const unique = [...new Set(hashes)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db.selectFrom('sources').select(['sourceHash', 'content']).where('sourceHash', 'in', unique.slice(i, i + 500)).execute();
-    for (const r of rows) out.set(r.sourceHash, r.content);
-  }
-  return out;
-}

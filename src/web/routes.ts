@@ -173,6 +173,10 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       return sendPage(reply, messagePage({ chainId: ctx.chainId, title: status >= 500 ? 'Something went wrong' : 'Bad request', message: text }), status);
     });
 
+    // Long versions of the releases (no nightlies), newest first: what the form and the list filter offer.
+    const compilerChoices = async (): Promise<string[]> =>
+      (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+
     const css = readStaticAsset('explorer.css');
     const js = readStaticAsset('explorer.js');
     web.get('/static/explorer.css', async (_req, reply) =>
@@ -235,7 +239,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       const contracts = rows.slice(0, LIST_PAGE_SIZE);
       const last = contracts[contracts.length - 1];
       const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
-      const compilers = (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+      const compilers = await compilerChoices();
       return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total, filter, compilers }));
     });
 
@@ -274,9 +278,6 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       }
       return entries;
     });
-
-    const compilerChoices = async (): Promise<string[]> =>
-      (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
 
     web.get('/verify', async (request, reply) => {
       const raw = (request.query as Record<string, unknown>).address;
