@@ -34,7 +34,9 @@ describe('daily verification quota (100 per key per UTC day)', () => {
     const built = await build('0.8.28', standardInput({ 'QuotaTarget.sol': SOURCE }), 'QuotaTarget.sol', 'QuotaTarget');
     compilerVersion = built.compilerVersion;
     ({ address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT));
-    [key, otherKey] = await Promise.all([createKey(dataDir), createKey(dataDir)]);
+    // One after the other: two processes creating a new SQLite store at once can race for its WAL switch.
+    key = await createKey(dataDir);
+    otherKey = await createKey(dataDir);
     service = await startService({ rpcUrl, dataDir, args });
   });
   afterAll(async () => service?.stop());
