@@ -98,7 +98,7 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const deployData = (i: number) => encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Token ${i}`, `T${i}`, BigInt(1000 + i)] });
 
     const firstHash = await walletClient.sendTransaction({ data: deployData(0), account, chain });
-    const original = (await publicClient.waitForTransactionReceipt({ hash: firstHash })).contractAddress!.toLowerCase() as `0x${string}`;
+    const original = (await publicClient.waitForTransactionReceipt({ hash: firstHash, timeout: 300_000, pollingInterval: 250 })).contractAddress!.toLowerCase() as `0x${string}`;
     const { status } = await verifyAndWait(service.apiUrl, key, standardJsonFields(original, token, 'contracts/StoredToken.sol:StoredToken'));
     expect(status?.result).toBe('Pass - Verified');
 
