@@ -284,7 +284,7 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
       verify({ submission: storeSubmission({ sourceCode: broken }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
     );
     expect(error.code).toBe('compiler_error');
-    expect(error.message).toMatch(/^Solidity Compilation Error: ParserError: Expected ';' but got '}'/);
+    expect(errorSentence(error)).toMatch(/^Solidity Compilation Error: ParserError: Expected ';' but got '}'/);
   });
 
   it('verifies the runtime code alone when the creation is unknown; the submitted arguments stay unproven', async () => {
