@@ -1,4 +1,4 @@
-import { TEXT } from './texts.js';
+import { TEXT } from '../texts/index.js';
 
 export interface Envelope {
   status: '0' | '1';

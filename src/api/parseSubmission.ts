@@ -4,10 +4,10 @@ import { LICENSES } from '../core/licenses.js';
 import { parseHexBytes } from '../core/hex.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
-import { isSolproofError, type SolproofError } from '../core/errors.js';
+import { isSolproofError, type AnySolproofError } from '../core/errors.js';
 import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
 import { isAddress, type Params } from './params.js';
-import { TEXT } from './texts.js';
+import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 
 export const MAX_LIBRARIES = 10;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
@@ -78,7 +78,7 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
   const versionText = params.text('compilerversion');
   if (!versionText) return err(TEXT.missingParameter('compilerversion'));
   const parsedVersion = readSubmittedVersion(versionText, releases);
-  if (!parsedVersion.ok) return parsedVersion;
+  if (!parsedVersion.ok) return err(submittedVersionText(parsedVersion.error));
   const version = parsedVersion.value;
   if (compareVersions(version.short, '0.4.11') < 0) {
     return err(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
@@ -156,15 +156,15 @@ export function parseSourceSubmission(params: Params, releases?: ReleaseLookup):
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The sourceCode field's text for a standard JSON input that cannot be used. */
-function standardJsonProblem(e: SolproofError): string {
+function standardJsonProblem(e: AnySolproofError): string {
   if (e.code === 'invalid_standard_json') {
-    if (/not valid JSON|must be a JSON object/.test(e.message)) {
+    if (e.details.problem === 'not_json' || e.details.problem === 'not_an_object') {
       return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');
     }
-    // Messages quote the user's source paths: keep the echo short.
-    return TEXT.invalidParameter('sourceCode', lowerFirst(e.message.slice(0, 300)));
+    // The sentences quote the user's source paths: keep the echo short.
+    return TEXT.invalidParameter('sourceCode', lowerFirst(errorSentence(e).slice(0, 300)));
   }
-  return TEXT.invalidSubmission(e.message.slice(0, 300));
+  return TEXT.invalidSubmission(errorSentence(e).slice(0, 300));
 }
 
 /**
@@ -180,10 +180,10 @@ function checkCompilerInput(submission: SourceSubmission, libraryFields: number[
     if (!isSolproofError(e)) throw e;
     if (e.code === 'invalid_standard_json') return standardJsonProblem(e);
     if (e.code === 'contract_not_found_in_output') {
-      const { path } = splitQualifiedName(submission.contractName);
-      return TEXT.invalidParameter('contractname', `the file "${(path ?? '').slice(0, 200)}" is not among the sources of the standard JSON input`);
+      if (e.details.problem !== 'file_not_among_sources') return TEXT.invalidParameter('contractname', lowerFirst(errorSentence(e).slice(0, 300)));
+      return TEXT.invalidParameter('contractname', `the file "${e.details.path.slice(0, 200)}" is not among the sources of the standard JSON input`);
     }
-    return TEXT.invalidSubmission(e.message.slice(0, 300));
+    return TEXT.invalidSubmission(errorSentence(e).slice(0, 300));
   }
   if (submission.codeFormat !== 'solidity-standard-json-input') return null;
   for (const [i, link] of submission.libraries.entries()) {

@@ -18,7 +18,7 @@ import { Params } from './params.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { BodyError, createBodyParser, fieldFromBodyPrefix, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
 import type { AccessDecision } from './access.js';
-import { TEXT } from './texts.js';
+import { TEXT } from '../texts/index.js';
 import { redactUrl } from '../core/log.js';
 
 type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;

@@ -1,7 +1,7 @@
 import { licenseName } from '../core/licenses.js';
 import type { ProxyRecord } from '../store/proxyRecords.js';
 import type { VerifiedContract } from '../store/verifiedContracts.js';
-import { TEXT } from './texts.js';
+import { TEXT } from '../texts/index.js';
 import { wrapStandardJson } from '../verify/index.js';
 
 /** One element of getsourcecode's `result`: Etherscan's PascalCase record, every field a string. */

@@ -9,11 +9,6 @@ import type { ChainReader } from '../verify/index.js';
 export async function checkChainId(reader: ChainReader, expected: number): Promise<void> {
   const actual = await reader.chainId();
   if (actual !== expected) {
-    throw new SolproofError(
-      'chain_mismatch',
-      `The network node serves chain id ${actual}, but this service is configured for chain id ${expected}. ` +
-        'Point the service at a node of the configured chain, or change the configured chain id.',
-      { details: { expected, actual } },
-    );
+    throw new SolproofError('chain_mismatch', { expected, actual });
   }
 }

@@ -214,23 +214,17 @@ export function isStateUnavailable(f: RpcFailure): boolean {
 export function chainUnavailable(e: unknown): SolproofError {
   if (e instanceof SolproofError) return e;
   const f = e instanceof RpcFailure ? e : classifyRpcError('unknown', e);
-  const answered = f.kind === 'rpc' || f.kind === 'http' || f.kind === 'malformed' || f.kind === 'too_large';
-  const message = answered
-    ? `The network node could not be used: it answered ${f.method} with an error. Try again later.`
-    : f.kind === 'timeout'
-      ? `The network node could not be reached: ${f.method} timed out. Try again later.`
-      : 'The network node could not be reached. Try again later.';
-  return new SolproofError('chain_unavailable', message, {
-    retryable: true,
-    cause: f,
-    details: {
+  return new SolproofError(
+    'chain_unavailable',
+    {
       method: f.method,
       reason: f.kind,
       ...(f.code === undefined ? {} : { rpcCode: f.code }),
       ...(f.status === undefined ? {} : { httpStatus: f.status }),
       nodeMessage: f.message.slice(0, 300),
     },
-  });
+    { retryable: true, cause: f },
+  );
 }
 
 function sleep(ms: number): Promise<void> {

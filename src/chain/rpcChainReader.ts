@@ -80,7 +80,7 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
 
     getStorageAt: (address: Address, slot: Hex, blockNumber?: bigint) =>
       guarded(async () => {
-        if (!/^0x[0-9a-fA-F]{1,64}$/.test(slot)) throw new SolproofError('invalid_input', 'Invalid storage slot.');
+        if (!/^0x[0-9a-fA-F]{1,64}$/.test(slot)) throw new SolproofError('invalid_input', { problem: 'invalid_storage_slot' });
         const params = [v.normalizeAddress(address), slotWord(slot), v.blockTag(blockNumber)];
         const value = await rpc.request('eth_getStorageAt', params);
         if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(value)) {

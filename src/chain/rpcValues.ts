@@ -12,7 +12,7 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 /** Validates an address handed in by the service and returns it in lower case. */
 export function normalizeAddress(address: string): Address {
   if (typeof address !== 'string' || !isAddress(address)) {
-    throw new SolproofError('invalid_input', `Invalid address: ${String(address).slice(0, 60)}`);
+    throw new SolproofError('invalid_input', { problem: 'invalid_address', address: String(address).slice(0, 60) });
   }
   return address.toLowerCase() as Address;
 }
@@ -20,7 +20,7 @@ export function normalizeAddress(address: string): Address {
 /** A block number as a JSON-RPC block parameter. */
 export function blockTag(blockNumber: bigint | undefined): string {
   if (blockNumber === undefined) return 'latest';
-  if (blockNumber < 0n) throw new SolproofError('invalid_input', 'A block number cannot be negative.');
+  if (blockNumber < 0n) throw new SolproofError('invalid_input', { problem: 'negative_block_number' });
   return `0x${blockNumber.toString(16)}`;
 }
 

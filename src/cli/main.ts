@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-import { CONFIG_OPTIONS, ConfigError, loadConfig } from '../core/config.js';
+import { CONFIG_OPTIONS, loadConfig } from '../core/config.js';
 import { readCommandLine } from './args.js';
 import { keys } from './keys.js';
 import { start } from './start.js';
 import { storeCommand } from './store.js';
+import { isSolproofError } from '../core/errors.js';
+import { errorSentence } from '../texts/index.js';
 
 const USAGE = `usage: solproof <command> [options]
 
@@ -45,7 +47,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    const message = isSolproofError(error) ? errorSentence(error) : error instanceof Error ? error.message : String(error);
     process.stderr.write(`solproof: ${message}\n`);
     process.exit(1);
   },

@@ -20,7 +20,7 @@ import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
 import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
-import { pruneJobPayloads, requeueRunningJobs, type JobStatus } from '../store/verificationJobs.js';
+import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { registerWebRoutes } from '../web/routes.js';
@@ -33,12 +33,6 @@ const DEVNET_PORT = 8545;
  * Source jobs store a reason (the API puts `Fail - Unable to verify. ` before it); proxy jobs
  * store the whole text.
  */
-function unfinishedJobText(job: JobStatus): string {
-  const what = job.kind === 'proxy' ? 'The proxy could not be checked' : 'The verification could not be completed';
-  // The last error is a sentence of its own (the chain's and the compilers' texts say what to do).
-  return job.lastError ? `${what}. ${job.lastError}` : `${what}; please try again later.`;
-}
-
 /** Writes a line for the person who started the service (stdout; logs go to stderr). */
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -146,7 +140,6 @@ export async function start(config: Config): Promise<void> {
     logger,
     maxAttempts: config.jobMaxAttempts,
     retryDelayMs: config.jobRetryDelayMs,
-    failureText: unfinishedJobText,
   });
 
   const app = await buildServer(

@@ -3,11 +3,11 @@
  * Runs in its own thread so a 10-30 MB emscripten module and a long compile never block
  * the service's event loop.
  */
+import type { CompileFailureFacts } from './nativeCompiler.js';
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { threadId } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { memoryLimitText, outputLimitText } from './limitTexts.js';
 
 const require = createRequire(import.meta.url);
 
@@ -56,7 +56,7 @@ export type FailureReason = 'out_of_memory' | 'output_too_large' | 'crashed';
 export type WorkerResult =
   | { ok: true; output: CompactOutput; threadId: number; warm: string[]; loadMs: number | null; compileMs: number }
   | { ok: true; version: string; threadId: number; warm: string[] }
-  | { ok: false; reason: FailureReason; message: string; threadId: number; warm: string[] };
+  | ({ ok: false; reason: FailureReason; threadId: number; warm: string[] } & CompileFailureFacts);
 
 /** solc's output as the service reads it: parsed, with each legacy assembly cut to its auxdata. */
 export type CompactOutput = Record<string, unknown>;
@@ -226,12 +226,12 @@ export default function run(task: WorkerTask): WorkerResult {
   if (task.kind === 'parse') {
     const bytes = Buffer.from(task.output);
     if (bytes.length > task.maxOutputBytes) {
-      return { ok: false, reason: 'output_too_large', message: outputLimitText(task.maxOutputBytes, bytes.length), threadId, warm: warmPaths() };
+      return { ok: false, reason: 'output_too_large', detail: '', size: bytes.length, threadId, warm: warmPaths() };
     }
     try {
       return { ok: true, output: compactOutput(bytes.toString('utf8')), threadId, warm: warmPaths(), loadMs: null, compileMs: 0 };
     } catch (e) {
-      return { ok: false, reason: 'crashed', message: `The compiler returned output that is not JSON: ${describe(e)}`, threadId, warm: warmPaths() };
+      return { ok: false, reason: 'crashed', detail: describe(e), cause: 'not_json', threadId, warm: warmPaths() };
     }
   }
   memoryCapBytes = task.maxMemoryMb * 1024 * 1024;
@@ -242,7 +242,7 @@ export default function run(task: WorkerTask): WorkerResult {
       const entry = loadSoljson(task.path);
       return { ok: true, version: entry.solc.version(), threadId, warm: warmPaths() };
     } catch (e) {
-      return { ok: false, reason: memoryCapHit || isOutOfMemory(e) ? 'out_of_memory' : 'crashed', message: describe(e), threadId, warm: warmPaths() };
+      return { ok: false, reason: memoryCapHit || isOutOfMemory(e) ? 'out_of_memory' : 'crashed', detail: describe(e), threadId, warm: warmPaths() };
     }
   }
 
@@ -265,19 +265,19 @@ export default function run(task: WorkerTask): WorkerResult {
     const compileMs = performance.now() - t1;
     if (memoryCapHit && outputReportsOutOfMemory(output)) {
       warm.delete(task.path);
-      return { ok: false, reason: 'out_of_memory', message: memoryLimitText(task.maxMemoryMb), threadId, warm: warmPaths() };
+      return { ok: false, reason: 'out_of_memory', detail: '', threadId, warm: warmPaths() };
     }
     const bytes = entry.memory?.buffer.byteLength ?? 0;
     if (memoryCapHit || bytes > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
     else remember(task.path, entry, task.warmPerWorker);
     if (output.length > task.maxOutputBytes) {
-      return { ok: false, reason: 'output_too_large', message: outputLimitText(task.maxOutputBytes, output.length), threadId, warm: warmPaths() };
+      return { ok: false, reason: 'output_too_large', detail: '', size: output.length, threadId, warm: warmPaths() };
     }
     let compact: CompactOutput;
     try {
       compact = compactOutput(output);
     } catch (e) {
-      return { ok: false, reason: 'crashed', message: `The compiler returned output that is not JSON: ${describe(e)}`, threadId, warm: warmPaths() };
+      return { ok: false, reason: 'crashed', detail: describe(e), cause: 'not_json', threadId, warm: warmPaths() };
     }
     return { ok: true, output: compact, threadId, warm: warmPaths(), loadMs, compileMs };
   } catch (e) {
@@ -287,7 +287,7 @@ export default function run(task: WorkerTask): WorkerResult {
     return {
       ok: false,
       reason: oom ? 'out_of_memory' : 'crashed',
-      message: oom ? `${memoryLimitText(task.maxMemoryMb)}: ${describe(e)}` : describe(e),
+      detail: describe(e),
       threadId,
       warm: warmPaths(),
     };

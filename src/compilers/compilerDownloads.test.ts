@@ -12,6 +12,7 @@ import { installedLongVersion } from '../../test/helpers/compilerCache.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
 import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
+import { errorSentence } from '../texts/index.js';
 
 /** The compilers in a cache (its package.json only declares the module type). */
 async function cachedFiles(dir: string): Promise<string[]> {
@@ -151,7 +152,7 @@ describe('downloading from the npm registry', () => {
     const { compiler, cacheDir } = await freshCompiler({ mirrorUrl: await deadUrl() });
     const e = await rejection(compiler.compile('0.5.0+commit.deadbeef', input));
     expect(e.code).toBe('compiler_version_not_found');
-    expect(e.message).toBe('Compiler version v0.5.0+commit.deadbeef is not a solc release: 0.5.0 is v0.5.0+commit.1d4f565a');
+    expect(errorSentence(e)).toBe('Compiler version v0.5.0+commit.deadbeef is not a solc release: 0.5.0 is v0.5.0+commit.1d4f565a');
     expect(compiler.stats().downloads).toEqual({ mirror: 0, npm: 0 });
     expect(await cachedFiles(cacheDir)).toEqual([]);
   });
@@ -163,12 +164,12 @@ describe('downloading from the npm registry', () => {
     const first = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: await deadUrl(), releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
     compilers.push(first);
     const e = await rejection(first.compile('0.5.0+commit.deadbeef', input));
-    expect(e.message).toBe('Compiler version v0.5.0+commit.deadbeef is not available from any compiler source');
+    expect(errorSentence(e)).toBe('Compiler version v0.5.0+commit.deadbeef is not available from any compiler source');
     expect(first.stats().downloads).toEqual({ mirror: 0, npm: 1 });
     // What npm really has is kept under its real name, and its commit is remembered.
     expect((await cachedFiles(cacheDir)).sort()).toEqual(['releases.json', `soljson-v${long}.js`]);
     const again = await rejection(first.compile('0.5.0+commit.0badc0de', input));
-    expect(again.message).toBe(`Compiler version v0.5.0+commit.0badc0de is not a solc release: 0.5.0 is v${long}`);
+    expect(errorSentence(again)).toBe(`Compiler version v0.5.0+commit.0badc0de is not a solc release: 0.5.0 is v${long}`);
     expect(first.stats().downloads).toEqual({ mirror: 0, npm: 1 });
     // A restarted service knows it too.
     const second = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: await deadUrl(), releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
@@ -217,7 +218,7 @@ describe('downloading from the npm registry', () => {
     const e = await rejection(compiler.compile('0.5.1+commit.c8a2cb62', input));
     expect(e.code).toBe('compiler_download_failed');
     expect(e.retryable).toBe(true);
-    expect(e.message).toBe('Compiler version v0.5.1+commit.c8a2cb62 could not be downloaded; try again later');
+    expect(errorSentence(e)).toBe('Compiler version v0.5.1+commit.c8a2cb62 could not be downloaded; try again later');
     expect(await cachedFiles(cacheDir)).toEqual([]);
   });
 });
@@ -287,7 +288,7 @@ describe('downloading from a solc-bin mirror', () => {
     const { compiler } = await freshCompiler({ mirrorUrl: mirror.url, npmRegistryUrl: null });
     const e = await rejection(compiler.compile('v0.8.27-nightly.2024.5.1+commit.a6a2b8b8', input));
     expect(e.code).toBe('compiler_version_not_found');
-    expect(e.message).toBe('Compiler version v0.8.27-nightly.2024.5.1+commit.a6a2b8b8 is not available from any compiler source');
+    expect(errorSentence(e)).toBe('Compiler version v0.8.27-nightly.2024.5.1+commit.a6a2b8b8 is not available from any compiler source');
   });
 
   it('gives up on a mirror that does not answer after the connect timeout', async () => {

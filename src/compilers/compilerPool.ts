@@ -6,8 +6,7 @@ import type { PiscinaTask } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WorkerResult } from './compileWorker.js';
-import { memoryLimitText, timeLimitText } from './limitTexts.js';
-import { runNativeCompiler } from './nativeCompiler.js';
+import { runNativeCompiler, type CompileFailureFacts } from './nativeCompiler.js';
 
 export interface CompilerPoolOptions {
   maxThreads: number;
@@ -191,9 +190,9 @@ export class CompilerPool {
       if (!result.ok) {
         if (result.reason === 'timeout') {
           this.counters.timeouts++;
-          throw new SolproofError('compile_timeout', result.message, { details: { timeoutMs: this.options.timeoutMs } });
+          throw new SolproofError('compile_timeout', { timeoutMs: this.options.timeoutMs });
         }
-        throw this.compileFailure(result.reason, result.message);
+        throw this.compileFailure(result.reason, result);
       }
       output = result.output;
     } finally {
@@ -207,23 +206,23 @@ export class CompilerPool {
     } catch (e) {
       throw this.translateWorkerFailure(e, false);
     }
-    if (!parsed.ok) throw this.compileFailure(parsed.reason, parsed.message);
+    if (!parsed.ok) throw this.compileFailure(parsed.reason, parsed);
     if (!('output' in parsed)) throw new Error('unexpected worker answer');
     this.counters.compiles++;
     return { output: parsed.output, loadMs: null, compileMs };
   }
 
   /** The error of a compile that ran out of memory, said too much, or crashed (native process or worker), counted. */
-  private compileFailure(reason: FailureReason, message: string): SolproofError {
+  private compileFailure(reason: FailureReason, facts: CompileFailureFacts): SolproofError {
     if (reason === 'output_too_large') {
-      return new SolproofError('compile_output_too_large', message, { details: { maxOutputBytes: this.maxOutputBytes } });
+      return new SolproofError('compile_output_too_large', { maxOutputBytes: this.maxOutputBytes, ...(facts.size === undefined ? {} : { size: facts.size }) });
     }
     if (reason === 'out_of_memory') {
       this.counters.outOfMemory++;
-      return new SolproofError('compile_out_of_memory', message, { details: { maxMemoryMb: this.options.maxMemoryMb } });
+      return new SolproofError('compile_out_of_memory', { maxMemoryMb: this.options.maxMemoryMb, ...(facts.detail ? { detail: facts.detail } : {}) });
     }
     this.counters.crashes++;
-    return new SolproofError('compiler_crashed', `The compiler crashed: ${message}`);
+    return new SolproofError('compiler_crashed', { detail: facts.detail, ...(facts.cause ? { cause: facts.cause } : {}) });
   }
 
   private async runInWorker(task: TaskWithAffinity): Promise<WorkerResult & { ok: true }> {
@@ -244,7 +243,7 @@ export class CompilerPool {
       }
       this.warmByThread.set(result.threadId, new Set(result.warm));
       if (result.ok) return result;
-      throw this.compileFailure(result.reason, result.message);
+      throw this.compileFailure(result.reason, result);
     } finally {
       clearTimeout(timer);
       release();
@@ -255,30 +254,25 @@ export class CompilerPool {
     if (timedOut) {
       // piscina terminates the worker running an aborted task; a fresh one replaces it.
       this.counters.timeouts++;
-      return new SolproofError('compile_timeout', timeLimitText(this.options.timeoutMs), {
-        details: { timeoutMs: this.options.timeoutMs },
-      });
+      return new SolproofError('compile_timeout', { timeoutMs: this.options.timeoutMs });
     }
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       this.counters.outOfMemory++;
-      return new SolproofError('compile_out_of_memory', memoryLimitText(this.options.maxMemoryMb), {
-        details: { maxMemoryMb: this.options.maxMemoryMb },
-        cause: e,
-      });
+      return new SolproofError('compile_out_of_memory', { maxMemoryMb: this.options.maxMemoryMb }, { cause: e });
     }
     this.counters.crashes++;
     const message = e instanceof Error ? e.message : String(e);
-    return new SolproofError('compiler_crashed', `The compiler crashed: ${message}`, { cause: e, retryable: this.closed ? false : true });
+    return new SolproofError('compiler_crashed', { detail: message }, { cause: e, retryable: this.closed ? false : true });
   }
 
   private async acquireSlot(): Promise<() => void> {
-    if (this.closed) throw new SolproofError('compiler_crashed', 'The compiler pool is closed');
+    if (this.closed) throw new SolproofError('compiler_crashed', { detail: '', poolClosed: true });
     const release = await this.slots.acquire();
     // The pool may have closed while this compile waited for a slot.
     if (this.closed) {
       release();
-      throw new SolproofError('compiler_crashed', 'The compiler pool is closed');
+      throw new SolproofError('compiler_crashed', { detail: '', poolClosed: true });
     }
     return release;
   }

@@ -32,9 +32,11 @@ export class DownloadCache {
    */
   async resolve(version: string): Promise<ResolvedCompiler> {
     const v = parseCompilerVersion(version);
-    if (!v) throw versionNotFound(String(version).slice(0, 80), 'is not a valid compiler version');
+    if (!v) throw new SolproofError('compiler_version_not_found', { version: String(version).slice(0, 80), why: 'not_a_version' });
     const known = this.releases.lookup(releaseOf(v));
-    if (known && known.longVersion !== v.long) throw versionNotFound(v.long, `is not a solc release: ${v.version} is v${known.longVersion}`);
+    if (known && known.longVersion !== v.long) {
+      throw new SolproofError('compiler_version_not_found', { version: v.long, why: 'not_a_release', release: v.version, longVersion: known.longVersion });
+    }
     const cached = await this.cache.find(v, this.kindsFor(v));
     if (cached) return cached;
     const miss = this.notFound.get(v.long);
@@ -56,20 +58,12 @@ export class DownloadCache {
     // npm carries every release, so its "no" settles a release even when the mirror is down.
     const settled = attempts.failures.length === 0 || (attempts.definitive && !v.nightly);
     if (!settled) {
-      throw new SolproofError('compiler_download_failed', `Compiler version v${v.long} could not be downloaded; try again later`, {
-        retryable: true,
-        details: { version: v.long, failures: attempts.failures },
-      });
+      throw new SolproofError('compiler_download_failed', { version: v.long, failures: attempts.failures }, { retryable: true });
     }
-    const error = versionNotFound(v.long);
+    const error = new SolproofError('compiler_version_not_found', { version: v.long, why: 'not_available' });
     if (this.notFound.size >= NOT_FOUND_MAX) this.notFound.delete(this.notFound.keys().next().value as string);
     this.notFound.set(v.long, { at: Date.now(), error });
     throw error;
   }
 }
 
-function versionNotFound(version: string, why = 'is not available from any compiler source'): SolproofError {
-  return new SolproofError('compiler_version_not_found', `Compiler version v${version.replace(/^v/, '')} ${why}`, {
-    details: { version },
-  });
-}

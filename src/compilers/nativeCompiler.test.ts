@@ -13,6 +13,7 @@ import { rejection } from '../../test/helpers/rejection.js';
 import { seedCompilerCache } from '../../test/helpers/compilerCache.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
+import { errorSentence } from '../texts/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -92,19 +93,19 @@ describe('native compilers', () => {
     const started = Date.now();
     const e = await rejection(compilerWith({ timeoutMs: 1_000 }).compile('0.9.1+commit.00000001', input));
     expect(e.code).toBe('compile_timeout');
-    expect(e.message).toBe('Compilation exceeded the time limit of 1 s');
+    expect(errorSentence(e)).toBe('Compilation exceeded the time limit of 1 s');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports a native compiler that dies as compiler_crashed, with its last words', async () => {
     const e = await rejection(compilerWith().compile('0.9.2+commit.00000002', input));
     expect(e.code).toBe('compiler_crashed');
-    expect(e.message).toBe('The compiler crashed: Compiler stopped with exit code 3: Segmentation fault in the optimizer');
+    expect(errorSentence(e)).toBe('The compiler crashed: Compiler stopped with exit code 3: Segmentation fault in the optimizer');
   });
 
   it('kills a native compiler that grows past the memory limit', async () => {
     const e = await rejection(compilerWith({ maxMemoryMb: 200, timeoutMs: 30_000 }).compile('0.9.3+commit.00000003', input));
     expect(e.code).toBe('compile_out_of_memory');
-    expect(e.message).toBe('Compiler ran out of memory (limit 200 MB)');
+    expect(errorSentence(e)).toBe('Compiler ran out of memory (limit 200 MB)');
   });
 });

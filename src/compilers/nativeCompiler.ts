@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryLimitText, outputLimitText, timeLimitText } from './limitTexts.js';
+import type { CompilerCrashFacts } from '../core/errors.js';
 
 export interface NativeRunOptions {
   timeoutMs: number;
@@ -12,10 +12,15 @@ export interface NativeRunOptions {
   signal?: AbortSignal;
 }
 
+/** How a compile ended without output: what the process said, how it ended, and the output's size when that was the trouble. */
+export interface CompileFailureFacts extends CompilerCrashFacts {
+  size?: number;
+}
+
 export type NativeRunResult =
   /** solc's output bytes, in a buffer of their own (so they can be transferred to a worker). */
   | { ok: true; output: Uint8Array }
-  | { ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed'; message: string };
+  | ({ ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed' } & CompileFailureFacts);
 
 const MEMORY_POLL_MS = 100;
 
@@ -47,7 +52,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       };
 
       const timer = setTimeout(
-        () => kill({ ok: false, reason: 'timeout', message: timeLimitText(options.timeoutMs) }),
+        () => kill({ ok: false, reason: 'timeout', detail: '' }),
         options.timeoutMs,
       );
       const capKb = options.maxMemoryMb * 1024;
@@ -57,19 +62,19 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
           (status) => {
             const m = /VmRSS:\s+(\d+) kB/.exec(status);
             if (m && Number(m[1]) > capKb) {
-              kill({ ok: false, reason: 'out_of_memory', message: memoryLimitText(options.maxMemoryMb) });
+              kill({ ok: false, reason: 'out_of_memory', detail: '' });
             }
           },
           () => undefined, // the process has just exited
         );
       }, MEMORY_POLL_MS);
-      const onAbort = (): void => kill({ ok: false, reason: 'crashed', message: 'Compilation was cancelled' });
+      const onAbort = (): void => kill({ ok: false, reason: 'crashed', detail: '', cause: 'cancelled' });
       options.signal?.addEventListener('abort', onAbort, { once: true });
 
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;
         if (stdoutBytes > maxOutputBytes) {
-          kill({ ok: false, reason: 'output_too_large', message: outputLimitText(maxOutputBytes) });
+          kill({ ok: false, reason: 'output_too_large', detail: '' });
           return;
         }
         stdout.push(chunk);
@@ -88,7 +93,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
         options.signal?.removeEventListener('abort', onAbort);
         resolve(verdict ?? result);
       };
-      child.on('error', (e) => finish({ ok: false, reason: 'crashed', message: `Could not run the compiler: ${e.message}` }));
+      child.on('error', (e) => finish({ ok: false, reason: 'crashed', detail: e.message, cause: 'could_not_run' }));
       child.on('close', (code, signal) => {
         if (code === 0 && stdoutBytes > 0 && stdoutBytes <= maxOutputBytes) {
           const output = new Uint8Array(new ArrayBuffer(stdoutBytes));
@@ -105,7 +110,8 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
         finish({
           ok: false,
           reason: oom ? 'out_of_memory' : 'crashed',
-          message: `Compiler stopped with ${how}${stderr ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
+          detail: `${how}${stderr ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
+          cause: 'exited',
         });
       });
     });

@@ -7,6 +7,7 @@ import { rejection } from '../../test/helpers/rejection.js';
 import { INSTALLED_SOLC_VERSIONS, seedCompilerCache } from '../../test/helpers/compilerCache.js';
 import type { SolcInput } from '../verify/solcTypes.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
+import { errorSentence } from '../texts/index.js';
 
 function counterInput(extra = ''): SolcInput {
   return {
@@ -129,7 +130,7 @@ describe('createSolcCompiler with a seeded cache', () => {
     const compiler = compilerWith({ npmRegistryUrl: 'https://registry.npmjs.org' });
     const e = await rejection(compiler.compile('v0.8.99+commit.deadbeef', counterInput()));
     expect(e.code).toBe('compiler_version_not_found');
-    expect(e.message).toBe('Compiler version v0.8.99+commit.deadbeef is not available from any compiler source');
+    expect(errorSentence(e)).toBe('Compiler version v0.8.99+commit.deadbeef is not available from any compiler source');
     expect(e.retryable).toBe(false);
   });
 
@@ -138,7 +139,7 @@ describe('createSolcCompiler with a seeded cache', () => {
     for (const bad of ['latest', '0.8.26+commit.8a97fa7a/../../../etc/passwd', '0.8.26']) {
       const e = await rejection(compiler.compile(bad, counterInput()));
       expect(e.code).toBe('compiler_version_not_found');
-      expect(e.message).toMatch(/is not a valid compiler version$/);
+      expect(errorSentence(e)).toMatch(/is not a valid compiler version$/);
     }
   });
 
@@ -148,7 +149,7 @@ describe('createSolcCompiler with a seeded cache', () => {
     const e = await rejection(compiler.compile(versions['0.8.28']!, slowInput()));
     const stoppedAfter = performance.now() - t0;
     expect(e.code).toBe('compile_timeout');
-    expect(e.message).toBe('Compilation exceeded the time limit of 4 s');
+    expect(errorSentence(e)).toBe('Compilation exceeded the time limit of 4 s');
     expect(stoppedAfter).toBeLessThan(8_000);
     const output = await compiler.compile(versions['0.8.28']!, counterInput());
     expect(output.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
@@ -159,7 +160,7 @@ describe('createSolcCompiler with a seeded cache', () => {
     const compiler = compilerWith({ maxThreads: 1, maxMemoryMb: 64 });
     const e = await rejection(compiler.compile(versions['0.8.28']!, memoryHungryInput()));
     expect(e.code).toBe('compile_out_of_memory');
-    expect(e.message).toMatch(/^Compiler ran out of memory \(limit 64 MB\)/);
+    expect(errorSentence(e)).toMatch(/^Compiler ran out of memory \(limit 64 MB\)/);
     const output = await compiler.compile(versions['0.8.28']!, counterInput());
     expect(output.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareVersions, longVersionFromReported, parseCompilerVersion, parseVersionNumbers, readSubmittedVersion, versionAtLeast } from './compilerVersion.js';
+import { submittedVersionText } from '../texts/index.js';
 import { knownSolcRelease } from './solcReleases.js';
 
 describe('parseCompilerVersion', () => {
@@ -50,10 +51,16 @@ describe('version numbers', () => {
   });
 });
 
+/** What a submission's version reads as, with a refusal in the words a client gets. */
+function readAndWord(text: string, releases: Parameters<typeof readSubmittedVersion>[1]) {
+  const read = readSubmittedVersion(text, releases);
+  return read.ok ? read : { ok: false, error: submittedVersionText(read.error) };
+}
+
 describe('readSubmittedVersion', () => {
   it('takes the long form, with or without v, a space for the +, and a platform suffix', () => {
     for (const text of ['v0.8.28+commit.7893614a', '0.8.28+commit.7893614a', 'v0.8.28 commit.7893614a', 'v0.8.28+commit.7893614a.Linux.gcc']) {
-      expect(readSubmittedVersion(text, knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.8.28+commit.7893614a', short: '0.8.28' } });
+      expect(readAndWord(text, knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.8.28+commit.7893614a', short: '0.8.28' } });
     }
   });
 
@@ -65,31 +72,31 @@ describe('readSubmittedVersion', () => {
       ['v0.8.24+commit.e11b9ed91234.Linux.gcc', 'v0.8.24+commit.e11b9ed9', '0.8.24'],
       ['v0.8.28 commit.7893614a3c1d', 'v0.8.28+commit.7893614a', '0.8.28'],
     ];
-    for (const [text, long, short] of cases) expect(readSubmittedVersion(text, knownSolcRelease), text).toEqual({ ok: true, value: { long, short } });
+    for (const [text, long, short] of cases) expect(readAndWord(text, knownSolcRelease), text).toEqual({ ok: true, value: { long, short } });
   });
 
   it('names the long version of a known release for a wrong, too short, wrongly lengthened or missing commit', () => {
     for (const text of ['v0.8.28+commit.deadbeef', 'v0.8.28+commit.789361', 'v0.8.28+commit.7893615', 'v0.8.28+commit.7893614b1234', '0.8.28', 'v0.8.28.Linux.gcc']) {
-      expect(readSubmittedVersion(text, knownSolcRelease)).toEqual({
+      expect(readAndWord(text, knownSolcRelease)).toEqual({
         ok: false,
         error: `Invalid parameter compilerversion: "${text}" is not a solc release; did you mean v0.8.28+commit.7893614a?`,
       });
     }
-    expect(readSubmittedVersion('v0.8.18+commit.87f61d97', knownSolcRelease)).toEqual({
+    expect(readAndWord('v0.8.18+commit.87f61d97', knownSolcRelease)).toEqual({
       ok: false,
       error: 'Invalid parameter compilerversion: "v0.8.18+commit.87f61d97" is not a solc release; did you mean v0.8.18+commit.87f61d96?',
     });
   });
 
   it('takes any commit of 8 digits or more of a release it does not know (cut to 8), and nothing else', () => {
-    expect(readSubmittedVersion('v0.9.1+commit.0123abcd', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
-    expect(readSubmittedVersion('0.9.1+commit.0123abcd4567', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
-    expect(readSubmittedVersion('latest', knownSolcRelease)).toEqual({
+    expect(readAndWord('v0.9.1+commit.0123abcd', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
+    expect(readAndWord('0.9.1+commit.0123abcd4567', knownSolcRelease)).toEqual({ ok: true, value: { long: 'v0.9.1+commit.0123abcd', short: '0.9.1' } });
+    expect(readAndWord('latest', knownSolcRelease)).toEqual({
       ok: false,
       error: 'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a',
     });
     for (const text of ['v0.9.1', 'v0.9.1+commit.0123abc']) {
-      expect(readSubmittedVersion(text, knownSolcRelease)).toEqual({
+      expect(readAndWord(text, knownSolcRelease)).toEqual({
         ok: false,
         error: `Invalid parameter compilerversion: "${text}" does not name a commit of solc 0.9.1: send its whole long version, with the 8-digit commit (like v0.8.26+commit.8a97fa7a)`,
       });

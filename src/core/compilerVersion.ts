@@ -4,7 +4,6 @@
  * compiler reports, and what a submission may say.
  */
 import type { ReleaseLookup } from './solcReleases.js';
-import { TEXT } from './texts.js';
 
 /** The numbers of a version: enough to apply the version facts of matching.md. */
 export interface VersionNumbers {
@@ -102,6 +101,14 @@ export interface SubmittedVersion {
   short: string;
 }
 
+/** Why a submitted compiler version names no compiler. */
+export type SubmittedVersionProblem =
+  | { problem: 'not_a_long_version'; given: string }
+  /** A known release with another commit: `longVersion` is the release's own. */
+  | { problem: 'not_a_release'; given: string; longVersion: string }
+  /** A release not known here, named without its whole commit. */
+  | { problem: 'commit_too_short'; given: string; release: string };
+
 /** The fewest hex digits of a shortened commit that are taken (git's short form: `87f61d9`). */
 export const MIN_COMMIT_DIGITS = 7;
 
@@ -111,14 +118,14 @@ export const MIN_COMMIT_DIGITS = 7;
  * MIN_COMMIT_DIGITS or lengthened (`87f61d9`, `e11b9ed91234`) when it still names the commit of
  * the release, which a known release must carry: any other names no compiler, and the text
  * names the long version of that release. A release not known (yet) needs at least its 8-digit
- * commit. Returns the canonical version or the client text that names the problem.
+ * commit. Returns the canonical version or the problem (the edge words it).
  */
 export function readSubmittedVersion(
   text: string,
   releases: ReleaseLookup = () => null,
-): { ok: true; value: SubmittedVersion } | { ok: false; error: string } {
+): { ok: true; value: SubmittedVersion } | { ok: false; error: SubmittedVersionProblem } {
   const given = text.slice(0, 64);
-  const invalid = { ok: false as const, error: TEXT.notALongVersion(given) };
+  const invalid = { ok: false as const, error: { problem: 'not_a_long_version' as const, given } };
   const m = SUBMITTED_VERSION.exec(text.trim());
   if (!m) return invalid;
   const short = `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
@@ -128,9 +135,9 @@ export function readSubmittedVersion(
   if (known) {
     const knownCommit = known.longVersion.slice(known.longVersion.indexOf('commit.') + 7);
     if (commit !== undefined && sameCommit(commit, knownCommit)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
-    return { ok: false, error: TEXT.notASolcRelease(given, `v${known.longVersion}`) };
+    return { ok: false, error: { problem: 'not_a_release', given, longVersion: `v${known.longVersion}` } };
   }
-  if (commit === undefined || commit.length < 8) return { ok: false, error: TEXT.commitTooShort(given, release) };
+  if (commit === undefined || commit.length < 8) return { ok: false, error: { problem: 'commit_too_short', given, release } };
   return { ok: true, value: { long: `v${release}+commit.${commit.slice(0, 8)}`, short } };
 }
 

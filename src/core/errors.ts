@@ -1,57 +1,171 @@
 /**
- * One error class for the whole service. `code` is a stable string the API layer maps to
- * an Etherscan text; `message` is a short human sentence; `details` carries extra facts.
+ * One error class for the whole service. An error is a stable `code` and typed `details`: the
+ * facts, never prose. What a client reads is rendered from the two at the edge, in one place
+ * (`src/texts/`); `message` is only a compact form of code and details for logs.
  */
-export type ErrorCode =
-  // verdicts
-  | 'no_match'
-  /** The creation code matches, but the runtime code at the address is other code. */
-  | 'runtime_mismatch'
-  | 'constructor_arguments_mismatch'
-  | 'contract_not_found_in_output'
-  | 'library_mismatch'
-  | 'compiler_error'
-  | 'abstract_contract'
-  | 'contract_not_deployed'
-  | 'already_verified'
-  // compilers
-  | 'compiler_version_not_found'
-  | 'compiler_download_failed'
-  | 'compile_timeout'
-  | 'compile_out_of_memory'
-  | 'compile_output_too_large'
-  | 'compiler_crashed'
-  /** A run that may only use known compilations met one that is not known. */
-  | 'compile_required'
-  // input
-  | 'invalid_input'
-  | 'invalid_standard_json'
-  | 'unsupported_evm_version'
-  // chain
-  | 'chain_unavailable'
-  | 'chain_mismatch'
-  // storage
-  | 'store_error';
 
-export class SolproofError extends Error {
-  readonly code: ErrorCode;
-  readonly details: Record<string, unknown>;
+/** A solc error as the compiler reported it (the facts a compile failure shows). */
+export interface CompilerErrorFact {
+  severity: string;
+  message: string;
+  formattedMessage?: string;
+  errorCode?: string;
+  type?: string;
+  sourceLocation?: { file: string; start: number; end: number };
+}
+
+/** A line of a flattened file that was blanked so it would compile (see verify/flatteningRepairs). */
+export interface FlatteningRepairFact {
+  /** 1-based line number in the submitted source. */
+  line: number;
+  text: string;
+  why: 'second_spdx_line' | 'second_abicoder_pragma' | 'missing_import';
+}
+
+/** How a compiler process or worker ended without output. */
+export interface CompilerCrashFacts {
+  detail: string;
+  cause?: 'not_json' | 'could_not_run' | 'cancelled' | 'exited';
+}
+
+/** How the compiled runtime code differs from the deployed one. */
+export interface CodeDifferenceFacts {
+  compiledRuntimeLength: number;
+  onchainRuntimeLength: number;
+  /** solc's "extra file input" bug: unused files changed the code but not the metadata hash. */
+  reason?: 'extra_file_input_bug';
+}
+
+/** What may be wrong with a submission's fields or a request (one `problem` each). */
+export type InvalidInputFacts =
+  | { problem: 'unsupported_code_format'; codeFormat: string }
+  | { problem: 'invalid_library_name'; name: string }
+  | { problem: 'invalid_library_address'; name: string; address: string }
+  | { problem: 'library_given_twice'; name: string }
+  | { problem: 'library_conflict'; library: string; inInput: string; inForm: string }
+  | { problem: 'invalid_contract_name'; contractName: string }
+  | { problem: 'empty_source' }
+  | { problem: 'invalid_runs'; runs: string }
+  | { problem: 'invalid_address'; address: string }
+  | { problem: 'negative_block_number' }
+  | { problem: 'invalid_storage_slot' }
+  | { problem: 'stored_request_unreadable'; why: string };
+
+/** What may be wrong with a standard JSON input or a build file (one `problem` each). */
+export type InvalidStandardJsonFacts =
+  | { problem: 'not_json'; document: 'input' | 'build'; parserMessage: string }
+  | { problem: 'not_an_object'; document: 'input' | 'build' }
+  | { problem: 'not_solidity'; language: string }
+  | { problem: 'no_sources' }
+  | { problem: 'too_many_sources'; max: number }
+  | { problem: 'source_not_an_object'; path: string }
+  | { problem: 'source_urls'; path: string }
+  | { problem: 'source_without_content'; path: string }
+  | { problem: 'settings_not_an_object' }
+  | { problem: 'libraries_shape' }
+  | { problem: 'too_many_declarations'; max: number }
+  | { problem: 'malformed_solc_long_version' };
+
+/** Which contract a submission names, and why it was not found. */
+export type ContractNotFoundFacts =
+  | { problem: 'not_in_output'; contractName: string; sourcePath: string; available: string[] }
+  | { problem: 'file_not_among_sources'; contractName: string; path: string }
+  | { problem: 'not_declared'; contractName: string }
+  | { problem: 'declared_several_times'; contractName: string };
+
+/** The typed facts each code carries. */
+export interface ErrorDetails {
+  // verdicts
+  no_match: CodeDifferenceFacts & { flatteningRepairs?: FlatteningRepairFact[] };
+  /** The creation code matches, but the runtime code at the address is other code. */
+  runtime_mismatch: CodeDifferenceFacts & { flatteningRepairs?: FlatteningRepairFact[] };
+  constructor_arguments_mismatch: { submitted: string; onchain: string; flatteningRepairs?: FlatteningRepairFact[] };
+  contract_not_found_in_output: ContractNotFoundFacts & { flatteningRepairs?: FlatteningRepairFact[] };
+  library_mismatch: { library: string; onchain: string; submitted: string; flatteningRepairs?: FlatteningRepairFact[] };
+  /**
+   * The sources do not compile. `flatteningRepairs`: the lines of a flattened file to remove;
+   * `remaining`: the errors still there once they are removed.
+   */
+  compiler_error: { errors: CompilerErrorFact[]; flatteningRepairs?: FlatteningRepairFact[]; remaining?: CompilerErrorFact[] };
+  abstract_contract: { contractName: string; flatteningRepairs?: FlatteningRepairFact[] };
+  /** A whole build whose contracts all compile to no code (interfaces, abstract contracts). */
+  no_contract_in_build: Record<string, never>;
+  contract_not_deployed: { address: string };
+  already_verified: Record<string, never>;
+  // compilers
+  compiler_version_not_found: { version: string; why: 'not_available' | 'not_a_version' | 'not_a_release'; release?: string; longVersion?: string };
+  compiler_download_failed: { version: string; failures: string[] };
+  compile_timeout: { timeoutMs: number };
+  compile_out_of_memory: { maxMemoryMb: number; detail?: string };
+  compile_output_too_large: { maxOutputBytes: number; size?: number };
+  /**
+   * `detail`: what the compiler process or worker said; `cause`: how it ended when that is
+   * known (output that is not JSON, a process that could not start, was cancelled or exited);
+   * `poolClosed`: the service is stopping.
+   */
+  compiler_crashed: CompilerCrashFacts & { poolClosed?: boolean };
+  /** A run that may only use known compilations met one that is not known. */
+  compile_required: Record<string, never>;
+  // input
+  invalid_input: InvalidInputFacts;
+  invalid_standard_json: InvalidStandardJsonFacts;
+  // chain
+  chain_unavailable: {
+    method: string;
+    reason: 'rpc' | 'http' | 'malformed' | 'too_large' | 'timeout' | 'unreachable';
+    rpcCode?: number;
+    httpStatus?: number;
+    nodeMessage: string;
+  };
+  chain_mismatch: { expected: number; actual: number };
+  // storage
+  store_error:
+    | { problem: 'cannot_open_sqlite'; dataDir: string }
+    | { problem: 'unsupported_url_scheme'; scheme: string }
+    | { problem: 'migration_failed'; migration?: string };
+}
+
+export type ErrorCode = keyof ErrorDetails;
+
+export class SolproofError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly details: ErrorDetails[C];
   /** True when trying the same thing again later may succeed (node down, download failed). */
   readonly retryable: boolean;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: C, details: ErrorDetails[C], options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(logMessage(code, details), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SolproofError';
     this.code = code;
-    this.details = options.details ?? {};
+    this.details = details;
     this.retryable = options.retryable ?? false;
   }
 }
 
-export function isSolproofError(e: unknown, code?: ErrorCode): e is SolproofError {
+/** Any SolproofError, as a union over its codes: a check of `code` narrows `details`. */
+export type AnySolproofError = { [C in ErrorCode]: SolproofError<C> }[ErrorCode];
+
+/** An error as stored with a job and rendered at read time: its code and its facts. */
+export type ErrorFacts = { [C in ErrorCode]: { code: C; details: ErrorDetails[C] } }[ErrorCode];
+
+export function isSolproofError(e: unknown): e is AnySolproofError;
+export function isSolproofError<C extends ErrorCode>(e: unknown, code: C): e is SolproofError<C>;
+export function isSolproofError(e: unknown, code?: ErrorCode): boolean {
   return e instanceof SolproofError && (code === undefined || e.code === code);
+}
+
+/** The code and facts of an error, as a job keeps them. */
+export function errorFacts(e: AnySolproofError): ErrorFacts {
+  return { code: e.code, details: e.details } as ErrorFacts;
+}
+
+/** For logs only: `code {facts}`, bounded. */
+function logMessage(code: string, details: unknown): string {
+  let facts = '';
+  try {
+    facts = JSON.stringify(details) ?? '';
+  } catch {
+    facts = '';
+  }
+  return facts && facts !== '{}' ? `${code} ${facts.slice(0, 500)}` : code;
 }

@@ -12,6 +12,7 @@ import {
   type VerificationJob,
 } from '../store/verificationJobs.js';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './queue.js';
+import { proxyStatusText, verifyStatusText } from '../texts/index.js';
 
 /** The number a test job carries (in its optimizer runs). */
 const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' ? job.request.submission.runs : -1);
@@ -68,7 +69,7 @@ describeOnDialects('job runner', (dialect) => {
           seen.push(runsOf(job));
           await sleep(30);
           now--;
-          return { state: 'pass', resultText: 'Pass - Verified', result: { n: runsOf(job) } };
+          return { state: 'pass', result: { n: runsOf(job) } };
         },
       });
 
@@ -78,7 +79,7 @@ describeOnDialects('job runner', (dialect) => {
       expect(await countJobs(stores.store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
       expect(await getJob(stores.store.db, receipts[4]!)).toMatchObject({
         state: 'pass',
-        resultText: 'Pass - Verified',
+        resultText: null,
         result: { n: 4 },
         attempts: 1,
         leaseOwner: null,
@@ -86,7 +87,7 @@ describeOnDialects('job runner', (dialect) => {
     });
 
     it('starts a job right away on wake(), without waiting for the poll', async () => {
-      run({ pollMs: 60_000, handler: async () => ({ state: 'pass', resultText: 'Pass - Verified' }) });
+      run({ pollMs: 60_000, handler: async () => ({ state: 'pass' }) });
       await sleep(50); // the first, empty poll is over
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(1)) });
       const t = Date.now();
@@ -102,7 +103,7 @@ describeOnDialects('job runner', (dialect) => {
           starts.push(Date.now());
           return job.attempts === 1
             ? { retry: true, delayMs: 300, error: 'RPC node unreachable' }
-            : { state: 'pass', resultText: 'Pass - Verified' };
+            : { state: 'pass' };
         },
       });
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(2)) });
@@ -118,7 +119,7 @@ describeOnDialects('job runner', (dialect) => {
       expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
     });
 
-    it('fails a job whose handler throws, with the generic text for its kind', async () => {
+    it('fails a job whose handler throws, and words it with the generic text for its kind', async () => {
       run({
         handler: async () => {
           throw new TypeError('cannot read properties of undefined');
@@ -127,16 +128,19 @@ describeOnDialects('job runner', (dialect) => {
       const source = await insertJob(stores.store.db, { request: sourceJob(addr(3)) });
       const proxy = await insertJob(stores.store.db, { request: proxyJob(addr(4)) });
       runner!.wake();
-      expect(await finished(source.receipt)).toMatchObject({
+      const failedSource = await finished(source.receipt);
+      expect(failedSource).toMatchObject({
         state: 'fail',
-        resultText: 'Fail - Unable to verify',
+        resultText: null,
         result: { error: { code: 'internal', message: 'cannot read properties of undefined' } },
         attempts: 1,
       });
-      expect(await finished(proxy.receipt)).toMatchObject({
-        state: 'fail',
-        resultText: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
-      });
+      // The unexpected error's own text stays in the logs.
+      expect(verifyStatusText(failedSource!, true)).toEqual({ ok: false, text: 'Fail - Unable to verify. The verification could not be completed; please try again later.' });
+      expect(verifyStatusText(failedSource!, false)).toEqual({ ok: false, text: 'Fail - Unable to verify' });
+      const failedProxy = await finished(proxy.receipt);
+      expect(failedProxy).toMatchObject({ state: 'fail', resultText: null });
+      expect(proxyStatusText(failedProxy!)).toEqual({ ok: false, text: 'The proxy could not be checked; please try again later.' });
     });
 
     it('retries a thrown retryable error and gives up after maxAttempts', async () => {
@@ -147,9 +151,9 @@ describeOnDialects('job runner', (dialect) => {
         handler: async (job) => {
           calls.set(job.receipt, (calls.get(job.receipt) ?? 0) + 1);
           if (recovers(job) && job.attempts === 2) {
-            return { state: 'pass', resultText: 'Pass - Verified' };
+            return { state: 'pass' };
           }
-          throw new SolproofError('chain_unavailable', 'RPC node unreachable', { retryable: true });
+          throw new SolproofError('chain_unavailable', { method: 'eth_getCode', reason: 'unreachable', nodeMessage: 'RPC node unreachable' }, { retryable: true });
         },
       });
       const recovering = await insertJob(stores.store.db, { request: sourceJob(addr(5), { viaIR: true }) });
@@ -158,9 +162,9 @@ describeOnDialects('job runner', (dialect) => {
       expect(await finished(recovering.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
       expect(await finished(never.receipt)).toMatchObject({
         state: 'fail',
-        resultText: 'Fail - Unable to verify',
+        resultText: null,
         attempts: 3,
-        result: { error: { code: 'attempts_exhausted', message: 'RPC node unreachable' } },
+        result: { error: { code: 'attempts_exhausted', message: expect.stringContaining('"nodeMessage":"RPC node unreachable"') } },
       });
       expect(calls.get(never.receipt)).toBe(3);
     });
@@ -172,7 +176,7 @@ describeOnDialects('job runner', (dialect) => {
         leaseMs: 150,
         handler: async () => {
           await gate;
-          return { state: 'pass', resultText: 'Pass - Verified' };
+          return { state: 'pass' };
         },
       });
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(7)) });
@@ -191,7 +195,7 @@ describeOnDialects('job runner', (dialect) => {
       run({
         handler: async (j) => {
           seen.push(j);
-          return { state: 'pass', resultText: 'Pass - Verified' };
+          return { state: 'pass' };
         },
       });
       expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
@@ -202,7 +206,7 @@ describeOnDialects('job runner', (dialect) => {
       run({
         handler: async () => {
           await sleep(200);
-          return { state: 'pass', resultText: 'Pass - Verified' };
+          return { state: 'pass' };
         },
       });
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(9)) });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { storedError, type UnfinishedResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from '../store/database.js';
 import {
@@ -7,13 +8,14 @@ import {
   renewLease,
   retryJob,
   type FinalJobState,
-  type JobStatus,
   type VerificationJob,
 } from '../store/verificationJobs.js';
 
 /** What a handler decided: a final state, or "try again later" for passing trouble. */
 export type JobOutcome =
-  | { state: FinalJobState; resultText: string; result?: unknown }
+  /** `result`: codes and facts only (core/jobResults.ts); the texts are worded when the receipt is read. */
+  | { state: FinalJobState; result?: unknown }
+  /** `error`: the error as `storedError` keeps it. */
   | { retry: true; delayMs: number; error: string };
 
 export interface JobHandlerContext {
@@ -47,8 +49,6 @@ export interface JobRunnerOptions {
   retryDelayMs?: number;
   /** How long stop() waits for running handlers (default 30000). */
   stopTimeoutMs?: number;
-  /** The result text of a job that failed unexpectedly (default: per kind, see below). */
-  failureText?: (job: JobStatus) => string;
 }
 
 export interface JobRunner {
@@ -66,13 +66,6 @@ export function retryDelay(baseMs: number, attempts: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_HANDLER_RETRY_DELAY_MS);
 }
 
-/** Texts a client sees when a job failed for reasons other than its verdict. */
-function defaultFailureText(job: JobStatus): string {
-  return job.kind === 'proxy'
-    ? 'A corresponding implementation contract was unfortunately not detected for the proxy address.'
-    : 'Fail - Unable to verify';
-}
-
 /**
  * Starts taking jobs from the durable queue and running them with `handler`, at most
  * `concurrency` at once. Every claimed job ends up recorded: the handler's outcome, a
@@ -86,7 +79,6 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const retryDelayMs = Math.max(0, options.retryDelayMs ?? 5_000);
   const stopTimeoutMs = Math.max(0, options.stopTimeoutMs ?? 30_000);
-  const failureText = options.failureText ?? defaultFailureText;
 
   const running = new Map<number, { promise: Promise<void>; controller: AbortController }>();
   let nextRunId = 0;
@@ -147,11 +139,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     if (job.attempts > maxAttempts) {
       // Claimed again after its lease lapsed too often: its handler keeps killing workers.
       log.warn('verification job abandoned after too many attempts');
-      await record(job, {
-        state: 'fail',
-        resultText: failureText(job),
-        result: { error: { code: 'attempts_exhausted', message: job.lastError ?? 'lease expired repeatedly' } },
-      });
+      const result: UnfinishedResult = { error: { code: 'attempts_exhausted', message: job.lastError ?? 'lease expired repeatedly' } };
+      await record(job, { state: 'fail', result });
       return;
     }
 
@@ -183,11 +172,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
 
     if ('retry' in outcome && job.attempts >= maxAttempts) {
       log.warn({ error: outcome.error }, 'verification job failed after its last attempt');
-      outcome = {
-        state: 'fail',
-        resultText: failureText(job),
-        result: { error: { code: 'attempts_exhausted', message: outcome.error } },
-      };
+      const result: UnfinishedResult = { error: { code: 'attempts_exhausted', message: outcome.error } };
+      outcome = { state: 'fail', result };
     }
     await record(job, outcome);
     log.info(
@@ -197,13 +183,14 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   function outcomeOfError(job: VerificationJob, err: unknown): JobOutcome {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = storedError(err);
     if (typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true) {
       const delayMs = Math.min(retryDelayMs * 2 ** Math.max(0, job.attempts - 1), MAX_RETRY_DELAY_MS);
       return { retry: true, delayMs, error: message };
     }
     const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal';
-    return { state: 'fail', resultText: failureText(job), result: { error: { code, message: message.slice(0, 2000) } } };
+    const result: UnfinishedResult = { error: { code, message: message.slice(0, 2000) } };
+    return { state: 'fail', result };
   }
 
   async function record(job: VerificationJob, outcome: JobOutcome): Promise<void> {
@@ -215,7 +202,6 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
             ? await retryJob(db, job.receipt, { delayMs: outcome.delayMs, error: outcome.error, owner })
             : await finishJob(db, job.receipt, {
                 state: outcome.state,
-                resultText: outcome.resultText,
                 result: outcome.result,
                 owner,
               });

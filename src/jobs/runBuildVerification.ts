@@ -1,6 +1,6 @@
-import { isSolproofError } from '../core/errors.js';
+import { errorFacts, isSolproofError } from '../core/errors.js';
+import { storedError, type FailureResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
-import { TEXT } from '../core/texts.js';
 import type { Address } from '../core/types.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { saveBuild } from '../store/builds.js';
@@ -34,7 +34,8 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runBuildVerification(job: VerificationJob): Promise<JobOutcome> {
     if (job.request?.kind !== 'build') {
-      return { state: 'fail', resultText: job.requestError ?? 'The stored request is not a build', result: { error: job.requestError } };
+      const result: FailureResult = job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } };
+      return { state: 'fail', result };
     }
     const { compilerVersion, input: given, format } = job.request.build;
     let input: SolcInput;
@@ -46,7 +47,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         settings: { ...compileSettings(checked.settings), outputSelection: { '*': { '*': [...CONTRACT_OUTPUTS] } } },
       };
     } catch (error) {
-      if (isSolproofError(error)) return { state: 'fail', resultText: TEXT.failWithReason(error.message) };
+      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
       throw error;
     }
     let output: SolcOutput;
@@ -54,15 +55,16 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
       output = await deps.compiler.compile(compilerVersion, input);
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {
-        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message }, 'build verification will be retried');
-        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
+        deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'build verification will be retried');
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: storedError(error) };
       }
-      if (isSolproofError(error)) return { state: 'fail', resultText: TEXT.compilationError(error.message) };
+      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
       throw error;
     }
     const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
     if (errors.length > 0) {
-      return { state: 'fail', resultText: `Solidity Compilation Error: ${(errors[0]!.formattedMessage ?? errors[0]!.message).trim()}`, result: { errors: errors.slice(0, 20) } };
+      const result: FailureResult = { code: 'compiler_error', details: { errors: errors.slice(0, 20) } };
+      return { state: 'fail', result };
     }
     const units: CompiledUnit[] = [];
     for (const [path, byName] of Object.entries(output.contracts ?? {})) {
@@ -72,7 +74,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         if (compiled.runtime.code !== '' && compiled.creation.code !== '') units.push({ path, name, compiled });
       }
     }
-    if (units.length === 0) return { state: 'fail', resultText: TEXT.failWithReason('the build holds no contract that compiles to code') };
+    if (units.length === 0) return { state: 'fail', result: { code: 'no_contract_in_build', details: {} } satisfies FailureResult };
 
     const { db } = deps.store;
     const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
@@ -84,7 +86,6 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     deps.logger.info({ receipt: job.receipt, contracts: units.length, verified: verified.length }, 'build verified');
     return {
       state: 'pass',
-      resultText: TEXT.pass,
       result: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified },
     };
   };

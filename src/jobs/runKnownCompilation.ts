@@ -10,7 +10,7 @@ import type { JobHandler } from './queue.js';
 /** A compiler that never compiles: for runs that may only use compilations already stored. */
 export const NO_COMPILER: Compiler = {
   compile: async () => {
-    throw new SolproofError('compile_required', 'This input has not been compiled before', { retryable: true });
+    throw new SolproofError('compile_required', {}, { retryable: true });
   },
 };
 

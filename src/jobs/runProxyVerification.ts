@@ -1,5 +1,5 @@
 import { isSolproofError } from '../core/errors.js';
-import { TEXT } from '../core/texts.js';
+import { storedError, type ProxyResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import { saveProxyRecord } from '../store/proxyRecords.js';
@@ -21,7 +21,7 @@ export interface ProxyVerificationDeps {
 export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runProxyVerification(job: VerificationJob): Promise<JobOutcome> {
-    if (job.request?.kind !== 'proxy') return { state: 'fail', resultText: TEXT.proxyNotDetected, result: { error: job.requestError } };
+    if (job.request?.kind !== 'proxy') return { state: 'fail', result: { reason: 'request_unreadable' } satisfies ProxyResult };
     const request = job.request.proxy;
     try {
       const detection = await detectProxy(deps.chain, request.address, {
@@ -29,14 +29,10 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
       });
       if (!detection.found) {
         if (detection.reason === 'expected_implementation_differs') {
-          const found = detection.candidates?.[0]?.implementation ?? '0x';
-          return {
-            state: 'fail',
-            resultText: TEXT.proxyExpectedDiffers(request.expectedImplementation ?? '', found),
-            result: { reason: detection.reason, candidates: detection.candidates ?? [] },
-          };
+          const result: ProxyResult = { reason: detection.reason, expectedImplementation: request.expectedImplementation ?? '', candidates: detection.candidates ?? [] };
+          return { state: 'fail', result };
         }
-        return { state: 'fail', resultText: TEXT.proxyNotDetected, result: { reason: detection.reason } };
+        return { state: 'fail', result: { reason: detection.reason } satisfies ProxyResult };
       }
       await saveProxyRecord(deps.store.db, {
         address: request.address,
@@ -48,15 +44,12 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
         checkedAt: Date.now(),
         receipt: job.receipt,
       });
-      return {
-        state: 'pass',
-        resultText: TEXT.proxyFound(request.address, detection.implementation),
-        result: { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) },
-      };
+      const result: ProxyResult = { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) };
+      return { state: 'pass', result };
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {
-        deps.logger.warn({ receipt: job.receipt, err: error.message }, 'proxy detection will be retried');
-        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
+        deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'proxy detection will be retried');
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: storedError(error) };
       }
       throw error;
     }

@@ -1,5 +1,5 @@
-import { isSolproofError, type SolproofError } from '../core/errors.js';
-import { TEXT } from '../core/texts.js';
+import { errorFacts, isSolproofError, type AnySolproofError, type ErrorCode } from '../core/errors.js';
+import { storedError, type FailureResult, type SourcePassResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Hex } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
@@ -16,7 +16,7 @@ import { retryDelay, type JobOutcome } from './queue.js';
 import { diagnoseFailure, type DiagnosisBudget } from '../verify/index.js';
 import type { SourceSubmission } from '../core/types.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import { diagnosisReasonCode, diagnosisSentences } from '../core/diagnosisTexts.js';
+import { diagnosisReasonCode } from '../verify/index.js';
 import type { WorkGate } from './workGate.js';
 
 export interface VerificationDeps {
@@ -45,29 +45,10 @@ export interface DiagnosisDeps {
 
 /** Failures a search over settings can explain. */
 // Not a runtime mismatch: the creation code matched, no setting explains a constructor that returned other code.
-const DIAGNOSABLE = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
+const DIAGNOSABLE: ReadonlySet<ErrorCode> = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
-/** The reason a client is shown for a failed verification. */
-export function failureReason(error: SolproofError): string {
-  switch (error.code) {
-    case 'no_match':
-      return TEXT.reasonBytecodeMismatch;
-    case 'runtime_mismatch':
-      return TEXT.reasonRuntimeMismatch;
-    case 'constructor_arguments_mismatch':
-      return TEXT.reasonConstructorArgs;
-    case 'contract_not_found_in_output':
-      return TEXT.reasonContractName;
-    case 'library_mismatch':
-      return TEXT.reasonLibrary;
-    case 'abstract_contract':
-      return TEXT.reasonAbstract;
-    case 'compiler_error':
-      return error.message.startsWith('Solidity Compilation Error:') ? error.message : TEXT.compilationError(error.message);
-    default:
-      return error.message;
-  }
-}
+/** A failure as the job keeps it: the code and facts (worded when the receipt is read). */
+const failed = (result: FailureResult): JobOutcome => ({ state: 'fail', result });
 
 /**
  * The verification job: reads the chain, compiles, matches, and stores the verdict.
@@ -77,14 +58,14 @@ export function createVerificationHandler(deps: VerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
     if (job.request?.kind !== 'source') {
-      return { state: 'fail', resultText: job.requestError ?? 'The stored request is not a source verification', result: { error: job.requestError } };
+      return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a source verification' } });
     }
     const submission = job.request.submission;
     const dryRun = job.request.dryRun === true;
     const address = submission.address;
     const existing = dryRun ? null : await getStoredVerdict(deps.store.db, address);
     if (existing && !canBeImproved(existing)) {
-      return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
+      return { state: 'already_verified' };
     }
     let result: VerificationResult;
     let runtimeCode: Hex = '0x';
@@ -92,7 +73,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
     try {
       runtimeCode = await deps.chain.getCode(address);
       if (runtimeCode === '0x') {
-        return { state: 'fail', resultText: TEXT.unableToLocateCode(address) };
+        return failed({ code: 'contract_not_deployed', details: { address } });
       }
       creation = await deps.chain.findCreation(address);
       const found = creation;
@@ -100,31 +81,26 @@ export function createVerificationHandler(deps: VerificationDeps) {
       result = deps.diagnosis ? await deps.diagnosis.gate.hold(verify) : await verify();
     } catch (error) {
       // A compiler that crashes again on the same input will not stop crashing.
-      if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) {
-        return { state: 'fail', resultText: `Solidity Compilation Error: the compiler crashed on this input (${error.message.slice(0, 300)})` };
-      }
+      if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) return failed(errorFacts(error));
       // Run where only known compilations may be used: a worker with compilers takes it.
-      if (isSolproofError(error, 'compile_required')) return { retry: true, delayMs: 0, error: error.message };
+      if (isSolproofError(error, 'compile_required')) return { retry: true, delayMs: 0, error: storedError(error) };
       if (isSolproofError(error) && error.retryable) {
-        deps.logger.warn({ receipt: job.receipt, code: error.code, err: error.message, details: error.details }, 'verification will be retried');
-        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: error.message };
+        deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'verification will be retried');
+        return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: storedError(error) };
       }
       if (isSolproofError(error)) {
         if (deps.diagnosis && DIAGNOSABLE.has(error.code) && runtimeCode !== '0x') {
           return diagnosedFailure(deps, deps.diagnosis, job.receipt, submission, runtimeCode, creation, error);
         }
-        return { state: 'fail', resultText: failureReason(error), result: { code: error.code, details: error.details } };
+        return failed(errorFacts(error));
       }
       throw error;
     }
 
     // A dry run stores nothing: no record, and no compilation that copies could be matched through.
     if (dryRun) {
-      return {
-        state: 'pass',
-        resultText: TEXT.passDryRun,
-        result: { dryRun: true, matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch },
-      };
+      const passed: SourcePassResult = { dryRun: true, matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch };
+      return { state: 'pass', result: passed };
     }
     const sourceText =
       submission.codeFormat === 'solidity-single-file'
@@ -163,20 +139,17 @@ export function createVerificationHandler(deps: VerificationDeps) {
         })
         .catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not look for earlier copies'));
     }
-    if (outcome === 'not_better') return { state: 'already_verified', resultText: TEXT.alreadyVerifiedStatus };
-    return {
-      state: 'pass',
-      resultText: TEXT.pass,
-      result: {
-        matchKind: result.matchKind,
-        creationMatch: result.creationMatch,
-        runtimeMatch: result.runtimeMatch,
-        ...(outcome === 'replaced' ? { replaced: true } : {}),
-        // The compilation came from the bytecode database: nothing was compiled.
-        ...(result.reusedCompilation ? { reusedCompilation: true } : {}),
-        ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
-      },
+    if (outcome === 'not_better') return { state: 'already_verified' };
+    const passed: SourcePassResult = {
+      matchKind: result.matchKind,
+      creationMatch: result.creationMatch,
+      runtimeMatch: result.runtimeMatch,
+      ...(outcome === 'replaced' ? { replaced: true as const } : {}),
+      // The compilation came from the bytecode database: nothing was compiled.
+      ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
+      ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
     };
+    return { state: 'pass', result: passed };
   };
 }
 
@@ -191,9 +164,8 @@ async function diagnosedFailure(
   submission: SourceSubmission,
   runtimeCode: Hex,
   creation: ContractCreation | null,
-  error: SolproofError,
+  error: AnySolproofError,
 ): Promise<JobOutcome> {
-  const plain = failureReason(error);
   try {
     const found = await diagnoseFailure({
       compiler: deps.compiler,
@@ -207,13 +179,9 @@ async function diagnosedFailure(
       beforeCompile: () => diagnosis.gate.idle(),
     });
     deps.logger.info({ receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, ms: found.ms }, 'diagnosed a failed verification');
-    return {
-      state: 'fail',
-      resultText: `${plain}${/[.?!]$/.test(plain) ? '' : '.'} ${diagnosisSentences(found)}`,
-      result: { code: error.code, details: error.details, reasonCode: diagnosisReasonCode(found), diagnosis: found },
-    };
+    return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });
   } catch (failure) {
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
-    return { state: 'fail', resultText: plain, result: { code: error.code, details: error.details } };
+    return failed(errorFacts(error));
   }
 }

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
 import { decodeJobRequest, encodeJobRequest, type JobRequest } from './jobRequest.js';
+import { errorFacts, isSolproofError } from '../core/errors.js';
 
 const INPUT = { language: 'Solidity', sources: { 'A.sol': { content: 'contract A {}' } }, settings: { optimizer: { enabled: true, runs: 1 } } };
+
+/** The code and facts of the error a read throws. */
+function readingError(read: () => unknown): unknown {
+  try {
+    read();
+  } catch (e) {
+    return isSolproofError(e) ? errorFacts(e) : e;
+  }
+  return 'no error';
+}
 
 describe('stored job requests', () => {
   it('read back what was written, for both kinds', () => {
@@ -25,9 +36,9 @@ describe('stored job requests', () => {
   });
 
   it('say what is wrong with a document that is not a request of its kind', () => {
-    expect(() => decodeJobRequest('source', 'not json')).toThrow('The stored request cannot be read: not JSON');
-    expect(() => decodeJobRequest('proxy', '{"address":"nope"}')).toThrow('The stored request cannot be read: no proxy address');
+    expect(readingError(() => decodeJobRequest('source', 'not json'))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'not JSON' } });
+    expect(readingError(() => decodeJobRequest('proxy', '{"address":"nope"}'))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'no proxy address' } });
     const proxy = encodeJobRequest({ kind: 'proxy', proxy: { address: '0x00000000000000000000000000000000000000aa' } });
-    expect(() => decodeJobRequest('source', proxy)).toThrow('The stored request cannot be read: a proxy request in a source job');
+    expect(readingError(() => decodeJobRequest('source', proxy))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'a proxy request in a source job' } });
   });
 });

@@ -41,7 +41,7 @@ export function jobRequestAddress(request: JobRequest): string {
   return '';
 }
 
-const unreadable = (why: string) => new SolproofError('invalid_input', `The stored request cannot be read: ${why}`);
+const unreadable = (why: string) => new SolproofError('invalid_input', { problem: 'stored_request_unreadable', why });
 
 /**
  * Reads a stored request of a job of `kind`, any version. Throws SolproofError

@@ -76,10 +76,7 @@ function openSqlite(options: OpenStoreOptions): Store {
     // FULL: a job is durable once insertJob returns, even across a power cut.
     handle.pragma('synchronous = FULL');
   } catch (cause) {
-    throw new SolproofError('store_error', 'Cannot open the SQLite database', {
-      cause,
-      details: { dataDir: options.dataDir },
-    });
+    throw new SolproofError('store_error', { problem: 'cannot_open_sqlite', dataDir: options.dataDir }, { cause });
   }
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: handle }),
@@ -101,9 +98,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
   const scheme = url.slice(0, url.indexOf(':') + 1).toLowerCase();
   if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
     // The URL may carry a password: name only its scheme.
-    throw new SolproofError('store_error', `Unsupported database URL scheme "${scheme}"`, {
-      details: { scheme },
-    });
+    throw new SolproofError('store_error', { problem: 'unsupported_url_scheme', scheme });
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -163,17 +158,14 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>, opti
     }
   } catch (cause) {
     if (cause instanceof SolproofError) throw cause;
-    throw new SolproofError('store_error', 'Database migration failed', { cause });
+    throw new SolproofError('store_error', { problem: 'migration_failed' }, { cause });
   }
 }
 
 function appliedNames(outcome: { error?: unknown; results?: MigrationResult[] }): string[] {
   if (outcome.error !== undefined) {
     const failed = outcome.results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new SolproofError('store_error', 'Database migration failed', {
-      cause: outcome.error,
-      details: failed ? { migration: failed } : {},
-    });
+    throw new SolproofError('store_error', { problem: 'migration_failed', ...(failed ? { migration: failed } : {}) }, { cause: outcome.error });
   }
   return (outcome.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

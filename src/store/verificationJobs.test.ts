@@ -44,7 +44,7 @@ describeOnDialects('submissions', (dialect) => {
     for (const o of outcomes.filter((o) => !o.ok)) expect(o).toEqual({ ok: false, reason: 'unfinished', unfinished: 5 });
     expect(await quotaUsed(stores.store.db, 'key_s', 'verify')).toBe(5);
     const running = await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 60_000 });
-    await finishJob(stores.store.db, running!.receipt, { state: 'pass', resultText: 'Pass - Verified' });
+    await finishJob(stores.store.db, running!.receipt, { state: 'pass' });
     expect((await submit(99)).ok).toBe(true);
   });
 });
@@ -166,14 +166,14 @@ describeOnDialects('verification jobs', (dialect) => {
       const again = await claimNextJob(stores.other.db, { owner: 'alive', leaseMs: 1_000, now: T0 + 1_500 });
       expect(again).toMatchObject({ receipt: job.receipt, leaseOwner: 'alive', attempts: 2, leaseUntil: T0 + 2_500 });
       expect(await renewLease(stores.store.db, job.receipt, { owner: 'dead', leaseMs: 1_000, now: T0 + 1_600 })).toBe(false);
-      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail', resultText: 'late', owner: 'dead' })).toBe(false);
+      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail', owner: 'dead' })).toBe(false);
       expect(await retryJob(stores.store.db, job.receipt, { delayMs: 0, error: 'late', owner: 'dead' })).toBe(false);
       expect(
-        await finishJob(stores.other.db, job.receipt, { state: 'pass', resultText: 'Pass - Verified', owner: 'alive', now: T0 + 1_700 }),
+        await finishJob(stores.other.db, job.receipt, { state: 'pass', owner: 'alive', now: T0 + 1_700 }),
       ).toBe(true);
       expect(await getJob(stores.store.db, job.receipt)).toMatchObject({
         state: 'pass',
-        resultText: 'Pass - Verified',
+        resultText: null,
         leaseOwner: null,
         leaseUntil: null,
         finishedAt: T0 + 1_700,
@@ -189,9 +189,9 @@ describeOnDialects('verification jobs', (dialect) => {
       const recent = await insertJob(stores.store.db, { request: sourceJob(addr(42), { sourceCode: source }), now: T0 });
       const queued = await insertJob(stores.store.db, { request: sourceJob(addr(43), { sourceCode: source }), now: T0 });
       const before = await requestBytes(passed.receipt);
-      await finishJob(stores.store.db, passed.receipt, { state: 'pass', resultText: 'Pass - Verified', result: { matchKind: 'full' }, now: T0 + 1 });
-      await finishJob(stores.store.db, failed.receipt, { state: 'fail', resultText: 'Fail - Unable to verify', now: T0 + 1 });
-      await finishJob(stores.store.db, recent.receipt, { state: 'fail', resultText: 'Fail - Unable to verify', now: T0 + 10_000 });
+      await finishJob(stores.store.db, passed.receipt, { state: 'pass', result: { matchKind: 'full' }, now: T0 + 1 });
+      await finishJob(stores.store.db, failed.receipt, { state: 'fail', now: T0 + 1 });
+      await finishJob(stores.store.db, recent.receipt, { state: 'fail', now: T0 + 10_000 });
       const afterPass = await requestBytes(passed.receipt);
       console.log(`job payload of a ${source.length}-byte source: ${before} bytes queued, ${afterPass} bytes once passed`);
       expect(afterPass).toBeLessThan(100);
@@ -203,8 +203,8 @@ describeOnDialects('verification jobs', (dialect) => {
       expect(await requestBytes(queued.receipt)).toBe(before);
       expect(await pruneJobPayloads(stores.store.db, { finishedBefore: T0 + 5_000 })).toBe(0);
       // What receipts answer is untouched.
-      expect(await getJobStatus(stores.other.db, passed.receipt)).toMatchObject({ state: 'pass', resultText: 'Pass - Verified', result: { matchKind: 'full' } });
-      expect(await getJobStatus(stores.other.db, failed.receipt)).toMatchObject({ state: 'fail', resultText: 'Fail - Unable to verify', payloadPrunedAt: T0 + 20_000 });
+      expect(await getJobStatus(stores.other.db, passed.receipt)).toMatchObject({ state: 'pass', result: { matchKind: 'full' } });
+      expect(await getJobStatus(stores.other.db, failed.receipt)).toMatchObject({ state: 'fail', payloadPrunedAt: T0 + 20_000 });
       expect((await getJob(stores.store.db, failed.receipt))?.request).toBeNull();
     });
 
@@ -215,15 +215,14 @@ describeOnDialects('verification jobs', (dialect) => {
       expect(
         await finishJob(stores.store.db, job.receipt, {
           state: 'already_verified',
-          resultText: 'Already Verified',
           result: verdict,
           now: T0 + 5,
         }),
       ).toBe(true);
-      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail', resultText: 'Fail - Unable to verify' })).toBe(false);
+      expect(await finishJob(stores.store.db, job.receipt, { state: 'fail' })).toBe(false);
       expect(await getJob(stores.store.db, job.receipt)).toMatchObject({
         state: 'already_verified',
-        resultText: 'Already Verified',
+        resultText: null,
         result: verdict,
         finishedAt: T0 + 5,
       });

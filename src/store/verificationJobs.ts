@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { errorFacts, isSolproofError, type ErrorFacts } from '../core/errors.js';
 import type { Address } from '../core/types.js';
 import type { Database, JobKind, JobState, VerificationJobsTable } from './database.js';
 import { isPostgres } from './dialect.js';
@@ -22,7 +23,7 @@ export type JobStatus = Omit<JobRow, 'address' | 'request' | 'result'> & {
 /** A job with its request, decoded (null when the stored request cannot be read: see `requestError`). */
 export type VerificationJob = JobStatus & {
   request: JobRequest | null;
-  requestError?: string;
+  requestError?: ErrorFacts;
 };
 
 export type FinalJobState = Extract<JobState, 'pass' | 'fail' | 'already_verified'>;
@@ -218,7 +219,7 @@ export async function renewLease(
 export async function finishJob(
   db: Kysely<Database>,
   receipt: string,
-  outcome: { state: FinalJobState; resultText: string; result?: unknown; owner?: string; now?: number },
+  outcome: { state: FinalJobState; result?: unknown; owner?: string; now?: number },
 ): Promise<boolean> {
   const now = outcome.now ?? Date.now();
   // A passed job's sources are the verified record's (or the build's) input document, found by
@@ -228,7 +229,8 @@ export async function finishJob(
     .updateTable('verificationJobs')
     .set({
       state: outcome.state,
-      resultText: outcome.resultText,
+      // Texts are worded when the receipt is read; the column keeps the texts of older jobs.
+      resultText: null,
       result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
       leaseOwner: null,
       leaseUntil: null,
@@ -357,10 +359,11 @@ function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
 }
 
 function toJob(row: JobRow): VerificationJob {
-  if (row.payloadPrunedAt !== null) return { ...toStatus(row), request: null, requestError: 'the request of this finished job was pruned' };
+  const unreadable = (why: string): ErrorFacts => ({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why } });
+  if (row.payloadPrunedAt !== null) return { ...toStatus(row), request: null, requestError: unreadable('the request of this finished job was pruned') };
   try {
     return { ...toStatus(row), request: decodeJobRequest(row.kind, row.request) };
   } catch (error) {
-    return { ...toStatus(row), request: null, requestError: error instanceof Error ? error.message : String(error) };
+    return { ...toStatus(row), request: null, requestError: isSolproofError(error) ? errorFacts(error) : unreadable(String(error)) };
   }
 }

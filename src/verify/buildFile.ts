@@ -26,9 +26,9 @@ export function readBuildFile(text: string): BuildFile {
   try {
     parsed = JSON.parse(unwrapStandardJson(text));
   } catch (e) {
-    throw new SolproofError('invalid_standard_json', `The build is not valid JSON: ${(e as Error).message}`);
+    throw new SolproofError('invalid_standard_json', { problem: 'not_json', document: 'build', parserMessage: (e as Error).message });
   }
-  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The build must be a JSON object');
+  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'build' });
   if (!isPlainObject(parsed['input'])) {
     return { format: 'standard-json', input: checkStandardJsonInput(parsed), compilerVersion: null };
   }
@@ -36,7 +36,7 @@ export function readBuildFile(text: string): BuildFile {
   const format: BuildFormat = marker.startsWith('ethers-rs') ? 'foundry-build-info' : 'hardhat-build-info';
   const long = parsed['solcLongVersion'];
   if (long !== undefined && (typeof long !== 'string' || !/^\d+\.\d+\.\d+/.test(long))) {
-    throw new SolproofError('invalid_standard_json', 'The build-info file has a malformed "solcLongVersion"');
+    throw new SolproofError('invalid_standard_json', { problem: 'malformed_solc_long_version' });
   }
   return { format, input: checkStandardJsonInput(parsed['input']), compilerVersion: typeof long === 'string' ? long.replace(/^v/, '') : null };
 }

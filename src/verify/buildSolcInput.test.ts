@@ -5,6 +5,7 @@ import type { SolcInput } from '../core/solcInput.js';
 import type { SingleFileSubmission, StandardJsonSubmission } from '../core/types.js';
 import { buildSolcInput, compileSettings, outputSelectionFor } from './buildSolcInput.js';
 import { MAX_CONTRACT_DECLARATIONS, MAX_SOURCES, parseStandardJsonText } from './standardJsonText.js';
+import { errorSentence } from '../texts/index.js';
 
 const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
 
@@ -12,11 +13,12 @@ function submission(overrides: Partial<SingleFileSubmission>): SingleFileSubmiss
   return submissionWith({ sourceCode: 'contract C {}', contractName: 'C', ...overrides });
 }
 
+/** The error's code and the sentence it reads as (`message`). */
 function errorOf(fn: () => unknown): { code: string; message: string } {
   try {
     fn();
   } catch (e) {
-    if (isSolproofError(e)) return { code: e.code, message: e.message };
+    if (isSolproofError(e)) return { code: e.code, message: errorSentence(e) };
     throw e;
   }
   throw new Error('expected a SolproofError');

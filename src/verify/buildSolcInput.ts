@@ -67,7 +67,7 @@ export function buildSolcInput(submission: SourceSubmission, options: BuildSolcI
   const libraries = includeFormLibraries ? normaliseLibraries(submission.libraries) : [];
   if (submission.codeFormat === 'solidity-single-file') return buildSingleFile(submission, libraries);
   if (submission.codeFormat === 'solidity-standard-json-input') return buildStandardJson(submission, libraries);
-  throw new SolproofError('invalid_input', `Unsupported code format ${String((submission as { codeFormat: unknown }).codeFormat)}`);
+  throw new SolproofError('invalid_input', { problem: 'unsupported_code_format', codeFormat: String((submission as { codeFormat: unknown }).codeFormat) });
 }
 
 interface FormLibrary {
@@ -87,14 +87,14 @@ function normaliseLibraries(links: LibraryLink[]): FormLibrary[] {
   for (const link of links) {
     const qualified = link.name.trim();
     const { path, name } = splitQualifiedName(qualified);
-    if (!SOLIDITY_IDENTIFIER.test(name)) throw new SolproofError('invalid_input', `Invalid library name "${link.name}"`);
+    if (!SOLIDITY_IDENTIFIER.test(name)) throw new SolproofError('invalid_input', { problem: 'invalid_library_name', name: link.name });
     if (!isAddress(link.address)) {
-      throw new SolproofError('invalid_input', `Invalid address "${link.address}" for library ${link.name}`);
+      throw new SolproofError('invalid_input', { problem: 'invalid_library_address', name: link.name, address: link.address });
     }
     const address = link.address.toLowerCase();
     const same = out.find((l) => l.name === name && l.path === path);
     if (same && same.address !== address) {
-      throw new SolproofError('invalid_input', `Library ${link.name} is given twice with different addresses`);
+      throw new SolproofError('invalid_input', { problem: 'library_given_twice', name: link.name });
     }
     if (!same) out.push({ path, name, address });
   }
@@ -104,12 +104,12 @@ function normaliseLibraries(links: LibraryLink[]): FormLibrary[] {
 function buildSingleFile(submission: SingleFileSubmission, libraries: FormLibrary[]): BuiltSolcInput {
   const contractName = splitQualifiedName(submission.contractName.trim()).name;
   if (!SOLIDITY_IDENTIFIER.test(contractName)) {
-    throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
+    throw new SolproofError('invalid_input', { problem: 'invalid_contract_name', contractName: submission.contractName });
   }
-  if (submission.sourceCode.trim() === '') throw new SolproofError('invalid_input', 'The source code is empty');
+  if (submission.sourceCode.trim() === '') throw new SolproofError('invalid_input', { problem: 'empty_source' });
   const runs = submission.runs;
   if (!Number.isSafeInteger(runs) || runs < 0 || runs > 0xffffffff) {
-    throw new SolproofError('invalid_input', `Invalid optimizer runs ${String(runs)}`);
+    throw new SolproofError('invalid_input', { problem: 'invalid_runs', runs: String(runs) });
   }
   const sourcePath = `${contractName}.sol`;
   const settings: SolcSettings = {
@@ -123,7 +123,7 @@ function buildSingleFile(submission: SingleFileSubmission, libraries: FormLibrar
     const entries: Record<string, string> = {};
     for (const lib of libraries) {
       if (entries[lib.name] !== undefined && entries[lib.name] !== lib.address) {
-        throw new SolproofError('invalid_input', `Library ${lib.name} is given twice with different addresses`);
+        throw new SolproofError('invalid_input', { problem: 'library_given_twice', name: lib.name });
       }
       entries[lib.name] = lib.address;
     }
@@ -186,16 +186,13 @@ function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLi
   const input: SolcInput = { language: given.language, sources: given.sources, settings: compileSettings(given.settings) };
   const { path, name } = splitQualifiedName(submission.contractName.trim());
   if (!SOLIDITY_IDENTIFIER.test(name)) {
-    throw new SolproofError('invalid_input', `Invalid contract name "${submission.contractName}"`);
+    throw new SolproofError('invalid_input', { problem: 'invalid_contract_name', contractName: submission.contractName });
   }
   let sourcePath: string | null;
   if (path !== null) {
     sourcePath = resolveSourcePath(input.sources, path);
     if (sourcePath === null) {
-      throw new SolproofError(
-        'contract_not_found_in_output',
-        `The file "${path}" of contract name ${submission.contractName} is not among the sources`,
-      );
+      throw new SolproofError('contract_not_found_in_output', { problem: 'file_not_among_sources', contractName: submission.contractName, path });
     }
   } else {
     // Etherscan wants `path:Name` here; a bare name is still accepted when exactly one file declares it.
@@ -203,12 +200,7 @@ function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLi
       .filter(([, s]) => ['contract', 'library', 'interface'].some((k) => declares(s.content ?? '', k, name)))
       .map(([p]) => p);
     if (candidates.length !== 1) {
-      throw new SolproofError(
-        'contract_not_found_in_output',
-        candidates.length === 0
-          ? `No source declares contract ${name}`
-          : `Several sources declare ${name}; give the contract name as path:Name`,
-      );
+      throw new SolproofError('contract_not_found_in_output', { problem: candidates.length === 0 ? 'not_declared' : 'declared_several_times', contractName: name });
     }
     sourcePath = candidates[0]!;
   }
@@ -228,10 +220,7 @@ function mergeLibraries(input: SolcInput, libraries: FormLibrary[]): void {
     if (existing.length > 0) {
       for (const [file, names] of existing) {
         if (names[lib.name]!.toLowerCase() !== lib.address) {
-          throw new SolproofError(
-            'invalid_input',
-            `Library ${file}:${lib.name} is ${names[lib.name]} in the standard JSON input but ${lib.address} in the form`,
-          );
+          throw new SolproofError('invalid_input', { problem: 'library_conflict', library: `${file}:${lib.name}`, inInput: names[lib.name]!, inForm: lib.address });
         }
       }
       continue;

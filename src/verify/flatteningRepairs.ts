@@ -4,14 +4,11 @@
  * `pragma abicoder` (3845), and an import of a file the flattened source no longer needs
  * (6275, the file is not supplied). The lines are blanked, not deleted, so line numbers stay.
  */
+import type { FlatteningRepairFact } from '../core/errors.js';
 import type { SolcError } from './solcTypes.js';
 
-export interface FlatteningRepair {
-  /** 1-based line number in the submitted source. */
-  line: number;
-  text: string;
-  why: 'second SPDX licence line' | 'second pragma abicoder' | 'import of a file that is not in the flattened source';
-}
+/** A line blanked so the flattened file compiles: its number, its text, and which kind of line it was. */
+export type FlatteningRepair = FlatteningRepairFact;
 
 /** The error codes this module knows how to repair. */
 export const REPAIRABLE_ERRORS: ReadonlySet<string> = new Set(['3716', '3845', '6275']);
@@ -33,13 +30,13 @@ export function flatteningRepairs(source: string, errors: readonly SolcError[]):
   let seenAbicoder = false;
   lines.forEach((text, i) => {
     if (codes.has('3716') && SPDX.test(text)) {
-      if (seenSpdx) repairs.push({ line: i + 1, text, why: 'second SPDX licence line' });
+      if (seenSpdx) repairs.push({ line: i + 1, text, why: 'second_spdx_line' });
       seenSpdx = true;
     } else if (codes.has('3845') && ABICODER.test(text)) {
-      if (seenAbicoder) repairs.push({ line: i + 1, text, why: 'second pragma abicoder' });
+      if (seenAbicoder) repairs.push({ line: i + 1, text, why: 'second_abicoder_pragma' });
       seenAbicoder = true;
     } else if (codes.has('6275') && IMPORT.test(text)) {
-      repairs.push({ line: i + 1, text, why: 'import of a file that is not in the flattened source' });
+      repairs.push({ line: i + 1, text, why: 'missing_import' });
     }
   });
   return repairs.length > 0 ? repairs : null;
@@ -54,7 +51,3 @@ export function applyRepairs(source: string, repairs: readonly FlatteningRepair[
     .join('\n');
 }
 
-/** The repairs in words: `line 12 (second SPDX licence line)`. */
-export function repairsText(repairs: readonly FlatteningRepair[]): string {
-  return repairs.map((r) => `line ${r.line} (${r.why}: ${r.text.trim().slice(0, 80)})`).join(', ');
-}

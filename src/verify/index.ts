@@ -13,7 +13,7 @@ export { readBuildFile, type BuildFile, type BuildFormat } from './buildFile.js'
 export { CONTRACT_OUTPUTS, compileSettings } from './buildSolcInput.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export { canBeImproved, isBetterVerdict, verdictRank, type VerdictStrength } from './verdictRank.js';
-export { NO_MATCH_MESSAGE, submissionInputs, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
+export { submissionInputs, verifyContract, type VerificationResult, type VerifyContractArgs } from './verifyContract.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export {
@@ -32,6 +32,7 @@ export {
   compareCodes,
   deployedFacts,
   diagnoseFailure,
+  diagnosisReasonCode,
   disassemble,
   submittedSettings,
   withChanges,

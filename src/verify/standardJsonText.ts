@@ -31,7 +31,7 @@ export function parseStandardJsonText(text: string): SolcInput {
   try {
     parsed = JSON.parse(unwrapStandardJson(text));
   } catch (e) {
-    throw new SolproofError('invalid_standard_json', `The standard JSON input is not valid JSON: ${(e as Error).message}`);
+    throw new SolproofError('invalid_standard_json', { problem: 'not_json', document: 'input', parserMessage: (e as Error).message });
   }
   return checkStandardJsonInput(parsed);
 }
@@ -44,45 +44,39 @@ export function parseStandardJsonText(text: string): SolcInput {
  * `invalid_standard_json`.
  */
 export function checkStandardJsonInput(parsed: unknown): SolcInput {
-  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', 'The standard JSON input must be a JSON object');
+  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'input' });
   const language = parsed['language'];
   if (language !== 'Solidity') {
     // Other languages can emit raw bytes (Yul's `verbatim`) and so reproduce any deployed code.
-    throw new SolproofError(
-      'invalid_standard_json',
-      `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${JSON.stringify(language ?? null).slice(0, 40)})`,
-    );
+    throw new SolproofError('invalid_standard_json', { problem: 'not_solidity', language: JSON.stringify(language ?? null).slice(0, 40) });
   }
   const sources = parsed['sources'];
   if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
-    throw new SolproofError('invalid_standard_json', 'The standard JSON input has no "sources"');
+    throw new SolproofError('invalid_standard_json', { problem: 'no_sources' });
   }
   if (Object.keys(sources).length > MAX_SOURCES) {
-    throw new SolproofError('invalid_standard_json', `The standard JSON input has more than ${MAX_SOURCES} sources`);
+    throw new SolproofError('invalid_standard_json', { problem: 'too_many_sources', max: MAX_SOURCES });
   }
   const cleanSources: Record<string, SolcSource> = {};
   for (const [path, source] of Object.entries(sources)) {
-    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', `Source "${path}" must be an object`);
+    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', { problem: 'source_not_an_object', path });
     if ('urls' in source) {
-      throw new SolproofError('invalid_standard_json', `Source "${path}" uses "urls"; only inline "content" is accepted`);
+      throw new SolproofError('invalid_standard_json', { problem: 'source_urls', path });
     }
     if (typeof source['content'] !== 'string') {
-      throw new SolproofError('invalid_standard_json', `Source "${path}" has no string "content"`);
+      throw new SolproofError('invalid_standard_json', { problem: 'source_without_content', path });
     }
     cleanSources[path] = { ...(source as SolcSource) };
   }
   const settings = parsed['settings'] ?? {};
-  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', '"settings" must be an object');
+  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', { problem: 'settings_not_an_object' });
   const libraries = settings['libraries'];
   if (libraries !== undefined && !isLibrariesShape(libraries)) {
-    throw new SolproofError('invalid_standard_json', '"settings.libraries" must map files to {name: address}');
+    throw new SolproofError('invalid_standard_json', { problem: 'libraries_shape' });
   }
   const declarations = Object.values(cleanSources).reduce((n, source) => n + countDeclarations(source.content ?? ''), 0);
   if (declarations > MAX_CONTRACT_DECLARATIONS) {
-    throw new SolproofError(
-      'invalid_standard_json',
-      `The standard JSON input declares more than ${MAX_CONTRACT_DECLARATIONS} contracts, libraries and interfaces`,
-    );
+    throw new SolproofError('invalid_standard_json', { problem: 'too_many_declarations', max: MAX_CONTRACT_DECLARATIONS });
   }
   return { ...parsed, language, sources: cleanSources, settings: structuredClone(settings) };
 }

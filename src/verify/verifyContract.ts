@@ -1,4 +1,4 @@
-import { SolproofError, isSolproofError } from '../core/errors.js';
+import { SolproofError, isSolproofError, type AnySolproofError, type CodeDifferenceFacts, type ErrorCode } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex, LibraryLink, MatchKind, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
@@ -9,13 +9,10 @@ import type { CodeMatch } from './matchBytecode.js';
 import { matchCompiledContract, type CodePart } from './matchContract.js';
 import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
 import type { SolcContractOutput, SolcError, SolcInput, SolcOutput } from './solcTypes.js';
-import { applyRepairs, flatteningRepairs, repairsText, type FlatteningRepair } from './flatteningRepairs.js';
+import { applyRepairs, flatteningRepairs, type FlatteningRepair } from './flatteningRepairs.js';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { settingsSummary } from './settingsSummary.js';
 import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
-
-/** The verdict text for code that does not match, as Etherscan words it. */
-export const NO_MATCH_MESSAGE = 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.';
 
 export interface VerifyContractArgs {
   compiler: Compiler;
@@ -73,7 +70,7 @@ export interface VerificationResult {
 }
 
 /** Errors that depend on the input variant tried (its libraries); anything else ends the search. */
-const VARIANT_ERRORS = new Set(['no_match', 'runtime_mismatch', 'library_mismatch', 'constructor_arguments_mismatch']);
+const VARIANT_ERRORS: ReadonlySet<ErrorCode> = new Set(['no_match', 'runtime_mismatch', 'library_mismatch', 'constructor_arguments_mismatch']);
 
 /**
  * Compiles a submission and decides whether it is the source of the code at an address.
@@ -109,11 +106,11 @@ export async function verifyContract(args: VerifyContractArgs): Promise<Verifica
  * one stage's errors at a time). A pass says which lines were dropped; a failure names the
  * lines to remove with the error that remains.
  */
-async function verifyRepairedFlattening(args: VerifyContractArgs, source: string, original: SolproofError): Promise<VerificationResult> {
+async function verifyRepairedFlattening(args: VerifyContractArgs, source: string, original: SolproofError<'compiler_error'>): Promise<VerificationResult> {
   let error = original;
   let repairs: FlatteningRepair[] = [];
   for (let round = 0; round < 3; round++) {
-    const errors = ((error.details as { errors?: SolcError[] } | undefined)?.errors ?? []) as SolcError[];
+    const errors = error.details.errors as SolcError[];
     const found = flatteningRepairs(applyRepairs(source, repairs), errors);
     if (!found) break;
     repairs = [...repairs, ...found].sort((a, b) => a.line - b.line);
@@ -123,27 +120,40 @@ async function verifyRepairedFlattening(args: VerifyContractArgs, source: string
       return { ...result, flatteningRepairs: repairs };
     } catch (next) {
       if (!isSolproofError(next)) throw next;
-      if (next.code !== 'compiler_error') {
-        throw new SolproofError(next.code, `${next.message} (verified with these lines of the flattened file removed: ${repairsText(repairs)})`, {
-          details: { ...(next.details as object | undefined), flatteningRepairs: repairs },
-        });
-      }
+      if (next.code !== 'compiler_error') throw withFlatteningRepairs(next, repairs);
       error = next;
     }
   }
   if (repairs.length === 0) throw original;
-  throw new SolproofError('compiler_error', `${original.message} Remove from the flattened file: ${repairsText(repairs)}.${error === original ? '' : ` Without them: ${error.message}`}`, {
-    details: { ...(original.details as object | undefined), flatteningRepairs: repairs },
+  throw new SolproofError('compiler_error', {
+    errors: original.details.errors,
+    flatteningRepairs: repairs,
+    ...(error === original ? {} : { remaining: error.details.errors }),
   });
+}
+
+/** The error of a submission verified with flattening repairs, with the repairs among its facts. */
+function withFlatteningRepairs(error: AnySolproofError, repairs: FlatteningRepair[]): SolproofError {
+  switch (error.code) {
+    case 'no_match':
+    case 'runtime_mismatch':
+    case 'constructor_arguments_mismatch':
+    case 'contract_not_found_in_output':
+    case 'library_mismatch':
+    case 'abstract_contract':
+      return new SolproofError(error.code, { ...error.details, flatteningRepairs: repairs } as never);
+    default:
+      return error;
+  }
 }
 
 async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResult> {
   if (strip0x(args.runtimeCode) === '') {
-    throw new SolproofError('contract_not_deployed', `Unable to locate ContractCode at ${args.submission.address}`);
+    throw new SolproofError('contract_not_deployed', { address: args.submission.address });
   }
   let best: VerificationResult | null = null;
-  let firstError: SolproofError | null = null;
-  let libraryError: SolproofError | null = null;
+  let firstError: AnySolproofError | null = null;
+  let libraryError: AnySolproofError | null = null;
   for (const variant of inputVariants(args.submission)) {
     try {
       const result = await verifyBuilt(args, variant);
@@ -157,7 +167,7 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
   }
   if (best) return best;
   // A wrong library address says more than the mismatch it causes in a linked variant.
-  throw libraryError ?? firstError ?? new SolproofError('no_match', NO_MATCH_MESSAGE);
+  throw libraryError ?? firstError ?? new SolproofError('no_match', { compiledRuntimeLength: 0, onchainRuntimeLength: strip0x(args.runtimeCode).length / 2 });
 }
 
 /** One way the submission may have been compiled, and the library addresses it claims. */
@@ -215,10 +225,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   const compiledRuntime = compiled.runtime.code;
   const compiledCreation = compiled.creation.code;
   if (compiledRuntime === '' || compiledCreation === '') {
-    throw new SolproofError(
-      'abstract_contract',
-      `${contractName} compiles to no code (an abstract contract or an interface); it cannot match deployed code`,
-    );
+    throw new SolproofError('abstract_contract', { contractName });
   }
 
   const editedCompile = memo(async () => {
@@ -246,26 +253,16 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
 
   const submittedArguments = strip0x(submission.constructorArguments.trim()).toLowerCase();
   if (creation && submittedArguments !== '' && submittedArguments !== creation.constructorArguments) {
-    throw new SolproofError(
-      'constructor_arguments_mismatch',
-      'The constructor arguments given differ from those in the creation transaction',
-      { details: { submitted: submittedArguments, onchain: creation.constructorArguments } },
-    );
+    throw new SolproofError('constructor_arguments_mismatch', { submitted: submittedArguments, onchain: creation.constructorArguments });
   }
 
   if (!runtime) {
     if (creation) {
       // The init code is these sources, but what it left at the address is not: a constructor
       // can return any bytes as the runtime code.
-      throw new SolproofError(
-        'runtime_mismatch',
-        'The creation code matches these sources, but the code deployed at the address does not: the constructor returned other code than the contract compiles to.',
-        { details: noMatchDetails(compiledRuntime, onchainRuntime, input) },
-      );
+      throw new SolproofError('runtime_mismatch', noMatchDetails(compiledRuntime, onchainRuntime, input));
     }
-    throw new SolproofError('no_match', NO_MATCH_MESSAGE, {
-      details: noMatchDetails(compiledRuntime, onchainRuntime, input),
-    });
+    throw new SolproofError('no_match', noMatchDetails(compiledRuntime, onchainRuntime, input));
   }
 
   const libraries = collectLibraries(input, runtime, creation, compiledRuntime + compiledCreation);
@@ -307,11 +304,7 @@ async function compileContract(compiler: Compiler, compilerVersion: string, buil
   throwOnCompilerErrors(output);
   const contract = findContractOutput(output, sourcePath, contractName);
   if (!contract) {
-    throw new SolproofError(
-      'contract_not_found_in_output',
-      `Unable to locate ContractName ${contractName} in ${sourcePath}`,
-      { details: { available: declaredContracts(input) } },
-    );
+    throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName, sourcePath, available: declaredContracts(input) });
   }
   return compiledContractOf(contract);
 }
@@ -322,12 +315,9 @@ function memo<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 function throwOnCompilerErrors(output: SolcOutput): void {
-  const first = (output.errors ?? []).find((e) => e.severity === 'error');
-  if (!first) return;
-  const text = (first.formattedMessage ?? first.message).trim();
-  throw new SolproofError('compiler_error', `Solidity Compilation Error: ${text}`, {
-    details: { errors: (output.errors ?? []).filter((e) => e.severity === 'error').slice(0, 20) },
-  });
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length === 0) return;
+  throw new SolproofError('compiler_error', { errors: errors.slice(0, 20) });
 }
 
 /** The contract's output; very old compilers key it by '' instead of the file. */
@@ -357,8 +347,8 @@ function declaredContracts(input: SolcInput): string[] {
   return names;
 }
 
-function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: SolcInput): Record<string, unknown> {
-  const details: Record<string, unknown> = {
+function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: SolcInput): CodeDifferenceFacts {
+  const details: CodeDifferenceFacts = {
     compiledRuntimeLength: compiledRuntime.length / 2,
     onchainRuntimeLength: onchainRuntime.length / 2,
   };
@@ -373,7 +363,7 @@ function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: 
     compiledTail.position.value === onchainTail.position.value &&
     input.settings.optimizer?.enabled === true
   ) {
-    details['reason'] = 'extra_file_input_bug';
+    details.reason = 'extra_file_input_bug';
   }
   return details;
 }
@@ -413,11 +403,7 @@ function checkClaimedLibraries(claimed: LibraryLink[], found: Record<string, Add
       const sameLibrary =
         have.name === wanted.name && (wanted.path === null || have.path?.replace(/^\//, '') === wanted.path.replace(/^\//, ''));
       if (sameLibrary && address !== link.address.toLowerCase()) {
-        throw new SolproofError(
-          'library_mismatch',
-          `Library ${link.name} is deployed at ${address}, not at ${link.address.toLowerCase()}`,
-          { details: { library: id, onchain: address, submitted: link.address.toLowerCase() } },
-        );
+        throw new SolproofError('library_mismatch', { library: id, onchain: address, submitted: link.address.toLowerCase() });
       }
     }
   }

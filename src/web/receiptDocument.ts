@@ -1,5 +1,5 @@
-import { diagnosisReasonCode, type DiagnosisView } from '../core/diagnosisTexts.js';
-import { TEXT } from '../core/texts.js';
+import { receiptStatusText } from '../texts/index.js';
+import { diagnosisReasonCode } from '../verify/index.js';
 import type { JobStatus } from '../store/verificationJobs.js';
 
 /** What `/receipt/<guid>.json` answers: a receipt's state, verdict and diagnosis, for tools. */
@@ -29,10 +29,12 @@ export interface ReceiptDocument {
 
 export function receiptDocument(job: JobStatus): ReceiptDocument {
   const pending = job.state === 'queued' || job.state === 'running';
-  const result = (job.result ?? null) as { code?: string; reasonCode?: string; diagnosis?: Pick<DiagnosisView, 'code' | 'fix'> } | null;
-  const status = pending ? TEXT.pending : job.state === 'fail' ? TEXT.failWithReason(job.resultText ?? '') : (job.resultText ?? '');
+  const result = (job.result ?? null) as { code?: string; reasonCode?: string; diagnosis?: Parameters<typeof diagnosisReasonCode>[0]; error?: { code?: string } } | null;
+  const status = receiptStatusText(job);
   const reasonCode =
-    job.state !== 'fail' ? null : (result?.reasonCode ?? (result?.diagnosis ? diagnosisReasonCode(result.diagnosis) : (result?.code ?? 'failed')));
+    job.state !== 'fail'
+      ? null
+      : (result?.reasonCode ?? (result?.diagnosis ? diagnosisReasonCode(result.diagnosis) : (result?.code ?? result?.error?.code ?? 'failed')));
   const { diagnosis = null, ...rest } = result ?? {};
   return {
     receipt: job.receipt,

@@ -10,6 +10,8 @@ import { encodeAbiParameters, parseAbiParameters, type AbiParameter } from 'viem
 import { isAddress } from '../core/hex.js';
 import type { SolcInput } from '../core/solcInput.js';
 import { readBuildFile } from '../verify/buildFile.js';
+import { isSolproofError } from '../core/errors.js';
+import { errorSentence } from '../texts/index.js';
 
 export type SourceFormat = 'single' | 'files' | 'json';
 export const SOURCE_FORMATS: readonly SourceFormat[] = ['single', 'files', 'json'];
@@ -229,7 +231,7 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
           // A build-info file names its compiler: used when the field was left empty.
           if (!values.compiler && build.compilerVersion) values.compiler = `v${build.compilerVersion}`;
         } catch (e) {
-          errors.standardJson = (e as Error).message;
+          errors.standardJson = isSolproofError(e) ? errorSentence(e) : (e as Error).message;
         }
       }
     }

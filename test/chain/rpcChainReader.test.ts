@@ -10,6 +10,7 @@ import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { METHOD_NOT_FOUND, startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { errorSentence } from '../../src/texts/index.js';
 
 const ACCOUNT = deployerAccount('chain/rpcChainReader');
 
@@ -204,14 +205,14 @@ async function expectAllCases(reader: ChainReader): Promise<void> {
   }
 }
 
-async function expectUnavailable(run: Promise<unknown>): Promise<SolproofError> {
+async function expectUnavailable(run: Promise<unknown>): Promise<SolproofError<'chain_unavailable'>> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(isSolproofError(error, 'chain_unavailable'), String(error)).toBe(true);
   expect((error as SolproofError).retryable).toBe(true);
-  return error as SolproofError;
+  return error as SolproofError<'chain_unavailable'>;
 }
 
 describe('findCreation', () => {
@@ -296,7 +297,7 @@ describe('a node that cannot be reached', () => {
     const started = Date.now();
     const error = await expectUnavailable(reader.findCreation(cases[0]!.address));
     const elapsed = Date.now() - started;
-    expect(error.message).toMatch(/network node could not be reached/);
+    expect(errorSentence(error)).toMatch(/network node could not be reached/);
     expect(error.details.nodeMessage).toMatch(/ECONNREFUSED/);
     expect(elapsed).toBeLessThan(2000);
     // What a log line of this error could show must not carry the key in the URL.
@@ -352,7 +353,7 @@ describe('reads', () => {
     await expect(checkChainId(reader, inject('chainId'))).resolves.toBeUndefined();
     const error = await checkChainId(reader, 1).catch((e: unknown) => e);
     expect(isSolproofError(error, 'chain_mismatch')).toBe(true);
-    expect((error as SolproofError).message).toBe(
+    expect(errorSentence(error as SolproofError)).toBe(
       `The network node serves chain id ${inject('chainId')}, but this service is configured for chain id 1. ` +
         'Point the service at a node of the configured chain, or change the configured chain id.',
     );

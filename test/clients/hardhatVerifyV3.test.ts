@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { rejectLocalNetworks } from '../../node_modules/hardhat-verify-v3/dist/src/internal/chains.js';
 import { Etherscan } from '../../node_modules/hardhat-verify-v3/dist/src/internal/etherscan.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
-import { TEXT } from '../../src/api/texts.js';
+import { TEXT } from '../../src/texts/index.js';
 import { apiGet, sharedService } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, type Built } from '../helpers/contracts.js';

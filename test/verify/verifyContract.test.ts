@@ -7,8 +7,9 @@ import { standardJsonSubmission, submissionWith } from '../helpers/submissions.j
 import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../../src/core/types.js';
 import type { ContractCreation } from '../../src/verify/ports.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
-import { NO_MATCH_MESSAGE, verifyContract, type VerificationResult, type VerifyContractArgs } from '../../src/verify/verifyContract.js';
+import { verifyContract, type VerificationResult, type VerifyContractArgs } from '../../src/verify/verifyContract.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { errorSentence } from '../../src/texts/index.js';
 
 // Deployer account on the shared anvil reserved for this file (others use their own).
 const ACCOUNT = deployerAccount('verify/verifyContract');
@@ -251,7 +252,8 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
     const error = await rejection(
       verify({ submission: storeSubmission({ runs: 1_000_000 }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
     );
-    expect(error).toMatchObject({ code: 'no_match', message: NO_MATCH_MESSAGE });
+    expect(error.code).toBe('no_match');
+    expect(errorSentence(error)).toBe('Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.');
   });
 
   it('does not match with another EVM version', async () => {

@@ -1,7 +1,7 @@
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { buildStatusText } from '../../texts/index.js';
 import { findJob, isEnvelope } from './findJob.js';
 
 /** What a finished build verification found, as its job result keeps it. */
@@ -17,8 +17,8 @@ interface BuildResult {
 export async function checkBuildStatus(ctx: ApiContext, params: Params): Promise<Envelope> {
   const job = await findJob(ctx, params, ['build']);
   if (isEnvelope(job)) return job;
-  if (job.state === 'queued' || job.state === 'running') return fail(TEXT.pending);
-  if (job.state !== 'pass') return fail(job.resultText ?? TEXT.fail);
+  const status = buildStatusText(job);
+  if (!status.ok) return fail(status.text);
   const result = (job.result ?? {}) as BuildResult;
-  return ok({ status: job.resultText ?? TEXT.pass, contracts: result.contracts ?? [], verified: result.verified ?? [] });
+  return ok({ status: status.text, contracts: result.contracts ?? [], verified: result.verified ?? [] });
 }

@@ -1,7 +1,7 @@
 import type { ApiContext, Caller } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { verifyStatusText } from '../../texts/index.js';
 import { findJob, isEnvelope } from './findJob.js';
 
 /**
@@ -12,15 +12,6 @@ import { findJob, isEnvelope } from './findJob.js';
 export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
   const job = await findJob(ctx, params, ['source', 'build']);
   if (isEnvelope(job)) return job;
-  switch (job.state) {
-    case 'queued':
-    case 'running':
-      return fail(TEXT.pending);
-    case 'pass':
-      return ok(job.resultText === TEXT.passDryRun ? TEXT.passDryRun : TEXT.pass);
-    case 'already_verified':
-      return fail(TEXT.alreadyVerifiedStatus);
-    case 'fail':
-      return fail(caller.readsReasons ? TEXT.failWithReason(job.resultText ?? '') : TEXT.fail);
-  }
+  const status = verifyStatusText(job, caller.readsReasons);
+  return status.ok ? ok(status.text) : fail(status.text);
 }

@@ -3,7 +3,7 @@ import { getJobStatus, type JobKind, type JobStatus } from '../../store/verifica
 import type { ApiContext } from '../context.js';
 import { fail, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /** The job named by the `guid` parameter, or the envelope that says why there is none. */
 export async function findJob(ctx: ApiContext, params: Params, kinds: readonly JobKind[]): Promise<JobStatus | Envelope> {

@@ -3,7 +3,7 @@ import { getVerifiedAbi } from '../../store/verifiedContracts.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /** `getabi`: the ABI of a verified contract as a JSON string. */
 export async function getAbi(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {

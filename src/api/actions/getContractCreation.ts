@@ -4,7 +4,7 @@ import type { CreationFacts } from '../../bytecodeDatabase/contractCreations.js'
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /** Etherscan answers at most this many addresses per request. */
 export const MAX_CONTRACT_ADDRESSES = 5;

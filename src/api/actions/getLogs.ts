@@ -3,7 +3,7 @@ import { isSolproofError } from '../../core/errors.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 const MAX_LOGS = 1000;
 

@@ -5,7 +5,7 @@ import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
 import { unverifiedRecord, verifiedRecord } from '../sourceRecord.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /** `getsourcecode`: always a one-element array, verified or not. */
 export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {

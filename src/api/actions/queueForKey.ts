@@ -3,7 +3,7 @@ import type { JobRequest } from '../../store/jobRequest.js';
 import { queueSubmission } from '../../store/submissions.js';
 import type { ApiContext } from '../context.js';
 import { fail, ok, type Envelope } from '../envelope.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /**
  * Queues a submission of `key` (its unfinished-job limit and daily quota checked in the same

@@ -4,7 +4,7 @@ import { readBuildFile, type BuildFile } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
 import { fail, type Envelope } from '../envelope.js';
 import type { Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { errorSentence, submittedVersionText, TEXT } from '../../texts/index.js';
 import { queueForKey } from './queueForKey.js';
 
 /**
@@ -22,13 +22,14 @@ export async function verifyBuild(ctx: ApiContext, params: Params, caller: Calle
     file = readBuildFile(text);
   } catch (e) {
     if (!isSolproofError(e)) throw e;
-    return fail(TEXT.invalidParameter('sourceCode', e.message.charAt(0).toLowerCase() + e.message.slice(1, 300)));
+    const text = errorSentence(e);
+    return fail(TEXT.invalidParameter('sourceCode', text.charAt(0).toLowerCase() + text.slice(1, 300)));
   }
   const given = params.text('compilerversion');
   const versionText = given || (file.compilerVersion ? `v${file.compilerVersion}` : '');
   if (!versionText) return fail(TEXT.missingParameter('compilerversion'));
   const version = readSubmittedVersion(versionText, ctx.releases);
-  if (!version.ok) return fail(version.error);
+  if (!version.ok) return fail(submittedVersionText(version.error));
   if (compareVersions(version.value.short, '0.4.11') < 0) {
     return fail(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
   }

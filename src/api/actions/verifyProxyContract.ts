@@ -4,7 +4,7 @@ import { fail, type Envelope } from '../envelope.js';
 import { codeOrRefusal } from './codeAtAddress.js';
 import { queueForKey } from './queueForKey.js';
 import { isAddress, type Params } from '../params.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /**
  * `verifyproxycontract`: queues the detection of a proxy's implementation. The proxy need not

@@ -6,7 +6,7 @@ import { codeOrRefusal } from './codeAtAddress.js';
 import { queueForKey } from './queueForKey.js';
 import type { Params } from '../params.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
-import { TEXT } from '../texts.js';
+import { TEXT } from '../../texts/index.js';
 
 /**
  * `verifysourcecode`: validates the fields (with `dryrun=1`: a check that publishes nothing), checks that the address holds code and has no

@@ -2,3 +2,4 @@ export { diagnoseFailure, requiredMetadataChanges, type DiagnoseArgs, type Diagn
 export { compareCodes, disassemble, type CodeComparison, type Instruction } from './codeComparison.js';
 export { deployedFacts, type DeployedFacts, type DeployedHashKind } from './deployedFacts.js';
 export { submittedSettings, withChanges, type DiagnosisSetting, type SettingChange, type SubmittedSettings } from './settingChanges.js';
+export { diagnosisReasonCode } from './reasonCode.js';

@@ -1,4 +1,4 @@
-import { changeText, correctedCommand, type DiagnosisView } from '../../core/diagnosisTexts.js';
+import { changeText, correctedCommand, type DiagnosisView } from '../../texts/index.js';
 import { html, type Html } from '../html.js';
 
 function isDiagnosis(value: unknown): value is DiagnosisView {

@@ -1,4 +1,5 @@
 import type { JobStatus } from '../../store/verificationJobs.js';
+import { flatteningWhyText, lastErrorText, receiptOutcomeText } from '../../texts/index.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { diagnosisReport } from './diagnosisReport.js';
@@ -52,16 +53,16 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   if (job.state === 'pass' || job.state === 'already_verified') {
     const reused = typeof job.result === 'object' && job.result !== null && (job.result as { reusedCompilation?: unknown }).reusedCompilation === true;
     outcome = dryRun
-      ? html`<p class="notice ok">${job.resultText ?? ''} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>`
-      : html`<p class="notice ok">${job.resultText ?? ''} <a href="/address/${job.address}">Open the contract page →</a></p>
+      ? html`<p class="notice ok">${receiptOutcomeText(job)} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>`
+      : html`<p class="notice ok">${receiptOutcomeText(job)} <a href="/address/${job.address}">Open the contract page →</a></p>
 ${reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : ''}
-${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${r.why})</li>`)}</ul></div>` : ''}`;
+${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
     const diagnosis = typeof job.result === 'object' && job.result !== null ? (job.result as { diagnosis?: unknown }).diagnosis : undefined;
-    outcome = html`<p class="notice err">${job.resultText || 'Unable to verify'}</p>${diagnosisReport(diagnosis)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
+    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
-${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${job.lastError}</p>` : ''}`;
+${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${lastErrorText(job.lastError)}</p>` : ''}`;
   }
   return layout(
     { title: `Receipt ${job.receipt}`, chainId: data.chainId, refreshSeconds: pending ? RECEIPT_REFRESH_SECONDS : undefined },

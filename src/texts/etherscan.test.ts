@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEXT } from './texts.js';
+import { TEXT } from './etherscan.js';
 
 // The texts of spec/api.md that clients compare byte for byte: Hardhat, Foundry and
 // OpenZeppelin's plugin branch on them, so an edit here breaks a client.

@@ -1,5 +1,5 @@
 /**
- * The diagnosis of a failed verification in words: beside Etherscan's texts (texts.ts), the
+ * The diagnosis of a failed verification in words: beside Etherscan's texts (etherscan.ts), the
  * one place that turns a diagnosis's facts into what clients and the receipt page show.
  * The shapes here are what verify/'s diagnosis gives (structurally: core imports nothing).
  */
@@ -35,27 +35,6 @@ export interface DiagnosisView {
   budgetSpent: boolean;
 }
 
-/** A stable reason code per failure family, for tools. */
-export function diagnosisReasonCode(d: Pick<DiagnosisView, 'code' | 'fix'>): string {
-  const setting = d.fix?.changes[0]?.setting;
-  const bySetting: Record<string, string> = {
-    compilerVersion: 'wrong_compiler_version',
-    optimizer: 'wrong_optimizer',
-    runs: 'wrong_runs',
-    evmVersion: 'wrong_evm_version',
-    viaIR: 'wrong_via_ir',
-    bytecodeHash: 'wrong_metadata_settings',
-    appendCBOR: 'wrong_metadata_settings',
-    contractName: 'wrong_contract_name',
-    constructorArguments: 'wrong_constructor_arguments',
-    library: 'wrong_library_address',
-  };
-  if (setting && bySetting[setting]) return bySetting[setting];
-  if (d.code === 'constructor_arguments_mismatch') return 'wrong_constructor_arguments';
-  if (d.code === 'library_mismatch') return 'wrong_library_address';
-  if (d.code === 'contract_not_found_in_output') return 'contract_not_in_sources';
-  return 'bytecode_mismatch';
-}
 
 const settingLabel = (setting: string, name?: string): string =>
   ({

@@ -1,0 +1,60 @@
+/**
+ * What a finished job keeps as its result: codes and facts, never a client text. The edge
+ * (src/texts/jobs.ts) words them when a receipt is read, so every client gets the form it
+ * reads, and a better wording reaches old receipts too.
+ */
+import { isSolproofError, type ErrorFacts } from './errors.js';
+import type { FlatteningRepairFact } from './errors.js';
+
+/** A verification that passed: how it matched. */
+export interface SourcePassResult {
+  matchKind: string;
+  creationMatch: string | null;
+  runtimeMatch: string;
+  /** A dry run: nothing was published. */
+  dryRun?: true;
+  /** It replaced a weaker record. */
+  replaced?: true;
+  /** The compilation came from the bytecode database: nothing was compiled. */
+  reusedCompilation?: true;
+  flatteningRepairs?: FlatteningRepairFact[];
+}
+
+/** A verification or build that failed with a verdict: the error's code and facts, and the diagnosis of a source failure. */
+export type FailureResult = ErrorFacts & {
+  /** A stable code per failure family (see texts/diagnosis.ts). */
+  reasonCode?: string;
+  /** The diagnosis's facts (verify's Diagnosis). */
+  diagnosis?: unknown;
+};
+
+/**
+ * A job that ended without a verdict of its own: its attempts ran out (the node stayed down,
+ * a worker kept dying) or its handler failed unexpectedly. `message` is the last error as
+ * `storedError` keeps it.
+ */
+export interface UnfinishedResult {
+  error: { code: string; message: string };
+}
+
+/** A proxy job's result: the implementation found, or why none was. */
+export type ProxyResult =
+  | { implementation: string; pattern: string; blockNumber: number }
+  | { reason: string; expectedImplementation?: string; candidates?: { implementation: string }[] };
+
+/** A job's last error as the job keeps it (`lastError`, an unfinished job's message): the facts as JSON, or the text of an error that has none. */
+export function storedError(e: unknown): string {
+  if (isSolproofError(e)) return JSON.stringify({ code: e.code, details: e.details });
+  return (e instanceof Error ? e.message : String(e)).slice(0, 2000);
+}
+
+/** The facts `storedError` kept, or null for a plain text (or a job that kept none). */
+export function storedErrorFacts(stored: string | null | undefined): ErrorFacts | null {
+  if (!stored || !stored.startsWith('{')) return null;
+  try {
+    const parsed = JSON.parse(stored) as { code?: unknown; details?: unknown };
+    return typeof parsed.code === 'string' && typeof parsed.details === 'object' && parsed.details !== null ? (parsed as ErrorFacts) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+// Texts are worded at the edge (api/, web/, cli/) when they are read: the domain and the jobs
+// keep codes and facts, so one wording serves every client and old receipts alike.
+describe('where texts are worded', () => {
+  it.each(['core', 'verify', 'compilers', 'chain', 'jobs', 'store', 'bytecodeDatabase', 'limits'])('%s/ imports nothing from texts/', (folder) => {
+    const offenders = sourceFiles(join(SRC, folder)).filter((file) => /from '(\.\.\/)+texts\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('texts/ imports only core/', () => {
+    const imports = sourceFiles(join(SRC, 'texts')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => m[1]!),
+    );
+    expect(imports.filter((path) => !path.startsWith('../core/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * What an error's code and facts say to a person: the one place that turns SolproofError codes
+ * into sentences. `errorSentence` is the plain description (what went wrong, in the facts'
+ * words); `verdictReason` is what a failed verification answers after `Fail - Unable to verify.`
+ * (Etherscan's own reason where Etherscan has one, for clients that know them).
+ */
+import type { SubmittedVersionProblem } from '../core/compilerVersion.js';
+import type { CompilerCrashFacts, CompilerErrorFact, ErrorFacts, SolproofError, FlatteningRepairFact, InvalidInputFacts, InvalidStandardJsonFacts } from '../core/errors.js';
+import { memoryLimitText, outputLimitText, timeLimitText } from './compileLimits.js';
+import { TEXT } from './etherscan.js';
+
+const FLATTENING_WHY: Record<FlatteningRepairFact['why'], string> = {
+  second_spdx_line: 'second SPDX licence line',
+  second_abicoder_pragma: 'second pragma abicoder',
+  missing_import: 'import of a file that is not in the flattened source',
+};
+
+/** Which kind of line a flattening repair dropped, in words (an older stored sentence is kept). */
+export function flatteningWhyText(why: string): string {
+  return FLATTENING_WHY[why as FlatteningRepairFact['why']] ?? why;
+}
+
+/** `line 9 (second SPDX licence line: // SPDX-License-Identifier: MIT), ...` */
+export function flatteningRepairsText(repairs: readonly FlatteningRepairFact[]): string {
+  return repairs.map((r) => `line ${r.line} (${flatteningWhyText(r.why)}: ${r.text.trim().slice(0, 80)})`).join(', ');
+}
+
+/** The first error solc reported, as `Solidity Compilation Error: ...`. */
+export function compilerErrorsText(errors: readonly CompilerErrorFact[]): string {
+  const first = errors.find((e) => e.severity === 'error') ?? errors[0];
+  return TEXT.compilationError(first ? (first.formattedMessage ?? first.message).trim() : 'the compiler reported an error');
+}
+
+/** What went wrong, in the facts' words (of a SolproofError, or of the code and facts a job kept). */
+export function errorSentence(error: ErrorFacts | SolproofError): string {
+  const e = error as ErrorFacts;
+  switch (e.code) {
+    case 'no_match':
+      return withRepairs(TEXT.reasonBytecodeMismatch, e.details.flatteningRepairs);
+    case 'runtime_mismatch':
+      return withRepairs(TEXT.reasonRuntimeMismatch, e.details.flatteningRepairs);
+    case 'constructor_arguments_mismatch':
+      return withRepairs('The constructor arguments given differ from those in the creation transaction', e.details.flatteningRepairs);
+    case 'contract_not_found_in_output': {
+      const d = e.details;
+      const text =
+        d.problem === 'not_in_output'
+          ? `Unable to locate ContractName ${d.contractName} in ${d.sourcePath}`
+          : d.problem === 'file_not_among_sources'
+            ? `The file "${d.path}" of contract name ${d.contractName} is not among the sources`
+            : d.problem === 'not_declared'
+              ? `No source declares contract ${d.contractName}`
+              : `Several sources declare ${d.contractName}; give the contract name as path:Name`;
+      return withRepairs(text, d.flatteningRepairs);
+    }
+    case 'library_mismatch':
+      return withRepairs(`Library ${e.details.library} is deployed at ${e.details.onchain}, not at ${e.details.submitted}`, e.details.flatteningRepairs);
+    case 'compiler_error': {
+      const d = e.details;
+      const text = compilerErrorsText(d.errors);
+      if (!d.flatteningRepairs || d.flatteningRepairs.length === 0) return text;
+      return `${text} Remove from the flattened file: ${flatteningRepairsText(d.flatteningRepairs)}.${d.remaining ? ` Without them: ${compilerErrorsText(d.remaining)}` : ''}`;
+    }
+    case 'abstract_contract':
+      return withRepairs(`${e.details.contractName} compiles to no code (an abstract contract or an interface); it cannot match deployed code`, e.details.flatteningRepairs);
+    case 'no_contract_in_build':
+      return 'the build holds no contract that compiles to code';
+    case 'contract_not_deployed':
+      return TEXT.unableToLocateCode(e.details.address);
+    case 'already_verified':
+      return TEXT.alreadyVerified;
+    case 'compiler_version_not_found': {
+      const version = `v${e.details.version.replace(/^v/, '')}`;
+      switch (e.details.why) {
+        case 'not_a_version':
+          return `Compiler version ${version} is not a valid compiler version`;
+        case 'not_a_release':
+          return `Compiler version ${version} is not a solc release: ${e.details.release ?? ''} is v${e.details.longVersion ?? ''}`;
+        default:
+          return `Compiler version ${version} is not available from any compiler source`;
+      }
+    }
+    case 'compiler_download_failed':
+      return `Compiler version v${e.details.version} could not be downloaded; try again later`;
+    case 'compile_timeout':
+      return timeLimitText(e.details.timeoutMs);
+    case 'compile_out_of_memory':
+      return e.details.detail ? `${memoryLimitText(e.details.maxMemoryMb)}: ${e.details.detail}` : memoryLimitText(e.details.maxMemoryMb);
+    case 'compile_output_too_large':
+      return outputLimitText(e.details.maxOutputBytes, e.details.size);
+    case 'compiler_crashed':
+      return e.details.poolClosed ? 'The compiler pool is closed' : `The compiler crashed: ${crashText(e.details)}`;
+    case 'compile_required':
+      return 'This input has not been compiled before';
+    case 'invalid_input':
+      return invalidInputText(e.details);
+    case 'invalid_standard_json':
+      return invalidStandardJsonText(e.details);
+    case 'chain_unavailable': {
+      const d = e.details;
+      const answered = d.reason === 'rpc' || d.reason === 'http' || d.reason === 'malformed' || d.reason === 'too_large';
+      return answered
+        ? `The network node could not be used: it answered ${d.method} with an error. Try again later.`
+        : d.reason === 'timeout'
+          ? `The network node could not be reached: ${d.method} timed out. Try again later.`
+          : 'The network node could not be reached. Try again later.';
+    }
+    case 'chain_mismatch':
+      return (
+        `The network node serves chain id ${e.details.actual}, but this service is configured for chain id ${e.details.expected}. ` +
+        'Point the service at a node of the configured chain, or change the configured chain id.'
+      );
+    case 'store_error': {
+      const d = e.details;
+      return d.problem === 'cannot_open_sqlite'
+        ? 'Cannot open the SQLite database'
+        : d.problem === 'unsupported_url_scheme'
+          ? `Unsupported database URL scheme "${d.scheme}"`
+          : `Database migration failed${d.migration ? ` (${d.migration})` : ''}`;
+    }
+  }
+}
+
+/**
+ * The reason a failed verification gives after `Fail - Unable to verify.`: Etherscan's reasons
+ * for the verdicts Etherscan names (clients and people search for those words), the compiler's
+ * error for a compile error, the plain sentence for anything else.
+ */
+export function verdictReason(error: ErrorFacts | SolproofError): string {
+  const e = error as ErrorFacts;
+  switch (e.code) {
+    case 'no_match':
+    case 'runtime_mismatch':
+      return errorSentence(e);
+    case 'constructor_arguments_mismatch':
+      return TEXT.reasonConstructorArgs;
+    case 'contract_not_found_in_output':
+      return TEXT.reasonContractName;
+    case 'library_mismatch':
+      return TEXT.reasonLibrary;
+    case 'abstract_contract':
+      return TEXT.reasonAbstract;
+    case 'compiler_crashed':
+      return `Solidity Compilation Error: the compiler crashed on this input (${errorSentence(e).slice(0, 300)})`;
+    default:
+      return errorSentence(e);
+  }
+}
+
+/** The refusal of a compiler version that names no compiler (`did you mean v0.8.18+commit.87f61d96?`). */
+export function submittedVersionText(p: SubmittedVersionProblem): string {
+  switch (p.problem) {
+    case 'not_a_long_version':
+      return TEXT.notALongVersion(p.given);
+    case 'not_a_release':
+      return TEXT.notASolcRelease(p.given, p.longVersion);
+    case 'commit_too_short':
+      return TEXT.commitTooShort(p.given, p.release);
+  }
+}
+
+function crashText(d: CompilerCrashFacts): string {
+  switch (d.cause) {
+    case 'not_json':
+      return `The compiler returned output that is not JSON: ${d.detail}`;
+    case 'could_not_run':
+      return `Could not run the compiler: ${d.detail}`;
+    case 'cancelled':
+      return 'Compilation was cancelled';
+    case 'exited':
+      return `Compiler stopped with ${d.detail}`;
+    default:
+      return d.detail;
+  }
+}
+
+function withRepairs(text: string, repairs: readonly FlatteningRepairFact[] | undefined): string {
+  return repairs && repairs.length > 0 ? `${text} (verified with these lines of the flattened file removed: ${flatteningRepairsText(repairs)})` : text;
+}
+
+function invalidInputText(d: InvalidInputFacts): string {
+  switch (d.problem) {
+    case 'unsupported_code_format':
+      return `Unsupported code format ${d.codeFormat}`;
+    case 'invalid_library_name':
+      return `Invalid library name "${d.name}"`;
+    case 'invalid_library_address':
+      return `Invalid address "${d.address}" for library ${d.name}`;
+    case 'library_given_twice':
+      return `Library ${d.name} is given twice with different addresses`;
+    case 'library_conflict':
+      return `Library ${d.library} is ${d.inInput} in the standard JSON input but ${d.inForm} in the form`;
+    case 'invalid_contract_name':
+      return `Invalid contract name "${d.contractName}"`;
+    case 'empty_source':
+      return 'The source code is empty';
+    case 'invalid_runs':
+      return `Invalid optimizer runs ${d.runs}`;
+    case 'invalid_address':
+      return `Invalid address: ${d.address}`;
+    case 'negative_block_number':
+      return 'A block number cannot be negative.';
+    case 'invalid_storage_slot':
+      return 'Invalid storage slot.';
+    case 'stored_request_unreadable':
+      return `The stored request cannot be read: ${d.why}`;
+  }
+}
+
+function invalidStandardJsonText(d: InvalidStandardJsonFacts): string {
+  switch (d.problem) {
+    case 'not_json':
+      return d.document === 'build' ? `The build is not valid JSON: ${d.parserMessage}` : `The standard JSON input is not valid JSON: ${d.parserMessage}`;
+    case 'not_an_object':
+      return d.document === 'build' ? 'The build must be a JSON object' : 'The standard JSON input must be a JSON object';
+    case 'not_solidity':
+      return `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
+    case 'no_sources':
+      return 'The standard JSON input has no "sources"';
+    case 'too_many_sources':
+      return `The standard JSON input has more than ${d.max} sources`;
+    case 'source_not_an_object':
+      return `Source "${d.path}" must be an object`;
+    case 'source_urls':
+      return `Source "${d.path}" uses "urls"; only inline "content" is accepted`;
+    case 'source_without_content':
+      return `Source "${d.path}" has no string "content"`;
+    case 'settings_not_an_object':
+      return '"settings" must be an object';
+    case 'libraries_shape':
+      return '"settings.libraries" must map files to {name: address}';
+    case 'too_many_declarations':
+      return `The standard JSON input declares more than ${d.max} contracts, libraries and interfaces`;
+    case 'malformed_solc_long_version':
+      return 'The build-info file has a malformed "solcLongVersion"';
+  }
+}

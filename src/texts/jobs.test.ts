@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { storedError } from '../core/jobResults.js';
+import { SolproofError } from '../core/errors.js';
+import { buildStatusText, proxyStatusText, receiptOutcomeText, verifyStatusText, type JobView } from './jobs.js';
+
+const ADDRESS = '0x00000000000000000000000000000000000000aa';
+const job = (over: Partial<JobView>): JobView => ({ kind: 'source', state: 'fail', address: ADDRESS, resultText: null, result: null, lastError: null, ...over });
+
+describe('how a job reads', () => {
+  it('words a failure from its code and facts, with the reason only for clients that read reasons', () => {
+    const failed = job({ result: { code: 'contract_not_deployed', details: { address: ADDRESS } } });
+    expect(verifyStatusText(failed, true)).toEqual({ ok: false, text: `Fail - Unable to verify. Unable to locate ContractCode at ${ADDRESS}` });
+    expect(verifyStatusText(failed, false)).toEqual({ ok: false, text: 'Fail - Unable to verify' });
+  });
+
+  it("keeps Etherscan's reasons for the verdicts Etherscan names", () => {
+    const mismatch = job({ result: { code: 'constructor_arguments_mismatch', details: { submitted: '01', onchain: '02' } } });
+    expect(verifyStatusText(mismatch, true).text).toBe('Fail - Unable to verify. Please check if the correct constructor argument was entered.');
+    const compileError = job({ result: { code: 'compiler_error', details: { errors: [{ severity: 'error', message: 'x', formattedMessage: 'ParserError: Expected ";"\n' }] } } });
+    expect(verifyStatusText(compileError, true).text).toBe('Fail - Unable to verify. Solidity Compilation Error: ParserError: Expected ";"');
+  });
+
+  it('answers a job finished before texts were worded at read time with the text it kept', () => {
+    const old = job({ resultText: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.', result: { code: 'no_match', details: { message: 'older facts' } } });
+    expect(verifyStatusText(old, true).text).toBe('Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.');
+    expect(proxyStatusText(job({ kind: 'proxy', state: 'pass', resultText: 'found it' }))).toEqual({ ok: true, text: 'found it' });
+  });
+
+  it('tells a dry run from a published pass', () => {
+    expect(verifyStatusText(job({ state: 'pass', result: { dryRun: true, matchKind: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified (dry run: nothing was published)' });
+    expect(verifyStatusText(job({ state: 'pass', result: { matchKind: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified' });
+  });
+
+  it('words a job whose attempts ran out with the last error it was retried for', () => {
+    const lastError = storedError(new SolproofError('chain_unavailable', { method: 'eth_getCode', reason: 'rpc', nodeMessage: 'boom' }, { retryable: true }));
+    const exhausted = job({ lastError, result: { error: { code: 'attempts_exhausted', message: lastError } } });
+    expect(verifyStatusText(exhausted, true).text).toBe(
+      'Fail - Unable to verify. The verification could not be completed. The network node could not be used: it answered eth_getCode with an error. Try again later.',
+    );
+    expect(receiptOutcomeText(exhausted)).toBe('The verification could not be completed. The network node could not be used: it answered eth_getCode with an error. Try again later.');
+  });
+
+  it('words proxy results from the implementation found or the reason none was', () => {
+    const found = job({ kind: 'proxy', state: 'pass', result: { implementation: '0x00000000000000000000000000000000000000BB', pattern: 'eip1967', blockNumber: 3 } });
+    expect(proxyStatusText(found)).toEqual({
+      ok: true,
+      text: `The proxy's (${ADDRESS}) implementation contract is found at 0x00000000000000000000000000000000000000bb and is successfully updated.`,
+    });
+    const differs = job({ kind: 'proxy', result: { reason: 'expected_implementation_differs', expectedImplementation: '0x01', candidates: [{ implementation: '0x02' }] } });
+    expect(proxyStatusText(differs).text).toBe('The implementation contract found at 0x02 differs from the expected implementation 0x01.');
+    expect(proxyStatusText(job({ kind: 'proxy', result: { reason: 'no_implementation' } })).text).toBe(
+      'A corresponding implementation contract was unfortunately not detected for the proxy address.',
+    );
+  });
+
+  it('words build failures: the input, the compiler, or a build without code', () => {
+    expect(buildStatusText(job({ kind: 'build', result: { code: 'no_contract_in_build', details: {} } })).text).toBe(
+      'Fail - Unable to verify. the build holds no contract that compiles to code',
+    );
+    expect(buildStatusText(job({ kind: 'build', result: { code: 'compile_timeout', details: { timeoutMs: 1500 } } })).text).toBe(
+      'Solidity Compilation Error: Compilation exceeded the time limit of 1.5 s',
+    );
+    expect(buildStatusText(job({ kind: 'build', state: 'pass', result: { contracts: [] } }))).toEqual({ ok: true, text: 'Pass - Verified' });
+  });
+});

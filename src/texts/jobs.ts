@@ -1,0 +1,149 @@
+/**
+ * How a job reads, worded when it is read: `checkverifystatus`, `checkproxyverification`,
+ * `checkbuildstatus`, the receipt page and its JSON all word a job here, from the codes and
+ * facts it keeps (core/jobResults.ts). A job finished before results were kept that way has
+ * its text in `resultText`, which is answered as it was.
+ */
+import type { ErrorFacts } from '../core/errors.js';
+import { storedErrorFacts, type FailureResult, type ProxyResult, type UnfinishedResult } from '../core/jobResults.js';
+import { diagnosisSentences, type DiagnosisView } from './diagnosis.js';
+import { compilerErrorsText, errorSentence, verdictReason } from './errors.js';
+import { TEXT } from './etherscan.js';
+
+/** What the texts read of a job (the store's JobStatus has these fields). */
+export interface JobView {
+  kind: string;
+  state: string;
+  address: string;
+  /** The text a job finished before texts were worded at read time kept; null for later ones. */
+  resultText: string | null;
+  result: unknown;
+  lastError: string | null;
+}
+
+/** A status answer: an Etherscan envelope's status ("1" when ok) and its result text. */
+export interface StatusText {
+  ok: boolean;
+  text: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** The error a failed job kept, if it kept one. */
+function failureOf(job: JobView): FailureResult | null {
+  return isObject(job.result) && typeof job.result['code'] === 'string' && isObject(job.result['details']) ? (job.result as FailureResult) : null;
+}
+
+function unfinishedOf(job: JobView): UnfinishedResult['error'] | null {
+  return isObject(job.result) && isObject(job.result['error']) ? (job.result['error'] as UnfinishedResult['error']) : null;
+}
+
+/** A job's last error (the one it is retried for), in words. */
+export function lastErrorText(stored: string | null): string {
+  if (!stored) return '';
+  const facts = storedErrorFacts(stored);
+  return facts ? errorSentence(facts) : stored;
+}
+
+/** A job that ended without a verdict of its own: what could not be done, and the last error. */
+function unfinishedText(job: JobView, error: UnfinishedResult['error']): string {
+  const what = job.kind === 'proxy' ? 'The proxy could not be checked' : 'The verification could not be completed';
+  // The last error is a sentence of its own (the chain's and the compilers' texts say what to do).
+  // An unexpected error's own text is for the logs, not for clients.
+  const last = lastErrorText(job.lastError) || (error.code === 'attempts_exhausted' ? lastErrorText(error.message) : '');
+  return last ? `${what}. ${last}` : `${what}; please try again later.`;
+}
+
+/** The reason a failed source verification gives after `Fail - Unable to verify.`, its diagnosis included. */
+export function sourceFailureReason(job: JobView): string {
+  if (job.resultText !== null) return job.resultText;
+  const failure = failureOf(job);
+  if (failure) {
+    const plain = verdictReason(failure);
+    if (!failure.diagnosis) return plain;
+    return `${plain}${/[.?!]$/.test(plain) ? '' : '.'} ${diagnosisSentences(failure.diagnosis as DiagnosisView)}`;
+  }
+  const unfinished = unfinishedOf(job);
+  return unfinished ? unfinishedText(job, unfinished) : '';
+}
+
+function isDryRun(job: JobView): boolean {
+  return (isObject(job.result) && job.result['dryRun'] === true) || job.resultText === TEXT.passDryRun;
+}
+
+/**
+ * `checkverifystatus`: pending, the pass (or dry-run pass), already verified, or the failure:
+ * with its reason and diagnosis for a client that reads reasons, the bare text for one that
+ * compares the whole text (hardhat-verify 2).
+ */
+export function verifyStatusText(job: JobView, readsReasons: boolean): StatusText {
+  switch (job.state) {
+    case 'queued':
+    case 'running':
+      return { ok: false, text: TEXT.pending };
+    case 'pass':
+      return { ok: true, text: isDryRun(job) ? TEXT.passDryRun : TEXT.pass };
+    case 'already_verified':
+      return { ok: false, text: TEXT.alreadyVerifiedStatus };
+    default:
+      if (job.kind === 'build') {
+        const text = buildStatusText(job).text;
+        return { ok: false, text: readsReasons ? text : TEXT.fail };
+      }
+      return { ok: false, text: readsReasons ? TEXT.failWithReason(sourceFailureReason(job)) : TEXT.fail };
+  }
+}
+
+/** `checkproxyverification`: `Pending in queue` until final, then the implementation found or why none was. */
+export function proxyStatusText(job: JobView): StatusText {
+  if (job.state === 'queued' || job.state === 'running') return { ok: false, text: TEXT.pending };
+  if (job.resultText) return { ok: job.state === 'pass', text: job.resultText };
+  const result = (isObject(job.result) ? job.result : {}) as Partial<ProxyResult & { implementation: string; reason: string; expectedImplementation: string; candidates: { implementation: string }[] }>;
+  if (job.state === 'pass') return { ok: true, text: TEXT.proxyFound(job.address, result.implementation ?? '') };
+  const unfinished = unfinishedOf(job);
+  if (unfinished) return { ok: false, text: unfinishedText(job, unfinished) };
+  if (result.reason === 'expected_implementation_differs') {
+    return { ok: false, text: TEXT.proxyExpectedDiffers(result.expectedImplementation ?? '', result.candidates?.[0]?.implementation ?? '0x') };
+  }
+  return { ok: false, text: TEXT.proxyNotDetected };
+}
+
+/** `checkbuildstatus`'s status text: the pass, or why the build could not be verified. */
+export function buildStatusText(job: JobView): StatusText {
+  if (job.state === 'queued' || job.state === 'running') return { ok: false, text: TEXT.pending };
+  if (job.state === 'pass') return { ok: true, text: job.resultText ?? TEXT.pass };
+  if (job.resultText !== null) return { ok: false, text: job.resultText };
+  const failure = failureOf(job);
+  if (failure) return { ok: false, text: buildFailureText(failure) };
+  const unfinished = unfinishedOf(job);
+  return { ok: false, text: unfinished ? unfinishedText(job, unfinished) : TEXT.fail };
+}
+
+function buildFailureText(failure: ErrorFacts): string {
+  switch (failure.code) {
+    case 'compiler_error':
+      return compilerErrorsText(failure.details.errors);
+    case 'compile_timeout':
+    case 'compile_out_of_memory':
+    case 'compile_output_too_large':
+    case 'compiler_crashed':
+    case 'compiler_version_not_found':
+      return TEXT.compilationError(errorSentence(failure));
+    default:
+      return TEXT.failWithReason(errorSentence(failure));
+  }
+}
+
+/** What the receipt's JSON gives as `status`: what a client that reads reasons is answered. */
+export function receiptStatusText(job: JobView): string {
+  if (job.kind === 'proxy') return proxyStatusText(job).text;
+  return verifyStatusText(job, true).text;
+}
+
+/** The one line the receipt page shows for a finished job. */
+export function receiptOutcomeText(job: JobView): string {
+  if (job.kind === 'proxy') return proxyStatusText(job).text;
+  if (job.kind === 'build') return buildStatusText(job).text;
+  if (job.state === 'fail') return sourceFailureReason(job) || 'Unable to verify';
+  return verifyStatusText(job, true).text;
+}
