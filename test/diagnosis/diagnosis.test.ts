@@ -8,7 +8,7 @@ import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, linkBytecode, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
+import { build, linkBytecode, singleFileFields, standardInput, standardJsonFields, type BuildOptions, type Built } from '../helpers/contracts.js';
 import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('diagnosis/diagnosis');
@@ -67,6 +67,19 @@ async function deployed(name: string, version: string, options: Parameters<typeo
   return { address, built, text };
 }
 
+/** verifysourcecode's fields for the case's sources as a standard JSON input with `metadata` settings. */
+function jsonFields(address: string, built: Built, name: string, text: string, metadata?: BuildOptions['metadata']): Record<string, string> {
+  const input = standardInput({ [`${name}.sol`]: text }, { optimizer: built.input.settings.optimizer?.enabled ?? false, metadata });
+  return standardJsonFields(address, { ...built, input }, `${name}.sol:${name}`);
+}
+
+/** The receipt's verdict details, and the record getsourcecode serves for the address. */
+async function verdictOf(receipt: string, address: string): Promise<{ result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null; replaced?: boolean }; served: { MatchKind: string } }> {
+  const doc = (await (await fetch(`${baseUrl}/receipt/${receipt}.json`)).json()) as { result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null } };
+  const record = (await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json()) as { result: { MatchKind: string }[] };
+  return { result: doc.result, served: record.result[0]! };
+}
+
 describe('diagnoses of failed verifications', () => {
   beforeAll(() => {
     expect(apiUrl).toBeTruthy();
@@ -119,6 +132,53 @@ describe('diagnoses of failed verifications', () => {
     const reason = await failureText(singleFileFields(address, built, `Ir${RUN}`, text));
     expect(reason).toContain('viaIR enabled (you sent: disabled)');
     await passes(singleFileFields(address, built, `Ir${RUN}`, text, { viaIR: '1' }));
+  });
+
+  it('metadata hash: deployed with the default ipfs hash, submitted with bytecodeHash "bzzr1", then "none"', async () => {
+    const name = `Hash${RUN}`;
+    const { address, built, text } = await deployed(name, '0.8.28', { optimizer: false });
+    // Another hash kind gives auxdata of another length: no partial match, a failure.
+    for (const sent of ['bzzr1', 'none'] as const) {
+      const reason = await failureText(jsonFields(address, built, name, text, { bytecodeHash: sent }));
+      expect(reason).toContain(`It matches (a full match) with settings.metadata.bytecodeHash "ipfs" in a standard JSON input (you sent: ${sent}).`);
+      const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { facts: { hashKind: string }; fix: unknown } };
+      expect(doc.reasonCode).toBe('wrong_metadata_settings');
+      expect(doc.diagnosis.facts.hashKind).toBe('ipfs');
+      expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'bytecodeHash', from: sent, to: 'ipfs' }], matchKind: 'full' });
+    }
+    const page = await (await fetch(`${baseUrl}/receipt/${lastReceipt}`)).text();
+    expect(page).toContain('bytecode_hash = &quot;ipfs&quot; (foundry.toml)');
+    const { submit, status } = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text, { bytecodeHash: 'ipfs' }));
+    expect(status?.result).toBe('Pass - Verified');
+    expect((await verdictOf(String(submit.result), address)).served.MatchKind).toBe('full');
+  });
+
+  it('metadata CBOR: deployed with it, submitted with appendCBOR false', async () => {
+    const name = `Cbor${RUN}`;
+    const { address, built, text } = await deployed(name, '0.8.28', { optimizer: true, runs: 200 });
+    const reason = await failureText(jsonFields(address, built, name, text, { appendCBOR: false }));
+    expect(reason).toContain('It matches (a full match) with settings.metadata.appendCBOR true in a standard JSON input (you sent: false).');
+    const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { fix: unknown } };
+    expect(doc).toMatchObject({ reasonCode: 'wrong_metadata_settings', diagnosis: { fix: { changes: [{ setting: 'appendCBOR', from: 'false', to: 'true' }], matchKind: 'full' } } });
+    await passes(jsonFields(address, built, name, text));
+  });
+
+  it('metadata without a hash (appendCBOR false, bytecodeHash "none"): a default submission passes as a partial match, and no metadata setting makes it full', async () => {
+    for (const [label, metadata] of [['NoCbor', { appendCBOR: false }], ['NoHash', { bytecodeHash: 'none' }]] as const) {
+      const name = `${label}${RUN}`;
+      const { address, built, text } = await deployed(name, '0.8.28', { optimizer: false, metadata });
+      // Nothing to diagnose: the deployed code has no hash to disagree with, only the runtime code is proven.
+      const first = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text));
+      expect(first.status?.result).toBe('Pass - Verified');
+      expect((await verdictOf(String(first.submit.result), address)).result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null });
+      // The deployed settings prove the creation code too (and so the constructor arguments), which
+      // replaces the record; without a hash in the code the match stays partial.
+      const second = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text, metadata));
+      expect(second.status?.result).toBe('Pass - Verified');
+      const { result, served } = await verdictOf(String(second.submit.result), address);
+      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', replaced: true });
+      expect(served.MatchKind).toBe('partial');
+    }
   });
 
   it('contract name: another contract of the sources is the one deployed', async () => {

@@ -73,7 +73,8 @@ const COMMON_RUNS = [200, 1, 1000, 10_000, 100, 999_999, 1_000_000, 500, 5000, 2
  * pass. Facts first (free): the deployed auxdata's compiler and hash kind, the failure's own
  * details. Then one setting at a time, the likeliest first (the contract name among the
  * submission's contracts of the same shape, the metadata's compiler version, the optimizer,
- * runs, viaIR, EVM versions, the metadata hash), then cheap pairs; each candidate is verified
+ * runs, viaIR, EVM versions, the metadata hash), then cheap pairs, each behind the metadata
+ * settings the deployed auxdata requires (requiredMetadataChanges); each candidate is verified
  * for real, and the first that passes is the fix. A diagnosis never claims a fix that did not
  * pass. Without a fix, the code of the submission is compared byte by byte with the deployed code.
  */
@@ -169,7 +170,8 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   let partial: Diagnosis['fix'] = null;
   const candidates = candidateChanges(args, sent, facts);
   for (const changes of candidates) {
-    if (changes[0]?.setting === 'compilerVersion' && !(await args.compilerAvailable(versionOf(changes[0].to)))) continue;
+    const compiler = changes.find((c) => c.setting === 'compilerVersion');
+    if (compiler && !(await args.compilerAvailable(versionOf(compiler.to)))) continue;
     const fix = await tryFix(changes);
     if (fix?.matchKind === 'full') return done(fix, null);
     partial ??= fix;
@@ -179,8 +181,36 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   return done(null, targetCode !== null ? compareCodes(targetCode, args.runtimeCode) : null);
 }
 
-/** The settings to try, one change at a time first, the likeliest first; then cheap pairs. */
+/**
+ * The metadata settings without which nothing can match: a deployed CBOR with a metadata hash
+ * (ipfs, bzzr1) matches only compiled code whose auxdata has the same length, so another
+ * bytecodeHash never matches; and code compiled without CBOR (appendCBOR false) never matches
+ * a deployed code that has it. The deployed `none` kind is asked for with appendCBOR, so the
+ * compiled auxdata has the deployed shape (the creation code can match too).
+ */
+export function requiredMetadataChanges(sent: SubmittedSettings, facts: Pick<DeployedFacts, 'hashKind'>): SettingChange[] {
+  const out: SettingChange[] = [];
+  const release = releaseOf(sent.compilerVersion);
+  const addCBOR = facts.hashKind !== 'absent' && !sent.appendCBOR;
+  if (addCBOR) out.push({ setting: 'appendCBOR', from: 'false', to: 'true' });
+  const wanted = facts.hashKind === 'ipfs' || facts.hashKind === 'bzzr1' || (addCBOR && facts.hashKind === 'none') ? facts.hashKind : null;
+  if (wanted && wanted !== sent.bytecodeHash && release && compareVersions(release, '0.6.0') >= 0) {
+    out.push({ setting: 'bytecodeHash', from: sent.bytecodeHash, to: wanted });
+  }
+  return out;
+}
+
+/**
+ * The settings to try, one change at a time first, the likeliest first; then cheap pairs.
+ * Metadata changes the deployed CBOR requires come first, alone and then with every other candidate.
+ */
 function candidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, facts: Diagnosis['facts']): SettingChange[][] {
+  const required = requiredMetadataChanges(sent, facts);
+  const others = otherCandidateChanges(args, sent, facts).filter((changes) => !changes.some((c) => required.some((r) => r.setting === c.setting)));
+  return required.length === 0 ? others : [required, ...others.map((changes) => [...required, ...changes])];
+}
+
+function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, facts: Diagnosis['facts']): SettingChange[][] {
   const singles: SettingChange[][] = [];
   const submissionName = (qualified: string): string =>
     args.submission.codeFormat === 'solidity-single-file' ? qualified.slice(qualified.lastIndexOf(':') + 1) : qualified;
