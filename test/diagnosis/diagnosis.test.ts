@@ -278,7 +278,8 @@ contract ${name} {
     const { address, built } = await deployed(`Far${RUN}`, '0.8.28', { optimizer: false });
     const other = source(`Far${RUN}`, 9); // another constant: no setting makes it match
     const during = await deployed(`During${RUN}`, '0.8.28', { optimizer: false });
-    const failing = verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, `Far${RUN}`, other));
+    const farStarted = Date.now();
+    const failing = verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, `Far${RUN}`, other)).then((answer) => ({ ...answer, ms: Date.now() - farStarted }));
     await new Promise((r) => setTimeout(r, 1500)); // the diagnosis is under way
     started = Date.now();
     await passes(singleFileFields(during.address, during.built, `During${RUN}`, during.text));
@@ -293,6 +294,9 @@ contract ${name} {
     expect(page).toContain('<h3>Where the codes differ</h3>');
     expect(page).toMatch(/first difference at byte \d+/);
     expect(page).toContain('No setting within the search made these sources compile to the deployed code.');
+    const farDoc = (await (await fetch(`${baseUrl}/receipt/${String((await failing).submit.result)}.json`)).json()) as { reasonCode: string; diagnosis: { tried: number; compiles: number } };
+    expect(farDoc.reasonCode).toBe('bytecode_mismatch');
+    console.log(`diagnosis ${farDoc.reasonCode}: ${(await failing).ms} ms to the verdict, ${farDoc.diagnosis.tried} settings tried, ${farDoc.diagnosis.compiles} compiles`);
     console.log(`correct submission: ${aloneMs} ms alone, ${duringMs} ms while a diagnosis ran`);
   });
 });
