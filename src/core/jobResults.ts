@@ -3,8 +3,7 @@
  * (src/texts/jobs.ts) words them when a receipt is read, so every client gets the form it
  * reads, and a better wording reaches old receipts too.
  */
-import { isSolproofError, type ErrorFacts } from './errors.js';
-import type { FlatteningRepairFact } from './errors.js';
+import { isSolproofError, type ErrorFacts, type FlatteningRepairFact } from './errors.js';
 
 /** A verification that passed: how it matched. */
 export interface SourcePassResult {
