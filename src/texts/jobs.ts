@@ -98,7 +98,8 @@ export function verifyStatusText(job: JobView, readsReasons: boolean): StatusTex
 export function proxyStatusText(job: JobView): StatusText {
   if (job.state === 'queued' || job.state === 'running') return { ok: false, text: TEXT.pending };
   if (job.resultText) return { ok: job.state === 'pass', text: job.resultText };
-  const result = (isObject(job.result) ? job.result : {}) as Partial<ProxyResult & { implementation: string; reason: string; expectedImplementation: string; candidates: { implementation: string }[] }>;
+  // Either shape of ProxyResult, read field by field.
+  const result = (isObject(job.result) ? job.result : {}) as Partial<Extract<ProxyResult, { implementation: string }> & Extract<ProxyResult, { reason: string }>>;
   if (job.state === 'pass') return { ok: true, text: TEXT.proxyFound(job.address, result.implementation ?? '') };
   const unfinished = unfinishedOf(job);
   if (unfinished) return { ok: false, text: unfinishedText(job, unfinished) };

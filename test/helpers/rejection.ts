@@ -2,7 +2,6 @@ import { expect } from 'vitest';
 import { SolproofError } from '../../src/core/errors.js';
 
 /** A SolproofError whose facts a test reads by name. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RejectionError = SolproofError & { details: Record<string, any> };
 
 /** The SolproofError a promise rejects with; fails the test when it resolves or rejects with anything else. */
