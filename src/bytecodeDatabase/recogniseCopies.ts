@@ -9,11 +9,11 @@ import { licenseFromSource } from '../core/licenseFromSource.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { Database } from '../store/database.js';
-import { compilationSources, compiledContractsWithFingerprint, loadCompiledContract } from '../store/compilations.js';
+import { compilationSources, compiledContractsWithFingerprint, compiledContractsWithMetadataHash, loadCompiledContract } from '../store/compilations.js';
 import { findCopyTemplate } from '../store/copyTemplates.js';
 import { deploymentsWithFingerprints, latestDeployment } from '../store/deployments.js';
 import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js';
-import { codeFingerprint, matchCopy, verdictRank, type ContractCreation, type CopyMatch } from '../verify/index.js';
+import { codeFingerprint, matchCopy, metadataHashOf, verdictRank, type ContractCreation, type CopyMatch } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 import { libraryLinks, recordVerification } from './recordVerification.js';
@@ -41,8 +41,14 @@ export interface RecogniseOptions {
   verified?: Set<Address>;
 }
 
-/** At most this many candidates per fingerprint are matched (copies of one code share one). */
+/** At most this many candidates with other metadata are matched (copies of one code share a fingerprint). */
 const MAX_CANDIDATES = 20;
+/**
+ * At most this many compilations of one metadata hash are matched. They differ only in files the
+ * contract does not import (each one a submission of its own), publish the same proven files,
+ * and all match alike: the first full match ends the search.
+ */
+const MAX_METADATA_CANDIDATES = 500;
 /** How deep a library's own libraries are recognised first. */
 const LIBRARY_DEPTH = 2;
 
@@ -67,24 +73,23 @@ export class CopyRecogniser {
     if (existing?.matchKind === 'full') return 'already_verified';
     const runtimeCode = options.runtimeCode ?? (await chain.getCode(address));
     if (runtimeCode === '0x') return 'no_code';
-    const fingerprint = codeFingerprint(runtimeCode.slice(2));
-    const candidates = (await compiledContractsWithFingerprint(db, fingerprint, MAX_CANDIDATES)).filter(
-      (id) => !options.onlyCompiled || options.onlyCompiled.has(id),
-    );
-    if (candidates.length === 0) return 'no_candidate';
-    const generation = await this.deps.generation.current();
-    const creation = options.creation !== undefined ? options.creation : await this.creationOf(address, generation);
-
+    let generation: string | undefined;
+    let creation: ContractCreation | null | undefined = options.creation;
+    let candidates = 0;
     let best: { id: string; match: CopyMatch; compilationId: string } | null = null;
-    for (const id of candidates) {
+    for await (const id of this.candidates(runtimeCode, options.onlyCompiled)) {
       const stored = await loadCompiledContract(db, id);
       if (!stored) continue;
+      candidates++;
+      generation ??= await this.deps.generation.current();
+      if (creation === undefined) creation = await this.creationOf(address, generation);
       const match = await matchCopy({ compiled: stored.compiled, compilerVersion: stored.compilerVersion, address, runtimeCode, creation });
       if (!match || !(await this.librariesVerified(match, depth, options.verified))) continue;
       if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
       if (best.match.matchKind === 'full') break;
     }
-    if (!best) return 'no_match';
+    if (candidates === 0) return 'no_candidate';
+    if (!best || generation === undefined) return 'no_match';
 
     const template = await findCopyTemplate(db, best.id, address);
     if (!template) return 'no_match';
@@ -92,7 +97,7 @@ export class CopyRecogniser {
       template.licenseType ??
       licenseFromSource((await compilationSources(db, best.compilationId)).find((s) => s.path === template.sourcePath)?.content ?? '');
     const outcome = await recordVerification(db, {
-      deployment: { address, generation, runtimeCode, creation, factory: options.factory ?? null },
+      deployment: { address, generation, runtimeCode, creation: creation ?? null, factory: options.factory ?? null },
       compiledContractId: best.id,
       input: { id: template.inputDocumentId },
       contractName: template.contractName,
@@ -112,6 +117,34 @@ export class CopyRecogniser {
       'verified a copy from the bytecode database',
     );
     return 'verified';
+  }
+
+  /**
+   * The compiled contracts a code may be a copy of, best first: those whose metadata hash is the
+   * one the code pins (its own compilations: a full match if any is), then those sharing its
+   * fingerprint (other metadata: at best a partial match). Decoys that share the fingerprint
+   * cannot push a code's own compilation out: it is looked up by its metadata hash first.
+   */
+  private async *candidates(runtimeCode: Hex, only: ReadonlySet<string> | undefined): AsyncGenerator<string> {
+    const { db } = this.deps;
+    const allowed = (id: string) => !only || only.has(id);
+    const tried = new Set<string>();
+    const hash = metadataHashOf(runtimeCode.slice(2));
+    if (hash !== null) {
+      let after: string | undefined;
+      while (tried.size < MAX_METADATA_CANDIDATES) {
+        const page = await compiledContractsWithMetadataHash(db, hash, { ...(after ? { after } : {}), limit: 50 });
+        if (page.length === 0) break;
+        after = page[page.length - 1]!;
+        for (const id of page) {
+          tried.add(id);
+          if (allowed(id)) yield id;
+        }
+      }
+    }
+    for (const id of await compiledContractsWithFingerprint(db, codeFingerprint(runtimeCode.slice(2)), MAX_CANDIDATES)) {
+      if (!tried.has(id) && allowed(id)) yield id;
+    }
   }
 
   /** Every library a copy calls must be a verified contract of that library's name (recognised first when it is a copy itself). */

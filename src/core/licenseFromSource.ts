@@ -28,7 +28,20 @@ const SPDX_TO_CODE: Record<string, number> = {
 
 /** The licence code named by the first `SPDX-License-Identifier` of a source, 1 (None) when absent or unknown. */
 export function licenseFromSource(source: string): number {
+  return spdxLicense(source) ?? 1;
+}
+
+/** The licence code the first `SPDX-License-Identifier` of a source names; null when there is none or it has no code. */
+export function spdxLicense(source: string): number | null {
   const m = /SPDX-License-Identifier:\s*([A-Za-z0-9.+-]+)/.exec(source.slice(0, 10_000));
-  if (!m) return 1;
-  return SPDX_TO_CODE[m[1]!] ?? 1;
+  if (!m) return null;
+  return SPDX_TO_CODE[m[1]!] ?? null;
+}
+
+/**
+ * The licence a verified contract is published with: the one its own source file declares (the
+ * sources are what is proven, a submitter's choice is not), else the submitted one, else None.
+ */
+export function publishedLicense(source: string, submitted: number | null): number {
+  return spdxLicense(source) ?? (submitted || 1);
 }

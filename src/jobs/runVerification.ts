@@ -11,7 +11,7 @@ import type { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { libraryLinks, recordVerification } from '../bytecodeDatabase/recordVerification.js';
-import { licenseFromSource } from '../core/licenseFromSource.js';
+import { publishedLicense } from '../core/licenseFromSource.js';
 import { retryDelay, type JobOutcome } from './queue.js';
 import { diagnoseFailure, type DiagnosisBudget } from '../verify/index.js';
 import type { SourceSubmission } from '../core/types.js';
@@ -99,7 +99,13 @@ export function createVerificationHandler(deps: VerificationDeps) {
 
     // A dry run stores nothing: no record, and no compilation that copies could be matched through.
     if (dryRun) {
-      const passed: SourcePassResult = { dryRun: true, matchKind: result.matchKind, creationMatch: result.creationMatch, runtimeMatch: result.runtimeMatch };
+      const passed: SourcePassResult = {
+        dryRun: true,
+        matchKind: result.matchKind,
+        creationMatch: result.creationMatch,
+        runtimeMatch: result.runtimeMatch,
+        ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
+      };
       return { state: 'pass', result: passed };
     }
     const sourceText =
@@ -123,7 +129,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       sourcePath: result.sourcePath,
       compilerVersion: submission.compilerVersion,
       codeFormat: submission.codeFormat,
-      licenseType: submission.licenseType || licenseFromSource(sourceText),
+      licenseType: publishedLicense(sourceText, submission.licenseType),
       match: { ...result, libraries: libraryLinks(result.libraries) },
       method: 'submitted',
       similarTo: null,

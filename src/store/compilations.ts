@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { keccak256, stringToHex } from 'viem';
 import { canonicalJson } from '../core/canonicalJson.js';
-import { codeFingerprint, type CompiledAuxdata, type CompiledContract, type SolcInput } from '../verify/index.js';
+import { codeFingerprint, metadataHashOf, type CompiledAuxdata, type CompiledContract, type SolcInput } from '../verify/index.js';
 import type { Database } from './database.js';
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -138,6 +138,7 @@ async function saveCompiledContract(db: Kysely<Database>, compilationId: string,
     creationAuxdata: JSON.stringify(compiled.creation.auxdata),
     runtimeAuxdata: JSON.stringify(compiled.runtime.auxdata),
     runtimeFingerprint: compiled.runtime.code === '' ? null : codeFingerprint(compiled.runtime.code),
+    runtimeMetadataHash: metadataHashOf(compiled.runtime.code),
   };
   const existing = await db
     .selectFrom('compiledContracts')
@@ -221,6 +222,22 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
       },
     },
   };
+}
+
+/**
+ * Compiled contracts whose runtime code pins the metadata `hash`, a page at a time (by id, after
+ * `after`): a deployed code's own compilations, found however many others share its fingerprint.
+ */
+export async function compiledContractsWithMetadataHash(db: Kysely<Database>, hash: string, page: { after?: string; limit: number }): Promise<string[]> {
+  const rows = await db
+    .selectFrom('compiledContracts')
+    .select('id')
+    .where('runtimeMetadataHash', '=', hash)
+    .$if(page.after !== undefined, (qb) => qb.where('id', '>', page.after!))
+    .orderBy('id')
+    .limit(page.limit)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** Compiled contracts whose runtime fingerprint is `fingerprint` (at most `limit`, oldest compilation first). */

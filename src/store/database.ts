@@ -103,6 +103,8 @@ export interface CompiledContractsTable {
   creationAuxdata: string | null;
   runtimeAuxdata: string | null;
   runtimeFingerprint: string | null;
+  /** The content hash the runtime code's metadata auxdata pins (hex), null when it pins none. */
+  runtimeMetadataHash: string | null;
 }
 
 /** What a verified contract's SourceCode is made from. */

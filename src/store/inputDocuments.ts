@@ -54,15 +54,20 @@ export async function saveInputDocument(db: Kysely<Database>, doc: InputDocument
 
 /**
  * The text a document stands for: the Solidity file, the standard JSON input as
- * JSON.stringify wrote it when submitted, or the kept text. Null when there is no such document.
+ * JSON.stringify wrote it when submitted, or the kept text. With `onlySources`, a standard JSON
+ * input keeps only those of its sources (the files a contract's metadata proves). Null when
+ * there is no such document.
  */
-export async function readInputDocument(db: Kysely<Database>, id: string): Promise<string | null> {
+export async function readInputDocument(db: Kysely<Database>, id: string, onlySources?: ReadonlySet<string> | null): Promise<string | null> {
   const row = await db.selectFrom('inputDocuments').select(['kind', 'document']).where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   if (row.kind === 'raw') return row.document;
   if (row.kind === 'single-file') return (await sourceContents(db, [row.document])).get(row.document) ?? '';
   const doc = JSON.parse(row.document) as Record<string, unknown>;
   const sources = isRecord(doc['sources']) ? doc['sources'] : {};
+  if (onlySources) {
+    for (const path of Object.keys(sources)) if (!onlySources.has(path)) delete sources[path];
+  }
   const hashes: string[] = [];
   for (const source of Object.values(sources)) {
     const ref = isRecord(source) && isRecord(source['content']) ? source['content'][SOURCE_REF] : undefined;

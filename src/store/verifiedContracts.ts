@@ -7,7 +7,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
-import { settingsSummary } from '../verify/index.js';
+import { metadataSourcePaths, settingsSummary } from '../verify/index.js';
 import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
 import { randomString } from '../core/random.js';
@@ -26,8 +26,10 @@ export interface VerifiedContract {
   codeFormat: CodeFormat;
   /** The source text exactly as submitted (Solidity, or the standard JSON text). */
   sourceCode: string;
-  /** The sources that were compiled, by path. */
+  /** The sources that were compiled and that the metadata proves, by path. */
   sources: { path: string; content: string }[];
+  /** How many other files the submitted input carried: compiled, but not part of the contract (not published). */
+  unpublishedSources: number;
   /** The settings that were compiled (without outputSelection). */
   settings: Record<string, unknown>;
   /** JSON text. */
@@ -287,7 +289,10 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     .where('v.address', '=', address.toLowerCase())
     .executeTakeFirst();
   if (!row) return null;
-  const [sourceCode, sources] = await Promise.all([readInputDocument(db, row.inputDocumentId), compilationSources(db, row.compilationId)]);
+  // Only the files the metadata lists are published: the others were never proven to be part of the contract.
+  const proven = metadataSourcePaths(row.metadata);
+  const [sourceCode, compiled] = await Promise.all([readInputDocument(db, row.inputDocumentId, proven), compilationSources(db, row.compilationId)]);
+  const sources = proven ? compiled.filter((s) => proven.has(s.path)) : compiled;
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
   return {
     ...toVerdict(row),
@@ -298,6 +303,7 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     codeFormat: row.codeFormat as CodeFormat,
     sourceCode: sourceCode ?? '',
     sources,
+    unpublishedSources: compiled.length - sources.length,
     settings,
     abi: row.abi,
     metadata: row.metadata,

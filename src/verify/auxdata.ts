@@ -121,3 +121,13 @@ export function swarmSourceOf(decoded: DecodedAuxdata | null): string {
   const bzz = decoded.bzzr1 ?? decoded.bzzr0;
   return bzz ? `bzzr://${bzz}` : '';
 }
+
+/**
+ * The content hash (hex) of the metadata a code's tail auxdata pins; null when it pins none.
+ * A deployed code and the compiled code of a full match share it: the bytecode database looks
+ * compilations up by it before anything else.
+ */
+export function metadataHashOf(codeHex: string): string | null {
+  const decoded = tailAuxdata(codeHex.toLowerCase())?.decoded;
+  return decoded?.ipfs ?? decoded?.bzzr1 ?? decoded?.bzzr0 ?? null;
+}

@@ -5,6 +5,9 @@
 export type { ChainReader, ChainLog, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader } from './ports.js';
 export { compiledContractOf, type CompiledAuxdata, type CompiledCode, type CompiledContract } from './compiledContract.js';
 export { codeFingerprint } from './fingerprint.js';
+export { metadataHashOf } from './auxdata.js';
+export { contractVerdict, unprovenImmutableValues, type ContractVerdict } from './contractVerdict.js';
+export { metadataSourcePaths } from './metadataSources.js';
 export { matchCompiledContract, type CodePart, type ContractMatch } from './matchContract.js';
 export { matchCopy, type CopyMatch, type MatchCopyArgs } from './matchCopy.js';
 export { settingsSummary, type SettingsSummary } from './settingsSummary.js';

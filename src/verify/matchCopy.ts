@@ -1,8 +1,9 @@
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { strip0x } from '../core/hex.js';
-import type { Address, Hex, MatchKind } from '../core/types.js';
+import type { Address, Hex } from '../core/types.js';
 import { swarmSourceOf, tailAuxdata } from './auxdata.js';
 import type { CompiledContract } from './compiledContract.js';
+import { contractVerdict, type ContractVerdict } from './contractVerdict.js';
 import { matchCompiledContract } from './matchContract.js';
 import type { ContractCreation } from './ports.js';
 import type { Transformation, TransformationValues } from './transformations.js';
@@ -19,10 +20,7 @@ export interface MatchCopyArgs {
 }
 
 /** How a deployed contract matched a stored compilation, and what the matcher read from it. */
-export interface CopyMatch {
-  matchKind: MatchKind;
-  runtimeMatch: MatchKind;
-  creationMatch: MatchKind | null;
+export interface CopyMatch extends ContractVerdict {
   creationCompared: boolean;
   /** Hex without 0x, as the matched creation code proved them; null when no creation matched. */
   constructorArguments: string | null;
@@ -58,9 +56,7 @@ export async function matchCopy(args: MatchCopyArgs): Promise<CopyMatch | null> 
     for (const [id, address] of Object.entries(match?.values.libraries ?? {})) libraries[id] = address.toLowerCase() as Address;
   }
   return {
-    matchKind: runtime.kind === 'full' || creation?.kind === 'full' ? 'full' : 'partial',
-    runtimeMatch: runtime.kind,
-    creationMatch: creation?.kind ?? null,
+    ...contractVerdict(runtime, creation),
     creationCompared: args.creation !== null,
     constructorArguments: creation ? creation.constructorArguments : null,
     libraries,

@@ -1,10 +1,11 @@
 import { SolproofError, isSolproofError, type AnySolproofError, type CodeDifferenceFacts, type ErrorCode } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
-import type { Address, Hex, LibraryLink, MatchKind, SourceSubmission } from '../core/types.js';
+import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
 import { buildSolcInput, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
 import { compiledContractOf, type CompiledContract } from './compiledContract.js';
+import { contractVerdict, type ContractVerdict } from './contractVerdict.js';
 import type { CodeMatch } from './matchBytecode.js';
 import { matchCompiledContract, type CodePart } from './matchContract.js';
 import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
@@ -25,13 +26,7 @@ export interface VerifyContractArgs {
   known?: KnownCompilations;
 }
 
-export interface VerificationResult {
-  /** Full when runtime or creation matched fully, else partial. */
-  matchKind: MatchKind;
-  /** The runtime code always matches in a verdict: a Pass needs the deployed code. */
-  runtimeMatch: MatchKind;
-  /** How the creation code matched; null when it did not match or could not be found. */
-  creationMatch: MatchKind | null;
+export interface VerificationResult extends ContractVerdict {
   /** True when a creation was found and compared (so a null creationMatch means it differed). */
   creationCompared: boolean;
   contractName: string;
@@ -269,11 +264,8 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   // A single file's libraries live under the service's own file name, whatever path the form gave.
   checkClaimedLibraries(built.claimedLibraries, libraries, submission.codeFormat === 'solidity-single-file');
 
-  const creationKind = creation?.kind ?? null;
   return {
-    matchKind: runtime.kind === 'full' || creationKind === 'full' ? 'full' : 'partial',
-    runtimeMatch: runtime.kind,
-    creationMatch: creationKind,
+    ...contractVerdict(runtime, creation),
     creationCompared: args.creation !== null,
     contractName,
     sourcePath,

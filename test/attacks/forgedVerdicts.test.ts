@@ -178,10 +178,14 @@ describe('attack 3: constructor arguments nothing checked', () => {
     const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, capped, 'Capped', CAPPED, { constructorArguements: claimed }));
     expect(status?.result).toBe('Pass - Verified');
     const r = await record(address);
+    // The immutable cap was copied from the chain and no matched creation code proves it: partial.
+    expect(r.MatchKind).toBe('partial');
     expect(r.RuntimeMatch).toBe('full');
     expect(r.CreationMatch).toBe('');
     expect(r.ConstructorArguments).toBe('');
     const html = await page(address);
+    expect(html).toContain('one immutable value was taken from the chain');
+    expect(html).toContain(`0x${(10n ** 30n).toString(16).padStart(64, '0')}`);
     expect(html).toContain('Unknown: the creation code was found but did not match');
     expect(html).toContain('creation code: compared, did not match');
     // The claimed value is shown nowhere as the contract's argument.

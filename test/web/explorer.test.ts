@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
   let counter: Built;
   let proxyBuilt: Built;
   let counterAddress: Address; // verified, MIT
-  let unlicensedAddress: Address; // verified under licence 1 (None)
+  let unlicensedAddress: Address; // its source says UNLICENSED (licence 1, None)
   let proxyAddress: Address; // ERC1967Proxy in front of counterAddress
   let proxyArgs: Hex;
   let browser: Browser;
@@ -66,14 +66,16 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     counter = await build('0.8.28', standardInput({ 'contracts/Counter.sol': COUNTER }, { optimizer: true, runs: 200 }), 'contracts/Counter.sol', 'Counter');
     proxyBuilt = await build('0.8.28', standardInput(openZeppelinSources(PROXY_PATH)), PROXY_PATH, 'ERC1967Proxy');
     counterAddress = (await deployContract(counter.abi, counter.bytecode, [7n], ACCOUNT)).address;
-    unlicensedAddress = (await deployContract(counter.abi, counter.bytecode, [8n], ACCOUNT)).address;
+    const unlicensed = await build('0.8.28', standardInput({ 'contracts/Counter.sol': COUNTER.replace('SPDX-License-Identifier: MIT', 'SPDX-License-Identifier: UNLICENSED') }, { optimizer: true, runs: 200 }), 'contracts/Counter.sol', 'Counter');
+    unlicensedAddress = (await deployContract(unlicensed.abi, unlicensed.bytecode, [8n], ACCOUNT)).address;
     const initData = encodeFunctionData({ abi: counter.abi, functionName: 'set', args: [42n] });
     proxyAddress = (await deployContract(proxyBuilt.abi, proxyBuilt.bytecode, [counterAddress, initData], ACCOUNT)).address;
     proxyArgs = encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [counterAddress, initData]);
 
     const [mit, none] = await Promise.all([
       verifyAndWait(apiUrl, apiKey, standardJsonFields(counterAddress, counter, 'contracts/Counter.sol:Counter', { licenseType: '3' })),
-      verifyAndWait(apiUrl, apiKey, standardJsonFields(unlicensedAddress, counter, 'contracts/Counter.sol:Counter', { licenseType: '1' })),
+      // The source's SPDX line is the licence, whatever the submission says.
+      verifyAndWait(apiUrl, apiKey, standardJsonFields(unlicensedAddress, unlicensed, 'contracts/Counter.sol:Counter', { licenseType: '3' })),
     ]);
     expect(mit.status?.result).toBe('Pass - Verified');
     expect(none.status?.result).toBe('Pass - Verified');

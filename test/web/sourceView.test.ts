@@ -69,7 +69,7 @@ library Part${i} {
     imports.push(`import {Part${i}} from "./parts/p${Math.floor(i / 30)}/Part${i}.sol";`);
     if (i % 50 === 0) body += `        total += Part${i}.value();\n`;
   }
-  sources['src/Shelf300.sol'] = `// SPDX-License-Identifier: MIT
+  sources['src/Shelf300.sol'] = `// SPDX-License-Identifier: Apache-2.0
 pragma solidity ^0.8.0;
 
 ${imports.join('\n')}

@@ -27,7 +27,8 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   }
 
   // A partial match (or one whose runtime code was never compared) stays open to a better
-  // one: whoever verified first must not lock the owner's exact sources out.
+  // one: whoever verified first must not lock the owner's exact sources out. A full match
+  // cannot be bettered: it publishes only what its metadata proves, whoever submitted it.
   const existing = await getStoredVerdict(ctx.store.db, submission.address);
   if (existing && !canBeImproved(existing)) return fail(TEXT.alreadyVerified);
 
@@ -35,8 +36,12 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const found = await codeOrRefusal(ctx, submission.address);
   if (!found.ok) return found.refusal;
 
-  // A copy of a verified contract is verified through it at once, whatever this submission proves.
-  if (!existing) await ctx.copies.tryVerify(submission.address, found.code);
+  // A copy of a verified contract is verified through it at once; when that proves all a
+  // submission could, there is nothing left to verify.
+  if (!existing && (await ctx.copies.tryVerify(submission.address, found.code))) {
+    const copy = await getStoredVerdict(ctx.store.db, submission.address);
+    if (copy && !canBeImproved(copy)) return fail(TEXT.alreadyVerified);
+  }
 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });

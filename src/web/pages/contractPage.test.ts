@@ -25,6 +25,7 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
       { path: 'a.sol', content: `// ${EVIL}` },
       { path: 'b.sol', content: 'contract Thing {}' },
     ],
+    unpublishedSources: 0,
     settings: {},
     abi: JSON.stringify(abi),
     metadata: '',
@@ -80,14 +81,45 @@ describe('contractPage', () => {
   });
 
   it('explains a partial match and offers Read/Write; no proxy tabs while the implementation is unverified', () => {
-    const page = contractPage({ ...base, contract: contract(), proxy, implementation: null }).value;
-    expect(page).toContain('Partial match: the code matches except the metadata hash');
+    const otherMetadata = {
+      applied: { runtime: [{ type: 'replace', reason: 'cborAuxdata', offset: 2, id: '1' }], creation: [] },
+      values: { runtime: { cborAuxdata: { '1': `0x${'a2'.repeat(4)}0004` } }, creation: {} },
+    };
+    const page = contractPage({ ...base, contract: contract({ transformations: otherMetadata }), proxy, implementation: null, compiledCode: { runtime: `6080${'00'.repeat(6)}`, creation: '' } }).value;
+    expect(page).toContain('Partial match: the metadata hash on chain differs from the compiled one');
+    // The replaced auxdata is marked in the code (its length is the value's, which the transformation does not name).
+    expect(page).toContain(`<mark class="t-cborAuxdata" title="metadata hash (CBOR auxdata) 1 at byte 2; on chain: 0x${'a2'.repeat(4)}0004">000000000000</mark>`);
+    expect(page).not.toContain('Identical to the code on chain');
     expect(page).toContain('href="#read"');
     expect(page).toContain('href="#write"');
     expect(page).not.toContain('href="#read-proxy"');
     expect(page).toContain(`The implementation ${IMPL} is not verified here`);
     expect(page).toContain('Read at block</dt><dd>12</dd>');
     expect(page).toContain('2025-01-03 00:00:00 UTC');
+  });
+
+  it('names each immutable value nothing proves, and says why', () => {
+    const guardian = `0x${'00'.repeat(12)}${'ab'.repeat(20)}`;
+    const limit = `0x${'ff'.repeat(32)}`;
+    const transformations = {
+      applied: { runtime: [{ type: 'replace', reason: 'immutable', offset: 1, id: '3' }, { type: 'replace', reason: 'immutable', offset: 40, id: '5' }], creation: [] },
+      values: { runtime: { immutables: { '3': guardian, '5': limit } }, creation: {} },
+    };
+    const page = contractPage({ ...base, contract: contract({ transformations, runtimeMatch: 'full', creationCompared: true }), proxy: null, implementation: null }).value;
+    expect(page).toContain('Partial match: 2 immutable values were taken from the chain and nothing proves them (the creation code was found but did not match');
+    expect(page).toContain(`immutable 3: ${guardian} <span class="muted">(address 0x${'ab'.repeat(20)})</span>`);
+    expect(page).toContain(`immutable 5: ${limit}`);
+    expect(page).not.toContain('byte for byte');
+    // With a matched creation code the same values are proven: nothing is listed.
+    const proven = contractPage({ ...base, contract: contract({ transformations, matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' }), proxy: null, implementation: null }).value;
+    expect(proven).toContain('Full match: the deployed code is byte for byte');
+    expect(proven).not.toContain('immutable 3:');
+  });
+
+  it('says when the deployed code has no metadata hash, and when submitted files are not published', () => {
+    const page = contractPage({ ...base, contract: contract({ unpublishedSources: 2 }), proxy: null, implementation: null }).value;
+    expect(page).toContain('Partial match: the deployed code carries no metadata hash');
+    expect(page).toContain('also carried 2 files that this contract does not use');
   });
 
   it('offers Read/Write as Proxy on an unverified proxy whose implementation is verified', () => {

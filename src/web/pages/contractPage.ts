@@ -5,7 +5,7 @@ import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
-import type { ProxyPattern } from '../../verify/index.js';
+import { unprovenImmutableValues, type ProxyPattern, type TransformationValues } from '../../verify/index.js';
 import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -55,11 +55,47 @@ function patternName(pattern: ProxyPattern): string {
   return PATTERN_NAMES[pattern] ?? pattern;
 }
 
-const MATCH_TEXT = {
-  full: 'Full match: the deployed code is byte for byte what these exact sources compile to, metadata hash included.',
-  partial:
-    'Partial match: the code matches except the metadata hash at its end, so the sources compile to the same instructions but differ in something that does not change them (comments, whitespace, file names or settings recorded in the metadata).',
-} as const;
+const FULL_MATCH_TEXT = 'Full match: the deployed code is byte for byte what these exact sources compile to, metadata hash included.';
+
+/**
+ * Why a match is partial, in words, from what the record proves: a metadata hash that differs
+ * or is absent, and immutable values that no matched creation code proves (listed with the
+ * values the chain holds).
+ */
+function matchExplanation(contract: VerifiedContract): Html {
+  if (contract.matchKind === 'full') return html`${FULL_MATCH_TEXT}`;
+  const t = readTransformations(contract.transformations);
+  const auxdata = [...t.runtime, ...t.creation].filter((x) => x.reason === 'cborAuxdata');
+  const unproven = Object.entries(unprovenImmutableValues(t.runtimeValues as TransformationValues, contract.creationMatch));
+  const reasons: Html[] = [];
+  if (auxdata.some((x) => x.type === 'replace')) {
+    reasons.push(
+      html`the metadata hash on chain differs from the compiled one (marked in the bytecode below), so the sources compile to the same instructions but differ in something that does not change them: comments, whitespace, file names or settings recorded in the metadata.`,
+    );
+  }
+  if (auxdata.some((x) => x.type === 'delete') || (auxdata.length === 0 && unproven.length === 0)) {
+    reasons.push(html`the deployed code carries no metadata hash, so nothing proves the sources' comments, file names or metadata settings; the instructions are what these sources compile to.`);
+  }
+  if (unproven.length > 0) {
+    const why = contract.creationCompared ? 'the creation code was found but did not match' : 'the creation code was not found';
+    reasons.push(
+      html`${unproven.length === 1 ? 'one immutable value was' : `${unproven.length} immutable values were`} taken from the chain and nothing proves ${unproven.length === 1 ? 'it' : 'them'} (${why}, so no constructor is known to have written ${unproven.length === 1 ? 'it' : 'them'}): these are values the chain holds, not values these sources give.
+<ul class="mono unproven-immutables">${unproven.map(([id, value]) => html`<li>immutable ${id}: ${value}${wordReading(value)}</li>`)}</ul>`,
+    );
+  }
+  return html`Partial match: ${reasons.map((r, i) => html`${i ? html`<br>Also: ` : ''}${r}`)}`;
+}
+
+/** A 32-byte word as an address or a number, when it reads as one (for people, beside the hex). */
+function wordReading(value: string): Html | string {
+  const hex = value.replace(/^0x/, '');
+  if (hex.length !== 64) return '';
+  if (/^0{24}/.test(hex) && !/^0{64}$/.test(hex)) {
+    const asNumber = BigInt(`0x${hex}`);
+    return asNumber < 2n ** 64n ? html` <span class="muted">(${asNumber.toString()})</span>` : html` <span class="muted">(address 0x${hex.slice(24)})</span>`;
+  }
+  return html` <span class="muted">(${BigInt(`0x${hex}`).toString()})</span>`;
+}
 
 /** The source files to show: the compiled sources, the contract's own file first. */
 export function sourceFiles(contract: VerifiedContract): { path: string; content: string }[] {
@@ -299,7 +335,7 @@ export function contractPage(data: ContractPageData): Html {
 <dt>Optimizer</dt><dd>${contract.optimizationUsed ? `enabled, ${contract.runs} runs` : 'disabled'}${contract.viaIR ? ' · via IR' : ''}</dd>
 <dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
-<dt>Match</dt><dd>${MATCH_TEXT[matchKind]}${partsMatched(contract)}</dd>
+<dt>Match</dt><dd>${matchExplanation(contract)}${partsMatched(contract)}</dd>
 <dt>Verified</dt><dd>${howVerified(contract)} ${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>
 ${creationFacts(contract)}
 ${history(data.history)}
@@ -311,6 +347,7 @@ ${proxyDetails(data)}
 <nav class="tabs">${tabs.map((t) => html`<a href="#${t.id}" aria-selected="false">${t.label}</a>`)}</nav>
 <section class="tab-panel" id="code">
 <h2>Source code <span class="muted">(${files.length} file${files.length === 1 ? '' : 's'})</span> <a class="small" href="/address/${data.address}/standard-input.json" download>Download the standard JSON input</a></h2>
+${contract.unpublishedSources > 0 ? html`<p class="notice info">The submitted input also carried ${contract.unpublishedSources === 1 ? 'one file' : `${contract.unpublishedSources} files`} that this contract does not use: its metadata does not list ${contract.unpublishedSources === 1 ? 'it' : 'them'}, so nothing proves ${contract.unpublishedSources === 1 ? 'it' : 'them'}, and ${contract.unpublishedSources === 1 ? 'it is' : 'they are'} not published.</p>` : ''}
 ${sourceView(data.address, files, data.chosenFile ?? null)}
 <h2>Constructor arguments</h2>
 ${constructorArguments(contract)}

@@ -52,10 +52,12 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   let outcome: Html | string = '';
   if (job.state === 'pass' || job.state === 'already_verified') {
     const reused = typeof job.result === 'object' && job.result !== null && (job.result as { reusedCompilation?: unknown }).reusedCompilation === true;
+    const reusedNote = reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : '';
     outcome = dryRun
-      ? html`<p class="notice ok">${receiptOutcomeText(job)} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>`
+      ? html`<p class="notice ok">${receiptOutcomeText(job)} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>
+${reusedNote}`
       : html`<p class="notice ok">${receiptOutcomeText(job)} <a href="/address/${job.address}">Open the contract page →</a></p>
-${reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : ''}
+${reusedNote}
 ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
     const diagnosis = typeof job.result === 'object' && job.result !== null ? (job.result as { diagnosis?: unknown }).diagnosis : undefined;

@@ -128,13 +128,25 @@ function valueOf(t: StoredTransformation, values: Record<string, unknown>): stri
 }
 
 /**
+ * How many bytes a transformation covers: as stored, else by its kind, else (an auxdata replaced
+ * in Sourcify's vocabulary names no length) the length of the value the chain holds there.
+ */
+function regionLength(t: StoredTransformation, values: Record<string, unknown>): number {
+  if (t.length !== undefined) return t.length;
+  const fixed = REGION_LENGTH[t.reason];
+  if (fixed !== undefined) return fixed;
+  const value = valueOf(t, values);
+  return /^0x[0-9a-fA-F]*$/.test(value) ? (value.length - 2) / 2 : 0;
+}
+
+/**
  * Code as hex with the transformed regions marked; each mark says what the chain holds there.
  * `appended` is code the chain has after the compiled code (the constructor arguments).
  */
 export function markedCode(code: string, transformations: StoredTransformation[], values: Record<string, unknown>, appended = ''): Html {
   const regions = transformations
     .filter((t) => t.type !== 'insert' && t.reason !== 'constructorArguments')
-    .map((t) => ({ t, from: t.offset * 2, to: (t.offset + (t.length ?? REGION_LENGTH[t.reason] ?? 0)) * 2 }))
+    .map((t) => ({ t, from: t.offset * 2, to: (t.offset + regionLength(t, values)) * 2 }))
     .filter((r) => r.to > r.from && r.to <= code.length)
     .sort((a, b) => a.from - b.from);
   const parts: Html[] = [];
