@@ -3,7 +3,7 @@ import { isAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex, LibraryLink, MatchKind, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
-import { buildSolcInput, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
+import { buildSolcInput, everyContractSelectionFor, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
 import { compiledContractOf, type CompiledContract } from './compiledContract.js';
 import type { CodeMatch } from './matchBytecode.js';
 import { matchCompiledContract, type CodePart } from './matchContract.js';
@@ -154,9 +154,10 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
   let best: VerificationResult | null = null;
   let firstError: AnySolproofError | null = null;
   let libraryError: AnySolproofError | null = null;
+  const selection: OutputSelection = { everyContract: false };
   for (const variant of inputVariants(args.submission)) {
     try {
-      const result = await verifyBuilt(args, variant);
+      const result = await verifyBuilt(args, variant, selection);
       if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) best = result;
       if (best.matchKind === 'full') break;
     } catch (error) {
@@ -213,7 +214,7 @@ function libraryLinks(libraries: Record<string, Record<string, string>>): Librar
   return links;
 }
 
-async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promise<VerificationResult> {
+async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, selection: OutputSelection): Promise<VerificationResult> {
   const { submission, compiler } = args;
   const { input, sourcePath, contractName } = built;
   const compilerVersion = submission.compilerVersion.trim().replace(/^v/, '');
@@ -221,7 +222,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
 
   const known = (await args.known?.find(compilerVersion, input, sourcePath, contractName)) ?? null;
-  const compiled = known ?? (await compileContract(compiler, compilerVersion, built));
+  const compiled = known ?? (await compileContract(compiler, compilerVersion, built, selection));
   const compiledRuntime = compiled.runtime.code;
   const compiledCreation = compiled.creation.code;
   if (compiledRuntime === '' || compiledCreation === '') {
@@ -229,7 +230,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   }
 
   const editedCompile = memo(async () => {
-    const edited = await compiler.compile(compilerVersion, editedSolcInput(input));
+    const edited = await compileSelected(compiler, compilerVersion, { input: editedSolcInput(input), sourcePath, contractName }, selection);
     const c = findContractOutput(edited, sourcePath, contractName);
     if (!c) return null;
     return {
@@ -298,15 +299,50 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   };
 }
 
-async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput): Promise<CompiledContract> {
+async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<CompiledContract> {
   const { input, sourcePath, contractName } = built;
-  const output = await compiler.compile(compilerVersion, input);
+  const output = await compileSelected(compiler, compilerVersion, built, selection);
   throwOnCompilerErrors(output);
   const contract = findContractOutput(output, sourcePath, contractName);
   if (!contract) {
     throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName, sourcePath, available: declaredContracts(input) });
   }
   return compiledContractOf(contract);
+}
+
+/**
+ * What one verification asks solc for: the one contract (the input's own selection) until solc
+ * shows that it cannot compile that contract alone (see everyContractSelectionFor); from then
+ * on, every compile of the verification (other variants, the edited sources) asks for every
+ * contract at once, so the failing compile is paid once.
+ */
+interface OutputSelection {
+  everyContract: boolean;
+}
+
+/**
+ * Compiles with the narrow selection, and again with every contract selected when solc stopped
+ * because a contract the selected one creates was not compiled. A retry on that one error
+ * rather than a choice by version: the compilers concerned span 0.4.18 to 0.8.3, most
+ * contracts compile alone with them, and selecting every contract costs a compile of the
+ * whole input (every file of a build, its tests and mocks included).
+ */
+async function compileSelected(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<SolcOutput> {
+  const { input, sourcePath, contractName } = built;
+  if (!selection.everyContract) {
+    const output = await compiler.compile(compilerVersion, input);
+    if (!missesCreatedContract(output)) return output;
+    selection.everyContract = true;
+  }
+  const outputSelection = everyContractSelectionFor(sourcePath, contractName);
+  return compiler.compile(compilerVersion, { ...input, settings: { ...input.settings, outputSelection } });
+}
+
+/** solc's error for a created contract it did not compile (the same text from 0.4.18 to 0.8.3). */
+function missesCreatedContract(output: SolcOutput): boolean {
+  return (output.errors ?? []).some(
+    (e) => e.severity === 'error' && e.type === 'InternalCompilerError' && typeof e.message === 'string' && e.message.includes('Compiled contract not found'),
+  );
 }
 
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {
