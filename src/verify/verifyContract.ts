@@ -13,6 +13,10 @@ import { applyRepairs, flatteningRepairs, type FlatteningRepair } from './flatte
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { settingsSummary } from './settingsSummary.js';
 import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
+import { deployedFacts } from './diagnose/deployedFacts.js';
+import { revealedMetadataChanges } from './diagnose/metadataChanges.js';
+import { submittedSettings, withMetadataChanges, type SettingChange } from './diagnose/settingChanges.js';
+import { verdictRank } from './verdictRank.js';
 
 export interface VerifyContractArgs {
   compiler: Compiler;
@@ -67,6 +71,11 @@ export interface VerificationResult {
   transformationValues: { runtime: TransformationValues; creation: TransformationValues };
   /** Lines of a flattened single file that were blanked so it would compile (the compiled source is the repaired one). */
   flatteningRepairs?: FlatteningRepair[];
+  /**
+   * The metadata settings, read from a deployed code without a metadata hash, that the
+   * submission did not have and that were compiled (compilerInput has them).
+   */
+  metadataSettingsFromCode?: SettingChange[];
 }
 
 /** Errors that depend on the input variant tried (its libraries); anything else ends the search. */
@@ -82,7 +91,8 @@ const VARIANT_ERRORS: ReadonlySet<ErrorCode> = new Set(['no_match', 'runtime_mis
  * `settings.libraries` (linked at deployment, as Hardhat builds), and with the form's
  * libraries put into `settings.libraries` (as Etherscan compiles). The best verdict wins; a
  * full match ends the search. Every library address the code calls must be the one the
- * submission names.
+ * submission names. A code deployed without a metadata hash whose creation code did not match
+ * is compiled once more with the metadata settings the code shows (`metadataSettingsFromCode`).
  *
  * Resolves with the verdict (full or partial, which of runtime and creation matched, and the
  * transformations applied). Throws SolproofError: `no_match`, `runtime_mismatch`,
@@ -155,10 +165,15 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
   let firstError: AnySolproofError | null = null;
   let libraryError: AnySolproofError | null = null;
   const selection: OutputSelection = { everyContract: false };
-  for (const variant of inputVariants(args.submission)) {
+  const variants = inputVariants(args.submission);
+  let bestVariant = variants[0]!;
+  for (const variant of variants) {
     try {
       const result = await verifyBuilt(args, variant, selection);
-      if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) best = result;
+      if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) {
+        best = result;
+        bestVariant = variant;
+      }
       if (best.matchKind === 'full') break;
     } catch (error) {
       if (!isSolproofError(error) || !VARIANT_ERRORS.has(error.code)) throw error;
@@ -166,9 +181,36 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
       firstError ??= error;
     }
   }
+  // A code deployed without a metadata hash shows the metadata settings it was built with.
+  // Compiled with others, only its runtime code matches (its auxdata replaced), never its
+  // creation code, so the constructor arguments stay unproven: one more compile, with the
+  // code's settings, can match both.
+  const fromCode = best && best.creationMatch === null && args.creation !== null ? metadataSettingsOfCode(args.submission, args.runtimeCode) : [];
+  if (best && fromCode.length > 0) {
+    const variant = { ...bestVariant, input: { ...bestVariant.input, settings: withMetadataChanges(bestVariant.input.settings, fromCode) } };
+    try {
+      const result = await verifyBuilt(args, variant, selection);
+      if (verdictRank(result) > verdictRank(best)) best = { ...result, metadataSettingsFromCode: fromCode };
+    } catch (error) {
+      // The runtime match stands; only a retry (a compiler to fetch, a compile that only a
+      // worker may make) is passed on.
+      if (!isSolproofError(error) || error.retryable) throw error;
+    }
+  }
   if (best) return best;
   // A wrong library address says more than the mismatch it causes in a linked variant.
   throw libraryError ?? firstError ?? new SolproofError('no_match', { compiledRuntimeLength: 0, onchainRuntimeLength: strip0x(args.runtimeCode).length / 2 });
+}
+
+/**
+ * The metadata settings a deployed code without a metadata hash (bytecodeHash none, or no CBOR
+ * at all) shows, where the submission has others. Code with a hash is left alone: a hash the
+ * submission does not reproduce is a wrong setting (the diagnosis names it), never a match.
+ */
+function metadataSettingsOfCode(submission: SourceSubmission, runtimeCode: Hex): SettingChange[] {
+  const facts = deployedFacts(runtimeCode);
+  if (facts.hashKind !== 'none' && facts.hashKind !== 'absent') return [];
+  return revealedMetadataChanges(submittedSettings(submission), facts);
 }
 
 /** One way the submission may have been compiled, and the library addresses it claims. */

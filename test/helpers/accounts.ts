@@ -46,6 +46,7 @@ const DEPLOYERS = [
   'web/sourceView',
   'api/dryRun',
   'api/oldCompilerCreations',
+  'api/hashlessMetadata',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

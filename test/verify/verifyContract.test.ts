@@ -561,3 +561,43 @@ describe('verifyContract with a contract created in a library function (solc 0.5
     expect(compiler.selections).toEqual([{ 'Maker.sol': { Maker: CONTRACT_OUTPUTS } }]);
   });
 });
+
+describe('verifyContract with a code deployed without a metadata hash, submitted with the default settings', () => {
+  const storeArgs = encodeAbiParameters(STORE_ARGS, [500n, 'no hash']).slice(2);
+
+  for (const [label, metadata, changes] of [
+    ['bytecodeHash none', { bytecodeHash: 'none' }, [{ setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+    ['appendCBOR false', { appendCBOR: false }, [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+  ] as const) {
+    it(`${label}: one more compile, with the code's settings, matches the creation code and proves the arguments`, async () => {
+      const built = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 }, metadata }), 'Store.sol', 'Store');
+      const d = await deploy(`${built.creation}${storeArgs}`);
+      const compiler = recordingCompiler();
+      const submission = singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 });
+      const result = await verifyContract({ compiler, submission, runtimeCode: d.runtimeCode, creation: d.creation });
+      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', constructorArguments: storeArgs, swarmSource: '' });
+      expect(result.metadataSettingsFromCode).toEqual(changes);
+      expect(result.compilerInput.settings).toMatchObject({ optimizer: { enabled: true, runs: 200 }, metadata });
+      expect(result.compiledCreationCode).toBe(built.creation);
+      expect(compiler.selections).toHaveLength(2);
+
+      // Without a creation code to match there is nothing more to prove: no compile more.
+      const runtimeOnly = recordingCompiler();
+      const alone = await verifyContract({ compiler: runtimeOnly, submission, runtimeCode: d.runtimeCode, creation: null });
+      expect(alone).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null, constructorArguments: null });
+      expect(alone.metadataSettingsFromCode).toBeUndefined();
+      expect(runtimeOnly.selections).toHaveLength(1);
+    });
+  }
+
+  it('a code with a metadata hash costs no compile more when only its runtime code matches', async () => {
+    const built = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 } }), 'Store.sol', 'Store');
+    const d = await deploy(`${built.creation}${storeArgs}`);
+    // Another init code leaves the same runtime code: the creation code cannot match.
+    const creation = { ...d.creation, creationCode: `${built.creation}${storeArgs}00` as Hex };
+    const compiler = recordingCompiler();
+    const result = await verifyContract({ compiler, submission: singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 }), runtimeCode: d.runtimeCode, creation });
+    expect(result).toMatchObject({ matchKind: 'full', creationMatch: null });
+    expect(compiler.selections).toHaveLength(1);
+  });
+});
