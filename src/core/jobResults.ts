@@ -17,6 +17,8 @@ export interface SourcePassResult {
   /** The compilation came from the bytecode database: nothing was compiled. */
   reusedCompilation?: true;
   flatteningRepairs?: FlatteningRepairFact[];
+  /** Metadata settings read from the deployed code (it has no metadata hash) that were compiled instead of the submission's. */
+  metadataSettingsFromCode?: { setting: string; from: string; to: string }[];
 }
 
 /** A verification or build that failed with a verdict: the error's code and facts, and the diagnosis of a source failure. */

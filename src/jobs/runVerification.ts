@@ -105,6 +105,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         creationMatch: result.creationMatch,
         runtimeMatch: result.runtimeMatch,
         ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
+        ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
       };
       return { state: 'pass', result: passed };
     }
@@ -112,6 +113,9 @@ export function createVerificationHandler(deps: VerificationDeps) {
       submission.codeFormat === 'solidity-single-file'
         ? submission.sourceCode
         : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
+    // Compiled with metadata settings the submission did not have: served as the standard JSON
+    // input that matched (a single file cannot carry them), so a reader can build the code again.
+    const fromCode = result.metadataSettingsFromCode !== undefined;
     const { contractIds } = await saveCompilation(deps.store.db, result.compilerVersion, result.compilerInput, [
       { path: result.sourcePath, name: result.contractName, compiled: result.compiled },
     ]);
@@ -120,15 +124,16 @@ export function createVerificationHandler(deps: VerificationDeps) {
       compiledContractId: contractIds[0]!,
       // Served as getsourcecode's SourceCode: for standard JSON the input as it was parsed,
       // so that duplicate keys cannot show a reader another source than the one compiled.
-      input:
-        submission.codeFormat === 'solidity-standard-json-input'
+      input: fromCode
+        ? { kind: 'standard-json', input: compiledInput(result) }
+        : submission.codeFormat === 'solidity-standard-json-input'
           ? { kind: 'standard-json', input: submission.standardJson as unknown as Record<string, unknown> }
           : // A flattened file repaired to compile is served as compiled (its dropped lines blank).
             { kind: 'single-file', content: result.flatteningRepairs ? (result.compilerInput.sources[result.sourcePath]?.content ?? submission.sourceCode) : submission.sourceCode },
       contractName: result.contractName,
       sourcePath: result.sourcePath,
       compilerVersion: submission.compilerVersion,
-      codeFormat: submission.codeFormat,
+      codeFormat: fromCode ? 'solidity-standard-json-input' : submission.codeFormat,
       licenseType: publishedLicense(sourceText, submission.licenseType),
       match: { ...result, libraries: libraryLinks(result.libraries) },
       method: 'submitted',
@@ -154,9 +159,16 @@ export function createVerificationHandler(deps: VerificationDeps) {
       // The compilation came from the bytecode database: nothing was compiled.
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
+      ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
     };
     return { state: 'pass', result: passed };
   };
+}
+
+/** The standard JSON input that was compiled, without the service's output selection. */
+function compiledInput(result: VerificationResult): Record<string, unknown> {
+  const { outputSelection: _outputSelection, ...settings } = result.compilerInput.settings;
+  return { language: result.compilerInput.language, sources: result.compilerInput.sources, settings };
 }
 
 /**

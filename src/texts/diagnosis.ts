@@ -79,6 +79,13 @@ export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts'][
   }
 }
 
+/** Metadata settings read from a deployed code and compiled: `settings.metadata.bytecodeHash "none" (you sent: ipfs)`. */
+export function metadataSettingsText(changes: readonly DiagnosisChangeView[]): string {
+  return changes
+    .map((c) => (c.setting === 'appendCBOR' ? `settings.metadata.appendCBOR ${c.to} (you sent: ${c.from})` : `settings.metadata.bytecodeHash "${c.to}" (you sent: ${c.from})`))
+    .join(', ');
+}
+
 /** The diagnosis as sentences for a failure text: facts first, then the fix or where the codes differ. */
 export function diagnosisSentences(d: DiagnosisView): string {
   const out: string[] = [];

@@ -3,7 +3,8 @@ import { isSolproofError } from '../core/errors.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
 import type { SolcInput } from '../core/solcInput.js';
 import type { SingleFileSubmission, StandardJsonSubmission } from '../core/types.js';
-import { buildSolcInput, compileSettings, outputSelectionFor } from './buildSolcInput.js';
+import { buildSolcInput, compileSettings, everyContractSelectionFor, outputSelectionFor } from './buildSolcInput.js';
+import { compileForTest, SOLC_PACKAGES } from '../../test/helpers/solc.js';
 import { MAX_CONTRACT_DECLARATIONS, MAX_SOURCES, parseStandardJsonText } from './standardJsonText.js';
 import { errorSentence } from '../texts/index.js';
 
@@ -237,5 +238,41 @@ describe('parseStandardJsonText', () => {
     expect(parseStandardJsonText(text)).toEqual({ language: 'Solidity', sources: { 'a.sol': { content: 'contract Real {}' } }, settings: {} });
     expect(JSON.stringify(parseStandardJsonText(text))).not.toContain('decoy');
     expect(parseStandardJsonText(`{${text}}`)).toEqual(parseStandardJsonText(text));
+  });
+});
+
+describe('everyContractSelectionFor', () => {
+  it('asks for the one contract\'s outputs and every other contract\'s creation code', () => {
+    expect(everyContractSelectionFor('contracts/A.sol', 'A')).toEqual({
+      '*': { '*': ['evm.bytecode.object'] },
+      'contracts/A.sol': { A: outputSelectionFor('contracts/A.sol', 'A')['contracts/A.sol']!['A'] },
+    });
+    // A source named "*" keeps both entries.
+    expect(everyContractSelectionFor('*', 'A')['*']).toEqual({ '*': ['evm.bytecode.object'], A: outputSelectionFor('*', 'A')['*']!['A'] });
+  });
+
+  // A contract created inside an internal library function: the installed compilers from 0.4.18
+  // (0.4.11 ignores outputSelection) to 0.8.3 cannot compile its creator alone.
+  const FACTORY = `pragma solidity >=0.4.11;
+contract Child { uint public x; }
+library Make { function child() internal returns (address) { return address(new Child()); } }
+contract Creator { address public last; function make() public { last = Make.child(); } }
+`;
+  const affected = ['0.4.26', '0.5.17', '0.6.12', '0.7.6'];
+  it.each(['0.4.11', ...affected, '0.8.10'])('solc %s: the one-contract selection fails exactly where it should, every contract selected gives the same code', (version) => {
+    const input = (outputSelection: Record<string, Record<string, string[]>>) => ({
+      language: 'Solidity',
+      sources: { 'Creator.sol': { content: FACTORY } },
+      settings: { optimizer: { enabled: false, runs: 200 }, outputSelection },
+    });
+    const code = (output: ReturnType<typeof compileForTest>) => output.contracts?.['Creator.sol']?.['Creator']?.evm?.deployedBytecode?.object;
+    const alone = compileForTest(SOLC_PACKAGES[version]!, input(outputSelectionFor('Creator.sol', 'Creator')));
+    const crashed = (alone.errors ?? []).some((e) => e.type === 'InternalCompilerError' && e.message.includes('Compiled contract not found'));
+    expect(crashed).toBe(affected.includes(version));
+    const every = compileForTest(SOLC_PACKAGES[version]!, input(everyContractSelectionFor('Creator.sol', 'Creator')));
+    const everything = compileForTest(SOLC_PACKAGES[version]!, input({ '*': { '*': ['evm.deployedBytecode.object'] } }));
+    expect((every.errors ?? []).filter((e) => e.severity === 'error')).toEqual([]);
+    expect(code(every)).toBeTruthy();
+    expect(code(every)).toBe(code(everything));
   });
 });

@@ -26,6 +26,22 @@ export function outputSelectionFor(sourcePath: string, contractName: string): Re
   return { [sourcePath]: { [contractName]: [...CONTRACT_OUTPUTS] } };
 }
 
+/**
+ * The output selection for one contract that also asks for every other contract's creation
+ * code, for the compilers that need it. solc 0.4.18 to 0.8.3 generate code for the selected
+ * contracts and what they depend on, but miss a contract created (`new C`,
+ * `type(C).creationCode`) inside an internal library function, a free function or a base
+ * contract that is not compiled on its own (abstract, or with an internal constructor; fixed
+ * in 0.7.5): compiling the selected contract then stops at `InternalCompilerError: Compiled
+ * contract not found`. With every contract selected, solc compiles them all. The selected
+ * contract's code is the same either way.
+ */
+export function everyContractSelectionFor(sourcePath: string, contractName: string): Record<string, Record<string, string[]>> {
+  const selection: Record<string, Record<string, string[]>> = { '*': { '*': ['evm.bytecode.object'] } };
+  (selection[sourcePath] ??= {})[contractName] = [...CONTRACT_OUTPUTS];
+  return selection;
+}
+
 export interface BuiltSolcInput {
   input: SolcInput;
   /** The key of `input.sources` that defines the contract. */

@@ -3,7 +3,7 @@ import { isAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
-import { buildSolcInput, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
+import { buildSolcInput, everyContractSelectionFor, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
 import { compiledContractOf, type CompiledContract } from './compiledContract.js';
 import { contractVerdict, type ContractVerdict } from './contractVerdict.js';
 import type { CodeMatch } from './matchBytecode.js';
@@ -14,6 +14,10 @@ import { applyRepairs, flatteningRepairs, type FlatteningRepair } from './flatte
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { settingsSummary } from './settingsSummary.js';
 import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
+import { deployedFacts } from './diagnose/deployedFacts.js';
+import { revealedMetadataChanges } from './diagnose/metadataChanges.js';
+import { submittedSettings, withMetadataChanges, type SettingChange } from './diagnose/settingChanges.js';
+import { verdictRank } from './verdictRank.js';
 
 export interface VerifyContractArgs {
   compiler: Compiler;
@@ -62,6 +66,11 @@ export interface VerificationResult extends ContractVerdict {
   transformationValues: { runtime: TransformationValues; creation: TransformationValues };
   /** Lines of a flattened single file that were blanked so it would compile (the compiled source is the repaired one). */
   flatteningRepairs?: FlatteningRepair[];
+  /**
+   * The metadata settings, read from a deployed code without a metadata hash, that the
+   * submission did not have and that were compiled (compilerInput has them).
+   */
+  metadataSettingsFromCode?: SettingChange[];
 }
 
 /** Errors that depend on the input variant tried (its libraries); anything else ends the search. */
@@ -77,7 +86,8 @@ const VARIANT_ERRORS: ReadonlySet<ErrorCode> = new Set(['no_match', 'runtime_mis
  * `settings.libraries` (linked at deployment, as Hardhat builds), and with the form's
  * libraries put into `settings.libraries` (as Etherscan compiles). The best verdict wins; a
  * full match ends the search. Every library address the code calls must be the one the
- * submission names.
+ * submission names. A code deployed without a metadata hash whose creation code did not match
+ * is compiled once more with the metadata settings the code shows (`metadataSettingsFromCode`).
  *
  * Resolves with the verdict (full or partial, which of runtime and creation matched, and the
  * transformations applied). Throws SolproofError: `no_match`, `runtime_mismatch`,
@@ -149,10 +159,16 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
   let best: VerificationResult | null = null;
   let firstError: AnySolproofError | null = null;
   let libraryError: AnySolproofError | null = null;
-  for (const variant of inputVariants(args.submission)) {
+  const selection: OutputSelection = { everyContract: false };
+  const variants = inputVariants(args.submission);
+  let bestVariant = variants[0]!;
+  for (const variant of variants) {
     try {
-      const result = await verifyBuilt(args, variant);
-      if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) best = result;
+      const result = await verifyBuilt(args, variant, selection);
+      if (!best || (best.matchKind === 'partial' && result.matchKind === 'full')) {
+        best = result;
+        bestVariant = variant;
+      }
       if (best.matchKind === 'full') break;
     } catch (error) {
       if (!isSolproofError(error) || !VARIANT_ERRORS.has(error.code)) throw error;
@@ -160,9 +176,36 @@ async function verifyAsGiven(args: VerifyContractArgs): Promise<VerificationResu
       firstError ??= error;
     }
   }
+  // A code deployed without a metadata hash shows the metadata settings it was built with.
+  // Compiled with others, only its runtime code matches (its auxdata replaced), never its
+  // creation code, so the constructor arguments stay unproven: one more compile, with the
+  // code's settings, can match both.
+  const fromCode = best && best.creationMatch === null && args.creation !== null ? metadataSettingsOfCode(args.submission, args.runtimeCode) : [];
+  if (best && fromCode.length > 0) {
+    const variant = { ...bestVariant, input: { ...bestVariant.input, settings: withMetadataChanges(bestVariant.input.settings, fromCode) } };
+    try {
+      const result = await verifyBuilt(args, variant, selection);
+      if (verdictRank(result) > verdictRank(best)) best = { ...result, metadataSettingsFromCode: fromCode };
+    } catch (error) {
+      // The runtime match stands; only a retry (a compiler to fetch, a compile that only a
+      // worker may make) is passed on.
+      if (!isSolproofError(error) || error.retryable) throw error;
+    }
+  }
   if (best) return best;
   // A wrong library address says more than the mismatch it causes in a linked variant.
   throw libraryError ?? firstError ?? new SolproofError('no_match', { compiledRuntimeLength: 0, onchainRuntimeLength: strip0x(args.runtimeCode).length / 2 });
+}
+
+/**
+ * The metadata settings a deployed code without a metadata hash (bytecodeHash none, or no CBOR
+ * at all) shows, where the submission has others. Code with a hash is left alone: a hash the
+ * submission does not reproduce is a wrong setting (the diagnosis names it), never a match.
+ */
+function metadataSettingsOfCode(submission: SourceSubmission, runtimeCode: Hex): SettingChange[] {
+  const facts = deployedFacts(runtimeCode);
+  if (facts.hashKind !== 'none' && facts.hashKind !== 'absent') return [];
+  return revealedMetadataChanges(submittedSettings(submission), facts);
 }
 
 /** One way the submission may have been compiled, and the library addresses it claims. */
@@ -208,7 +251,7 @@ function libraryLinks(libraries: Record<string, Record<string, string>>): Librar
   return links;
 }
 
-async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promise<VerificationResult> {
+async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, selection: OutputSelection): Promise<VerificationResult> {
   const { submission, compiler } = args;
   const { input, sourcePath, contractName } = built;
   const compilerVersion = submission.compilerVersion.trim().replace(/^v/, '');
@@ -216,7 +259,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
 
   const known = (await args.known?.find(compilerVersion, input, sourcePath, contractName)) ?? null;
-  const compiled = known ?? (await compileContract(compiler, compilerVersion, built));
+  const compiled = known ?? (await compileContract(compiler, compilerVersion, built, selection));
   const compiledRuntime = compiled.runtime.code;
   const compiledCreation = compiled.creation.code;
   if (compiledRuntime === '' || compiledCreation === '') {
@@ -224,7 +267,7 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   }
 
   const editedCompile = memo(async () => {
-    const edited = await compiler.compile(compilerVersion, editedSolcInput(input));
+    const edited = await compileSelected(compiler, compilerVersion, { input: editedSolcInput(input), sourcePath, contractName }, selection);
     const c = findContractOutput(edited, sourcePath, contractName);
     if (!c) return null;
     return {
@@ -290,15 +333,50 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant): Promi
   };
 }
 
-async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput): Promise<CompiledContract> {
+async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<CompiledContract> {
   const { input, sourcePath, contractName } = built;
-  const output = await compiler.compile(compilerVersion, input);
+  const output = await compileSelected(compiler, compilerVersion, built, selection);
   throwOnCompilerErrors(output);
   const contract = findContractOutput(output, sourcePath, contractName);
   if (!contract) {
     throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName, sourcePath, available: declaredContracts(input) });
   }
   return compiledContractOf(contract);
+}
+
+/**
+ * What one verification asks solc for: the one contract (the input's own selection) until solc
+ * shows that it cannot compile that contract alone (see everyContractSelectionFor); from then
+ * on, every compile of the verification (other variants, the edited sources) asks for every
+ * contract at once, so the failing compile is paid once.
+ */
+interface OutputSelection {
+  everyContract: boolean;
+}
+
+/**
+ * Compiles with the narrow selection, and again with every contract selected when solc stopped
+ * because a contract the selected one creates was not compiled. A retry on that one error
+ * rather than a choice by version: the compilers concerned span 0.4.18 to 0.8.3, most
+ * contracts compile alone with them, and selecting every contract costs a compile of the
+ * whole input (every file of a build, its tests and mocks included).
+ */
+async function compileSelected(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<SolcOutput> {
+  const { input, sourcePath, contractName } = built;
+  if (!selection.everyContract) {
+    const output = await compiler.compile(compilerVersion, input);
+    if (!missesCreatedContract(output)) return output;
+    selection.everyContract = true;
+  }
+  const outputSelection = everyContractSelectionFor(sourcePath, contractName);
+  return compiler.compile(compilerVersion, { ...input, settings: { ...input.settings, outputSelection } });
+}
+
+/** solc's error for a created contract it did not compile (the same text from 0.4.18 to 0.8.3). */
+function missesCreatedContract(output: SolcOutput): boolean {
+  return (output.errors ?? []).some(
+    (e) => e.severity === 'error' && e.type === 'InternalCompilerError' && typeof e.message === 'string' && e.message.includes('Compiled contract not found'),
+  );
 }
 
 function memo<T>(fn: () => Promise<T>): () => Promise<T> {

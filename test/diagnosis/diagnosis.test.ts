@@ -163,21 +163,24 @@ describe('diagnoses of failed verifications', () => {
     await passes(jsonFields(address, built, name, text));
   });
 
-  it('metadata without a hash (appendCBOR false, bytecodeHash "none"): a default submission passes as a partial match, and no metadata setting makes it full', async () => {
-    for (const [label, metadata] of [['NoCbor', { appendCBOR: false }], ['NoHash', { bytecodeHash: 'none' }]] as const) {
+  it('metadata without a hash (appendCBOR false, bytecodeHash "none"): a default submission passes as a partial match of both codes, and no metadata setting makes it full', async () => {
+    for (const [label, metadata, changes] of [
+      ['NoCbor', { appendCBOR: false }, [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+      ['NoHash', { bytecodeHash: 'none' }, [{ setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+    ] as const) {
       const name = `${label}${RUN}`;
       const { address, built, text } = await deployed(name, '0.8.28', { optimizer: false, metadata });
-      // Nothing to diagnose: the deployed code has no hash to disagree with, only the runtime code is proven.
+      // Nothing to diagnose: the deployed code has no hash to disagree with. It shows the settings
+      // it was built with, and compiled with them the creation code (and so the constructor
+      // arguments) is proven too; without a hash in the code the match stays partial.
       const first = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text));
       expect(first.status?.result).toBe('Pass - Verified');
-      expect((await verdictOf(String(first.submit.result), address)).result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null });
-      // The deployed settings prove the creation code too (and so the constructor arguments), which
-      // replaces the record; without a hash in the code the match stays partial.
-      const second = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text, metadata));
-      expect(second.status?.result).toBe('Pass - Verified');
-      const { result, served } = await verdictOf(String(second.submit.result), address);
-      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', replaced: true });
+      const { result, served } = await verdictOf(String(first.submit.result), address);
+      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', metadataSettingsFromCode: changes });
       expect(served.MatchKind).toBe('partial');
+      // The same settings given by the submitter prove nothing more.
+      const second = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text, metadata));
+      expect(second.status?.result).toBe('Already Verified');
     }
   });
 

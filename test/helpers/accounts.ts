@@ -46,6 +46,8 @@ const DEPLOYERS = [
   'web/sourceView',
   'api/dryRun',
   'attacks/unprovenParts',
+  'api/oldCompilerCreations',
+  'api/hashlessMetadata',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

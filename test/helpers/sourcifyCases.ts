@@ -62,3 +62,37 @@ export function loadSourcifyCase(name: string): SourcifyCase {
 export function matchKindOf(match: SourcifyMatch): '' | 'full' | 'partial' {
   return match === 'exact_match' ? 'full' : match === 'match' ? 'partial' : '';
 }
+
+/**
+ * Where the service proves more than Sourcify: a deployed code without a metadata hash shows the
+ * metadata settings it was built with, and compiled with them its creation code matches too
+ * (Sourcify matches the runtime code alone, its auxdata deleted or replaced). Nothing needs
+ * transforming then; the served input carries the settings that matched.
+ */
+export const BEYOND_SOURCIFY: Readonly<Record<string, { metadata: Record<string, unknown> }>> = {
+  onchain_append_cbor_false_compiled_bytecode_hash_none: { metadata: { bytecodeHash: 'none', appendCBOR: false } },
+  onchain_append_cbor_false_compiled_standard: { metadata: { bytecodeHash: 'none', appendCBOR: false } },
+  onchain_bytecode_hash_none_compiled_standard: { metadata: { bytecodeHash: 'none' } },
+};
+
+/** The verdict the service gives a case: Sourcify's, or more where BEYOND_SOURCIFY says. */
+export function expectedVerification(name: string, fixture: SourcifyCase): SourcifyCase['verification'] {
+  if (!BEYOND_SOURCIFY[name]) return fixture.verification;
+  return {
+    ...fixture.verification,
+    creationMatch: 'match',
+    creationValues: {},
+    runtimeValues: {},
+    creationTransformations: [],
+    runtimeTransformations: [],
+  };
+}
+
+/** The standard JSON input getsourcecode serves for a case: as submitted, or as compiled with the code's metadata settings. */
+export function expectedServedInput(name: string, fixture: SourcifyCase): unknown {
+  const beyond = BEYOND_SOURCIFY[name];
+  if (!beyond) return fixture.input.stdJsonInput;
+  const input = fixture.input.stdJsonInput as { language: string; sources: unknown; settings: Record<string, unknown> };
+  const { outputSelection: _outputSelection, ...settings } = input.settings;
+  return { language: input.language, sources: input.sources, settings: { ...settings, metadata: beyond.metadata } };
+}

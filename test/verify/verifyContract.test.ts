@@ -8,6 +8,7 @@ import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission,
 import type { ContractCreation } from '../../src/verify/ports.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
 import { verifyContract, type VerificationResult, type VerifyContractArgs } from '../../src/verify/verifyContract.js';
+import { CONTRACT_OUTPUTS } from '../../src/verify/buildSolcInput.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { errorSentence } from '../../src/texts/index.js';
 
@@ -454,5 +455,149 @@ describe('verifyContract with old compilers', () => {
       creation: counter.creation,
     });
     expect(partial).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
+  });
+});
+
+/** A compiler that keeps what it was asked for: the output selection of every compile, in order. */
+function recordingCompiler(): VerifyContractArgs['compiler'] & { selections: unknown[] } {
+  const inner = inProcessCompiler();
+  const selections: unknown[] = [];
+  return {
+    selections,
+    compile: (version, input) => {
+      selections.push(input.settings.outputSelection);
+      return inner.compile(version, input);
+    },
+  };
+}
+
+const FACTORY_0_5 = `pragma solidity ^0.5.0;
+
+contract Sacrifice {
+    constructor(address payable _recipient) public payable {
+        selfdestruct(_recipient);
+    }
+}
+
+library AddressUtils {
+    function safeSendValue(address payable _receiver, uint256 _value) internal {
+        if (!_receiver.send(_value)) {
+            (new Sacrifice).value(_value)(_receiver);
+        }
+    }
+}
+
+contract Token {
+    uint256 public supply;
+
+    constructor(uint256 _supply) public {
+        supply = _supply;
+    }
+
+    function claim(address payable _to) public {
+        AddressUtils.safeSendValue(_to, address(this).balance);
+    }
+}
+
+contract Maker {
+    function make(address payable _to) public payable returns (address) {
+        return address((new Sacrifice).value(msg.value)(_to));
+    }
+}
+`;
+
+describe('verifyContract with a contract created in a library function (solc 0.5.17 cannot compile the creator alone)', () => {
+  const input = toolchainInput('Token.sol', FACTORY_0_5);
+  const supply = encodeAbiParameters([{ type: 'uint256' }], [21n]).slice(2);
+  let token: Deployed;
+
+  beforeAll(async () => {
+    token = await deploy(`${artifact('solc-0.5.17', input, 'Token.sol', 'Token').creation}${supply}`);
+  });
+
+  it('asks solc for every contract once it says the created contract was not compiled: a full match', async () => {
+    const compiler = recordingCompiler();
+    const result = await verifyContract({
+      compiler,
+      submission: singleFile({ sourceCode: FACTORY_0_5, contractName: 'Token', compilerVersion: V0_5_17 }),
+      runtimeCode: token.runtimeCode,
+      creation: token.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full', constructorArguments: supply });
+    expect(compiler.selections).toEqual([
+      { 'Token.sol': { Token: CONTRACT_OUTPUTS } },
+      { '*': { '*': ['evm.bytecode.object'] }, 'Token.sol': { Token: CONTRACT_OUTPUTS } },
+    ]);
+  });
+
+  it('compiles the edited sources (to place two auxdata) with every contract at once: the failing compile is paid once', async () => {
+    const compiler = recordingCompiler();
+    const result = await verifyContract({
+      compiler,
+      submission: singleFile({ sourceCode: `${FACTORY_0_5}// edited\n`, contractName: 'Token', compilerVersion: V0_5_17 }),
+      runtimeCode: token.runtimeCode,
+      creation: token.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', constructorArguments: supply });
+    // solc reports two auxdata (the token's and the created contract's): their places come from the edited sources.
+    expect(result.compiled.runtime.auxdata.values).toHaveLength(2);
+    expect(compiler.selections).toHaveLength(3);
+    expect(compiler.selections.slice(1)).toEqual([
+      { '*': { '*': ['evm.bytecode.object'] }, 'Token.sol': { Token: CONTRACT_OUTPUTS } },
+      { '*': { '*': ['evm.bytecode.object'] }, 'Token.sol': { Token: CONTRACT_OUTPUTS } },
+    ]);
+  });
+
+  it('keeps the one-contract selection for a contract solc compiles alone (it creates the other itself)', async () => {
+    const maker = await deploy(artifact('solc-0.5.17', toolchainInput('Maker.sol', FACTORY_0_5), 'Maker.sol', 'Maker').creation);
+    const compiler = recordingCompiler();
+    const result = await verifyContract({
+      compiler,
+      submission: singleFile({ sourceCode: FACTORY_0_5, contractName: 'Maker', compilerVersion: V0_5_17 }),
+      runtimeCode: maker.runtimeCode,
+      creation: maker.creation,
+    });
+    expect(result).toMatchObject({ matchKind: 'full', creationMatch: 'full' });
+    expect(compiler.selections).toEqual([{ 'Maker.sol': { Maker: CONTRACT_OUTPUTS } }]);
+  });
+});
+
+describe('verifyContract with a code deployed without a metadata hash, submitted with the default settings', () => {
+  const storeArgs = encodeAbiParameters(STORE_ARGS, [500n, 'no hash']).slice(2);
+
+  for (const [label, metadata, changes] of [
+    ['bytecodeHash none', { bytecodeHash: 'none' }, [{ setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+    ['appendCBOR false', { appendCBOR: false }, [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+  ] as const) {
+    it(`${label}: one more compile, with the code's settings, matches the creation code and proves the arguments`, async () => {
+      const built = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 }, metadata }), 'Store.sol', 'Store');
+      const d = await deploy(`${built.creation}${storeArgs}`);
+      const compiler = recordingCompiler();
+      const submission = singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 });
+      const result = await verifyContract({ compiler, submission, runtimeCode: d.runtimeCode, creation: d.creation });
+      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', constructorArguments: storeArgs, swarmSource: '' });
+      expect(result.metadataSettingsFromCode).toEqual(changes);
+      expect(result.compilerInput.settings).toMatchObject({ optimizer: { enabled: true, runs: 200 }, metadata });
+      expect(result.compiledCreationCode).toBe(built.creation);
+      expect(compiler.selections).toHaveLength(2);
+
+      // Without a creation code to match there is nothing more to prove: no compile more.
+      const runtimeOnly = recordingCompiler();
+      const alone = await verifyContract({ compiler: runtimeOnly, submission, runtimeCode: d.runtimeCode, creation: null });
+      expect(alone).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null, constructorArguments: null });
+      expect(alone.metadataSettingsFromCode).toBeUndefined();
+      expect(runtimeOnly.selections).toHaveLength(1);
+    });
+  }
+
+  it('a code with a metadata hash costs no compile more when only its runtime code matches', async () => {
+    const built = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 } }), 'Store.sol', 'Store');
+    const d = await deploy(`${built.creation}${storeArgs}`);
+    // Another init code leaves the same runtime code: the creation code cannot match.
+    const creation = { ...d.creation, creationCode: `${built.creation}${storeArgs}00` as Hex };
+    const compiler = recordingCompiler();
+    const result = await verifyContract({ compiler, submission: singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 }), runtimeCode: d.runtimeCode, creation });
+    expect(result).toMatchObject({ matchKind: 'full', creationMatch: null });
+    expect(compiler.selections).toHaveLength(1);
   });
 });

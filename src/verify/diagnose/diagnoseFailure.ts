@@ -1,5 +1,4 @@
 import { isSolproofError, type SolproofError } from '../../core/errors.js';
-import { compareVersions } from '../../core/compilerVersion.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { strip0x } from '../../core/hex.js';
 import type { ReleaseLookup } from '../../core/solcReleases.js';
@@ -11,7 +10,10 @@ import type { SolcOutput } from '../solcTypes.js';
 import { verifyContract } from '../verifyContract.js';
 import { compareCodes, type CodeComparison } from './codeComparison.js';
 import { deployedFacts, type DeployedFacts } from './deployedFacts.js';
+import { releaseOf, requiredMetadataChanges, revealedMetadataChanges } from './metadataChanges.js';
 import { submittedSettings, withChanges, type SettingChange, type SubmittedSettings } from './settingChanges.js';
+
+export { requiredMetadataChanges } from './metadataChanges.js';
 
 /** How much a diagnosis may spend. */
 export interface DiagnosisBudget {
@@ -182,25 +184,6 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
 }
 
 /**
- * The metadata settings without which nothing can match: a deployed CBOR with a metadata hash
- * (ipfs, bzzr1) matches only compiled code whose auxdata has the same length, so another
- * bytecodeHash never matches; and code compiled without CBOR (appendCBOR false) never matches
- * a deployed code that has it. The deployed `none` kind is asked for with appendCBOR, so the
- * compiled auxdata has the deployed shape (the creation code can match too).
- */
-export function requiredMetadataChanges(sent: SubmittedSettings, facts: Pick<DeployedFacts, 'hashKind'>): SettingChange[] {
-  const out: SettingChange[] = [];
-  const release = releaseOf(sent.compilerVersion);
-  const addCBOR = facts.hashKind !== 'absent' && !sent.appendCBOR;
-  if (addCBOR) out.push({ setting: 'appendCBOR', from: 'false', to: 'true' });
-  const wanted = facts.hashKind === 'ipfs' || facts.hashKind === 'bzzr1' || (addCBOR && facts.hashKind === 'none') ? facts.hashKind : null;
-  if (wanted && wanted !== sent.bytecodeHash && release && compareVersions(release, '0.6.0') >= 0) {
-    out.push({ setting: 'bytecodeHash', from: sent.bytecodeHash, to: wanted });
-  }
-  return out;
-}
-
-/**
  * The settings to try, one change at a time first, the likeliest first; then cheap pairs.
  * Metadata changes the deployed CBOR requires come first, alone and then with every other candidate.
  */
@@ -237,15 +220,9 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   const compilerRelease = release ?? '0.0.0';
   const evmVersions = EVM_VERSION_NAMES.filter((n) => compilerKnowsEvmVersion(compilerRelease, n) && n !== sent.evmVersion).reverse();
   for (const evm of evmVersions.slice(0, 6)) singles.push([{ setting: 'evmVersion', from: sent.evmVersion, to: evm }]);
-  // The metadata settings the deployed auxdata shows: no CBOR at all (appendCBOR false, from
-  // 0.8.18), or another hash kind (bytecodeHash, from 0.6.0).
-  if (facts.hashKind === 'absent' && sent.appendCBOR && release && compareVersions(release, '0.8.18') >= 0) {
-    singles.push([{ setting: 'appendCBOR', from: 'true', to: 'false' }]);
-  }
-  const wantedHash = facts.hashKind === 'none' ? 'none' : facts.hashKind === 'bzzr1' ? 'bzzr1' : facts.hashKind === 'ipfs' ? 'ipfs' : null;
-  if (wantedHash && wantedHash !== sent.bytecodeHash && release && compareVersions(release, '0.6.0') >= 0) {
-    singles.push([{ setting: 'bytecodeHash', from: sent.bytecodeHash, to: wantedHash }]);
-  }
+  // The metadata settings the deployed auxdata shows, together (those it requires come first anyway).
+  const revealed = revealedMetadataChanges(sent, facts);
+  if (revealed.length > 0) singles.push(revealed);
   // The rarer runs values.
   for (const runs of runsToTry.slice(3)) singles.push([runsChange(runs)]);
   // Pairs where cheap: the metadata's compiler with the optimizer flipped; viaIR with the optimizer flipped.
@@ -257,9 +234,4 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
 
 function versionOf(compilerVersion: string): string {
   return compilerVersion.replace(/^v/, '');
-}
-
-function releaseOf(compilerVersion: string): string | null {
-  const m = /^v?(\d+\.\d+\.\d+)/.exec(compilerVersion);
-  return m ? m[1]! : null;
 }

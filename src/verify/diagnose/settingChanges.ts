@@ -122,13 +122,22 @@ function withChange(submission: SourceSubmission, change: SettingChange): Source
       else delete settings['viaIR'];
       break;
     case 'bytecodeHash':
-      settings['metadata'] = { ...((settings['metadata'] ?? {}) as Record<string, unknown>), bytecodeHash: to };
-      break;
     case 'appendCBOR':
-      settings['metadata'] = { ...((settings['metadata'] ?? {}) as Record<string, unknown>), appendCBOR: to === 'true' };
+      settings['metadata'] = withMetadataChanges(settings, [change])['metadata'];
       break;
   }
   return { ...json, standardJson: { ...json.standardJson, settings: settings as SolcSettings } };
+}
+
+/** `settings` with the metadata changes among `changes` (bytecodeHash, appendCBOR) applied. */
+export function withMetadataChanges(settings: SolcSettings, changes: readonly SettingChange[]): SolcSettings {
+  let metadata: Record<string, unknown> | null = null;
+  for (const { setting, to } of changes) {
+    if (setting !== 'bytecodeHash' && setting !== 'appendCBOR') continue;
+    metadata ??= { ...((settings.metadata ?? {}) as Record<string, unknown>) };
+    metadata[setting] = setting === 'appendCBOR' ? to === 'true' : to;
+  }
+  return metadata ? { ...settings, metadata: metadata as SolcSettings['metadata'] } : settings;
 }
 
 /** The standard JSON input a single file compiles to, as a submission (the contract named `path:Name`). */

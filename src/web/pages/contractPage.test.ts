@@ -75,6 +75,15 @@ describe('contractPage', () => {
     expect(page.match(/<script/g)).toHaveLength(1);
   });
 
+  it('shows the metadata settings compiled when they are not solc\'s defaults, escaped', () => {
+    const row = (settings: Record<string, unknown>) => /<dt>Metadata<\/dt><dd>[^<]*<\/dd>/.exec(contractPage({ ...base, contract: contract({ settings }), proxy: null, implementation: null }).value)?.[0] ?? null;
+    expect(row({})).toBeNull();
+    expect(row({ metadata: { bytecodeHash: 'ipfs', useLiteralContent: true } })).toBeNull();
+    expect(row({ metadata: { bytecodeHash: 'none' } })).toBe('<dt>Metadata</dt><dd>bytecodeHash none</dd>');
+    expect(row({ metadata: { appendCBOR: false, bytecodeHash: 'none' } })).toBe('<dt>Metadata</dt><dd>no CBOR (appendCBOR false)</dd>');
+    expect(row({ metadata: { bytecodeHash: EVIL } })).not.toContain('<img');
+  });
+
   it('shows the contract file first, then the other sources', () => {
     expect(sourceFiles(contract()).map((f) => f.path)).toEqual(['b.sol', 'a.sol']);
     expect(sourceFiles(contract({ sources: [], sourceCode: 'contract X {}' }))).toEqual([{ path: 'b.sol', content: 'contract X {}' }]);

@@ -138,6 +138,17 @@ function howVerified(contract: VerifiedContract): Html {
   return html`By submission ·`;
 }
 
+/** The metadata settings compiled, when they are not solc's defaults (a CBOR with an ipfs hash). */
+function metadataSettings(contract: VerifiedContract): Html | string {
+  const metadata = contract.settings['metadata'];
+  if (typeof metadata !== 'object' || metadata === null) return '';
+  const { bytecodeHash, appendCBOR } = metadata as { bytecodeHash?: unknown; appendCBOR?: unknown };
+  const shown: string[] = [];
+  if (appendCBOR === false) shown.push('no CBOR (appendCBOR false)');
+  else if (typeof bytecodeHash === 'string' && bytecodeHash !== 'ipfs') shown.push(`bytecodeHash ${bytecodeHash}`);
+  return shown.length ? html`<dt>Metadata</dt><dd>${shown.join(' · ')}</dd>` : '';
+}
+
 function partsMatched(contract: VerifiedContract): Html {
   const creation =
     contract.creationMatch ??
@@ -334,6 +345,7 @@ export function contractPage(data: ContractPageData): Html {
 <dt>Compiler</dt><dd class="mono">${contract.compilerVersion}</dd>
 <dt>Optimizer</dt><dd>${contract.optimizationUsed ? `enabled, ${contract.runs} runs` : 'disabled'}${contract.viaIR ? ' · via IR' : ''}</dd>
 <dt>EVM version</dt><dd>${contract.evmVersion || 'default'}</dd>
+${metadataSettings(contract)}
 <dt>Licence</dt><dd>${licenseName(contract.licenseType)}</dd>
 <dt>Match</dt><dd>${matchExplanation(contract)}${partsMatched(contract)}</dd>
 <dt>Verified</dt><dd>${howVerified(contract)} ${timeTag(contract.verifiedAt)}${contract.receipt && isReceipt(contract.receipt) ? html` · <a href="/receipt/${contract.receipt}">receipt</a>` : ''}</dd>

@@ -1,5 +1,5 @@
 import type { JobStatus } from '../../store/verificationJobs.js';
-import { flatteningWhyText, lastErrorText, receiptOutcomeText } from '../../texts/index.js';
+import { flatteningWhyText, lastErrorText, metadataSettingsText, receiptOutcomeText } from '../../texts/index.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { diagnosisReport } from './diagnosisReport.js';
@@ -21,6 +21,9 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
     ? (job.result as { flatteningRepairs: { line: number; text: string; why: string }[] }).flatteningRepairs
     : []).slice(0, 50);
   const dryRun = typeof job.result === 'object' && job.result !== null && (job.result as { dryRun?: unknown }).dryRun === true;
+  const fromCode = (typeof job.result === 'object' && job.result !== null && Array.isArray((job.result as { metadataSettingsFromCode?: unknown }).metadataSettingsFromCode)
+    ? (job.result as { metadataSettingsFromCode: { setting: string; from: string; to: string }[] }).metadataSettingsFromCode
+    : []).slice(0, 2);
   const labels = proxy ? ['Queued', 'Reading the proxy', 'Implementation found'] : ['Queued', 'Compiling and comparing', 'Verified'];
   let steps: StepState[];
   let status: Html;
@@ -58,6 +61,7 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
 ${reusedNote}`
       : html`<p class="notice ok">${receiptOutcomeText(job)} <a href="/address/${job.address}">Open the contract page →</a></p>
 ${reusedNote}
+${fromCode.length ? html`<p class="muted">The deployed code carries no metadata hash; it was compiled with the metadata settings the code shows, ${metadataSettingsText(fromCode)}, and its creation code matched too (so the constructor arguments are proven). The contract's sources are published as the standard JSON input with these settings.</p>` : ''}
 ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
     const diagnosis = typeof job.result === 'object' && job.result !== null ? (job.result as { diagnosis?: unknown }).diagnosis : undefined;
