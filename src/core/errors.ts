@@ -98,6 +98,8 @@ export interface ErrorDetails {
   compile_timeout: { timeoutMs: number };
   compile_out_of_memory: { maxMemoryMb: number; detail?: string };
   compile_output_too_large: { maxOutputBytes: number; size?: number };
+  /** Its caller stopped the compile before it finished (a diagnosis at its time limit); its worker or process was stopped with it. */
+  compile_cancelled: Record<string, never>;
   /**
    * `detail`: what the compiler process or worker said; `cause`: how it ended when that is
    * known (output that is not JSON, a process that could not start, was cancelled or exited);

@@ -88,6 +88,8 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       return e.details.detail ? `${memoryLimitText(e.details.maxMemoryMb)}: ${e.details.detail}` : memoryLimitText(e.details.maxMemoryMb);
     case 'compile_output_too_large':
       return outputLimitText(e.details.maxOutputBytes, e.details.size);
+    case 'compile_cancelled':
+      return 'The compilation was stopped before it finished';
     case 'compiler_crashed':
       return e.details.poolClosed ? 'The compiler pool is closed' : `The compiler crashed: ${crashText(e.details)}`;
     case 'compile_required':
