@@ -176,9 +176,12 @@ async function diagnosedFailure(
       releases: diagnosis.releases,
       compilerAvailable: diagnosis.compilerAvailable,
       budget: diagnosis.budget,
-      beforeCompile: () => diagnosis.gate.idle(),
+      beforeCompile: (signal) => diagnosis.gate.idle(60_000, signal),
     });
-    deps.logger.info({ receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, ms: found.ms }, 'diagnosed a failed verification');
+    deps.logger.info(
+      { receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, compilesStopped: found.compilesStopped, limitReached: found.limitReached, ms: found.ms },
+      'diagnosed a failed verification',
+    );
     return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });
   } catch (failure) {
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
