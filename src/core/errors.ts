@@ -108,6 +108,9 @@ export interface ErrorDetails {
   compiler_crashed: CompilerCrashFacts & { poolClosed?: boolean };
   /** A run that may only use known compilations met one that is not known. */
   compile_required: Record<string, never>;
+  // limits
+  /** A failure was not diagnosed: the key's diagnoses for the UTC day are used up (`resetsAt`: ISO time of the next UTC midnight). */
+  diagnosis_quota_reached: { limit: number; resetsAt: string };
   // input
   invalid_input: InvalidInputFacts;
   invalid_standard_json: InvalidStandardJsonFacts;
