@@ -111,7 +111,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
   { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
   { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
-  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take (default 60)' },
+  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take, its compile in flight included: that is stopped at the limit (default 60)' },
   { key: 'codeWaitMs', flag: 'code-wait-ms', env: 'SOLPROOF_CODE_WAIT_MS', kind: 'int', help: 'a submission for an address without code waits this long for it before it is refused (default 3000)' },
   { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
 ];
