@@ -114,6 +114,7 @@ export async function start(config: Config): Promise<void> {
               new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
             ]),
           budget: { compiles: config.diagnosisCompiles, ms: config.diagnosisSeconds * 1000 },
+          dailyLimit: config.dailyDiagnosisQuota,
           gate: new WorkGate(),
         }
       : undefined;

@@ -26,6 +26,8 @@ export interface CompilerPoolStats {
   warmCompiles: number;
   coldLoads: number;
   timeouts: number;
+  /** Running compiles stopped by their caller's signal: their worker or process was stopped with them. */
+  cancelled: number;
   crashes: number;
   outOfMemory: number;
   running: number;
@@ -53,9 +55,25 @@ class Semaphore {
   get queued(): number {
     return this.waiting.length;
   }
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    else this.active++;
+  /** Resolves with the release of a slot; rejects with compile_cancelled when `signal` fires first. */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw cancelledCompile();
+    if (this.active >= this.limit) {
+      await new Promise<void>((resolve, reject) => {
+        const grant = (): void => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve();
+        };
+        // A waiter that gives up leaves the line: the slot goes to the next one.
+        const giveUp = (): void => {
+          const at = this.waiting.indexOf(grant);
+          if (at !== -1) this.waiting.splice(at, 1);
+          reject(cancelledCompile());
+        };
+        this.waiting.push(grant);
+        signal?.addEventListener('abort', giveUp, { once: true });
+      });
+    } else this.active++;
     let released = false;
     return () => {
       if (released) return;
@@ -66,6 +84,8 @@ class Semaphore {
     };
   }
 }
+
+const cancelledCompile = (): SolproofError => new SolproofError('compile_cancelled', {});
 
 /**
  * Finds the compiled worker script. From dist/ it sits next to this module; when this module
@@ -105,7 +125,7 @@ export class CompilerPool {
   private readonly piscina: Piscina<TaskWithAffinity, WorkerResult>;
   private readonly slots: Semaphore;
   private readonly warmByThread = new Map<number, Set<string>>();
-  private readonly counters = { compiles: 0, warmCompiles: 0, coldLoads: 0, timeouts: 0, crashes: 0, outOfMemory: 0 };
+  private readonly counters = { compiles: 0, warmCompiles: 0, coldLoads: 0, timeouts: 0, cancelled: 0, crashes: 0, outOfMemory: 0 };
   private closed = false;
 
   constructor(private readonly options: CompilerPoolOptions) {
@@ -147,8 +167,12 @@ export class CompilerPool {
     return this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   }
 
-  /** Compiles with a soljson build. Resolves with solc's output, parsed in the worker. */
-  async compileSoljson(path: string, input: string): Promise<PoolCompileResult> {
+  /**
+   * Compiles with a soljson build. Resolves with solc's output, parsed in the worker. When
+   * `signal` fires the compile stops: a running one's worker is terminated (the next compile
+   * starts a new one) and the promise rejects with compile_cancelled.
+   */
+  async compileSoljson(path: string, input: string, signal?: AbortSignal): Promise<PoolCompileResult> {
     const task: TaskWithAffinity = {
       kind: 'compile',
       path,
@@ -158,7 +182,7 @@ export class CompilerPool {
       maxOutputBytes: this.maxOutputBytes,
       [AFFINITY]: { path },
     };
-    const result = await this.runInWorker(task);
+    const result = await this.runInWorker(task, signal);
     if (!('output' in result)) throw new Error('unexpected worker answer');
     this.counters.compiles++;
     if (result.loadMs === null) this.counters.warmCompiles++;
@@ -175,10 +199,11 @@ export class CompilerPool {
 
   /**
    * Compiles with a native solc binary, in the same concurrency bound as the workers; its
-   * output is handed to a worker thread to be parsed there.
+   * output is handed to a worker thread to be parsed there. `signal` kills the process (or
+   * stops the parse) and rejects with compile_cancelled.
    */
-  async compileNative(path: string, input: string): Promise<PoolCompileResult> {
-    const release = await this.acquireSlot();
+  async compileNative(path: string, input: string, signal?: AbortSignal): Promise<PoolCompileResult> {
+    const release = await this.acquireSlot(signal);
     let output: Uint8Array;
     const t0 = performance.now();
     try {
@@ -186,11 +211,16 @@ export class CompilerPool {
         timeoutMs: this.options.timeoutMs,
         maxMemoryMb: this.options.maxMemoryMb,
         maxOutputBytes: this.maxOutputBytes,
+        ...(signal ? { signal } : {}),
       });
       if (!result.ok) {
         if (result.reason === 'timeout') {
           this.counters.timeouts++;
           throw new SolproofError('compile_timeout', { timeoutMs: this.options.timeoutMs });
+        }
+        if (result.reason === 'cancelled') {
+          this.counters.cancelled++;
+          throw cancelledCompile();
         }
         throw this.compileFailure(result.reason, result);
       }
@@ -202,9 +232,9 @@ export class CompilerPool {
     const buffer = output.buffer as ArrayBuffer;
     let parsed: WorkerResult;
     try {
-      parsed = await this.piscina.run({ kind: 'parse', output: buffer, maxOutputBytes: this.maxOutputBytes }, { transferList: [buffer] });
+      parsed = await this.piscina.run({ kind: 'parse', output: buffer, maxOutputBytes: this.maxOutputBytes }, { transferList: [buffer], ...(signal ? { signal } : {}) });
     } catch (e) {
-      throw this.translateWorkerFailure(e, false);
+      throw this.translateWorkerFailure(e, signal?.aborted ? 'cancelled' : null);
     }
     if (!parsed.ok) throw this.compileFailure(parsed.reason, parsed);
     if (!('output' in parsed)) throw new Error('unexpected worker answer');
@@ -225,36 +255,46 @@ export class CompilerPool {
     return new SolproofError('compiler_crashed', { detail: facts.detail, ...(facts.cause ? { cause: facts.cause } : {}) });
   }
 
-  private async runInWorker(task: TaskWithAffinity): Promise<WorkerResult & { ok: true }> {
-    const release = await this.acquireSlot();
+  private async runInWorker(task: TaskWithAffinity, signal?: AbortSignal): Promise<WorkerResult & { ok: true }> {
+    const release = await this.acquireSlot(signal);
     const controller = new AbortController();
-    let timedOut = false;
-    // The clock starts when the task owns a slot: time spent queued is not the compiler's.
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let ended: 'timeout' | 'cancelled' | null = null;
+    const stop = (why: 'timeout' | 'cancelled'): void => {
+      ended ??= why;
       controller.abort();
-    }, this.options.timeoutMs);
+    };
+    // The clock starts when the task owns a slot: time spent queued is not the compiler's.
+    const timer = setTimeout(() => stop('timeout'), this.options.timeoutMs);
+    const cancel = (): void => stop('cancelled');
+    signal?.addEventListener('abort', cancel, { once: true });
+    // Fired between the slot's grant and here: the listener came too late to hear it.
+    if (signal?.aborted) cancel();
     try {
       let result: WorkerResult;
       try {
         result = await this.piscina.run(task, { signal: controller.signal });
       } catch (e) {
-        throw this.translateWorkerFailure(e, timedOut);
+        throw this.translateWorkerFailure(e, ended);
       }
       this.warmByThread.set(result.threadId, new Set(result.warm));
       if (result.ok) return result;
       throw this.compileFailure(result.reason, result);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
       release();
     }
   }
 
-  private translateWorkerFailure(e: unknown, timedOut: boolean): SolproofError {
-    if (timedOut) {
-      // piscina terminates the worker running an aborted task; a fresh one replaces it.
+  private translateWorkerFailure(e: unknown, ended: 'timeout' | 'cancelled' | null): SolproofError {
+    // piscina terminates the worker running an aborted task; the next task starts a fresh one.
+    if (ended === 'timeout') {
       this.counters.timeouts++;
       return new SolproofError('compile_timeout', { timeoutMs: this.options.timeoutMs });
+    }
+    if (ended === 'cancelled') {
+      this.counters.cancelled++;
+      return cancelledCompile();
     }
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -266,9 +306,9 @@ export class CompilerPool {
     return new SolproofError('compiler_crashed', { detail: message }, { cause: e, retryable: this.closed ? false : true });
   }
 
-  private async acquireSlot(): Promise<() => void> {
+  private async acquireSlot(signal?: AbortSignal): Promise<() => void> {
     if (this.closed) throw new SolproofError('compiler_crashed', { detail: '', poolClosed: true });
-    const release = await this.slots.acquire();
+    const release = await this.slots.acquire(signal);
     // The pool may have closed while this compile waited for a slot.
     if (this.closed) {
       release();

@@ -4,7 +4,7 @@
  * contract (`--standard-json`, input on stdin, output on stdout) built on the solc 0.8.26
  * package; the others misbehave on purpose (hang, crash, eat memory).
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,16 @@ const input: SolcInput = {
   sources: { 'Token.sol': { content: 'pragma solidity >=0.6.0;\ncontract Token { mapping(address => uint) public balanceOf; function mint() public { balanceOf[msg.sender] += 1; } }\n' } },
   settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
 };
+
+/** Whether a process is still there (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function executable(path: string, text: string): Promise<void> {
   await writeFile(path, text);
@@ -54,6 +64,8 @@ beforeAll(async () => {
   await executable(join(cacheDir, `solc-linux-amd64-v${versions['0.6.12']}`), '#!/bin/sh\nexit 99\n');
   await executable(join(cacheDir, 'solc-linux-amd64-v0.9.1+commit.00000001'), '#!/bin/sh\nexec sleep 30\n');
   await executable(join(cacheDir, 'solc-linux-amd64-v0.9.2+commit.00000002'), '#!/bin/sh\necho "Segmentation fault in the optimizer" >&2\nexit 3\n');
+  // Says where it runs, then hangs: a test can see that it was really killed.
+  await executable(join(cacheDir, 'solc-linux-amd64-v0.9.4+commit.00000004'), `#!/bin/sh\necho $$ > "${join(cacheDir, 'hanging.pid')}"\nexec sleep 60\n`);
   await executable(
     join(cacheDir, 'solc-linux-amd64-v0.9.3+commit.00000003'),
     `#!${node}\nconst held = [];\nsetInterval(() => held.push(Buffer.alloc(32 << 20, 1)), 20);\n`,
@@ -95,6 +107,26 @@ describe('native compilers', () => {
     expect(e.code).toBe('compile_timeout');
     expect(errorSentence(e)).toBe('Compilation exceeded the time limit of 1 s');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("kills a native compiler when its caller's signal fires", async () => {
+    const compiler = compilerWith({ timeoutMs: 120_000 });
+    const caller = new AbortController();
+    const compiling = rejection(compiler.compile('0.9.4+commit.00000004', input, caller.signal));
+    let pid = 0;
+    while (!pid) {
+      pid = Number((await readFile(join(cacheDir, 'hanging.pid'), 'utf8').catch(() => '')).trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(alive(pid)).toBe(true);
+    caller.abort();
+    const e = await compiling;
+    expect(e.code).toBe('compile_cancelled');
+    // The process is gone (reaped before the compile answered), not left to run out its minute.
+    expect(alive(pid)).toBe(false);
+    expect(compiler.stats()).toMatchObject({ cancelled: 1, timeouts: 0, crashes: 0, running: 0 });
+    // The slot is free again.
+    expect((await compiler.compile(versions['0.8.26']!, input)).contracts?.['Token.sol']?.Token?.evm?.bytecode?.object).toMatch(/^6080/);
   });
 
   it('reports a native compiler that dies as compiler_crashed, with its last words', async () => {

@@ -9,6 +9,7 @@ export interface NativeRunOptions {
   maxMemoryMb: number;
   /** Upper bound on what the compiler may print, to bound the service's memory. */
   maxOutputBytes?: number;
+  /** Kills the compiler process when it fires: the run ends with reason `cancelled`. */
   signal?: AbortSignal;
 }
 
@@ -20,7 +21,7 @@ export interface CompileFailureFacts extends CompilerCrashFacts {
 export type NativeRunResult =
   /** solc's output bytes, in a buffer of their own (so they can be transferred to a worker). */
   | { ok: true; output: Uint8Array }
-  | ({ ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed' } & CompileFailureFacts);
+  | ({ ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed' | 'cancelled' } & CompileFailureFacts);
 
 const MEMORY_POLL_MS = 100;
 
@@ -33,6 +34,7 @@ const MEMORY_POLL_MS = 100;
  */
 export async function runNativeCompiler(binaryPath: string, input: string, options: NativeRunOptions): Promise<NativeRunResult> {
   const maxOutputBytes = options.maxOutputBytes ?? 256 * 1024 * 1024;
+  if (options.signal?.aborted) return { ok: false, reason: 'cancelled', detail: '' };
   const scratch = await mkdtemp(join(tmpdir(), 'solproof-solc-'));
   try {
     return await new Promise<NativeRunResult>((resolve) => {
@@ -68,8 +70,10 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
           () => undefined, // the process has just exited
         );
       }, MEMORY_POLL_MS);
-      const onAbort = (): void => kill({ ok: false, reason: 'crashed', detail: '', cause: 'cancelled' });
+      const onAbort = (): void => kill({ ok: false, reason: 'cancelled', detail: '' });
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      // Fired while the scratch directory was made: the listener came too late to hear it.
+      if (options.signal?.aborted) onAbort();
 
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;

@@ -156,6 +156,47 @@ describe('createSolcCompiler with a seeded cache', () => {
     expect(compiler.stats()).toMatchObject({ timeouts: 1, compiles: 1 });
   });
 
+  it("stops a running compile when its caller's signal fires: its worker is terminated, the other compiles go on", async () => {
+    const compiler = compilerWith({ maxThreads: 2 });
+    const caller = new AbortController();
+    const slow = rejection(compiler.compile(versions['0.8.28']!, slowInput(), caller.signal));
+    // Another compile beside it finishes while the slow one runs (it takes about a minute).
+    const beside = await compiler.compile(versions['0.8.28']!, counterInput());
+    expect(beside.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+    expect(compiler.stats()).toMatchObject({ running: 1, threads: 2, compiles: 1 });
+    caller.abort();
+    const e = await slow;
+    expect(e.code).toBe('compile_cancelled');
+    expect(errorSentence(e)).toBe('The compilation was stopped before it finished');
+    // The worker that ran it is gone; the one beside it stays.
+    expect(compiler.stats()).toMatchObject({ running: 0, threads: 1, cancelled: 1, timeouts: 0, crashes: 0 });
+    // Both slots serve again: two compiles at once, one on a new worker.
+    const [a, b] = await Promise.all([compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public a;')), compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public b;'))]);
+    expect(a.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+    expect(b.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
+    expect(compiler.stats()).toMatchObject({ compiles: 3, threads: 2 });
+  });
+
+  it('drops a compile waiting for a slot when its signal fires, leaving the running one alone', async () => {
+    const compiler = compilerWith({ maxThreads: 1 });
+    const first = new AbortController();
+    const second = new AbortController();
+    const running = rejection(compiler.compile(versions['0.8.28']!, slowInput(), first.signal));
+    await compiler.resolve(versions['0.8.28']!);
+    while (compiler.stats().running === 0) await new Promise((r) => setTimeout(r, 10));
+    const waiting = rejection(compiler.compile(versions['0.8.28']!, counterInput(), second.signal));
+    while (compiler.stats().queued === 0) await new Promise((r) => setTimeout(r, 10));
+    second.abort();
+    expect((await waiting).code).toBe('compile_cancelled');
+    expect(compiler.stats()).toMatchObject({ running: 1, queued: 0 });
+    first.abort();
+    expect((await running).code).toBe('compile_cancelled');
+    // A signal that has fired already stops a compile before it starts.
+    expect((await rejection(compiler.compile(versions['0.8.28']!, counterInput(), second.signal))).code).toBe('compile_cancelled');
+    // Only the running one had a worker to stop.
+    expect(compiler.stats()).toMatchObject({ running: 0, queued: 0, cancelled: 1 });
+  });
+
   it('reports compile_out_of_memory at the memory limit and keeps compiling afterwards', async () => {
     const compiler = compilerWith({ maxThreads: 1, maxMemoryMb: 64 });
     const e = await rejection(compiler.compile(versions['0.8.28']!, memoryHungryInput()));

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { SolproofError } from '../core/errors.js';
 import { compareVersions, type CompilerVersion } from '../core/compilerVersion.js';
 import type { Logger } from '../core/log.js';
 import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
@@ -97,10 +98,10 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
   if (npmRegistryUrl) sources.push(npmSource(npmRegistryUrl, { ...deps, readSoljsonVersion: (path) => pool.readSoljsonVersion(path) }));
   const downloadCache = new DownloadCache(cache, sources, releases, (v): CompilerKind[] => (nativeAllowed(v) ? ['native', 'soljson'] : ['soljson']));
 
-  async function compile(version: string, input: SolcInput): Promise<SolcOutput> {
-    const resolved = await downloadCache.resolve(version);
+  async function compile(version: string, input: SolcInput, signal?: AbortSignal): Promise<SolcOutput> {
+    const resolved = await unlessCancelled(downloadCache.resolve(version), signal);
     const text = JSON.stringify(input);
-    const result = resolved.kind === 'native' ? await pool.compileNative(resolved.path, text) : await pool.compileSoljson(resolved.path, text);
+    const result = resolved.kind === 'native' ? await pool.compileNative(resolved.path, text, signal) : await pool.compileSoljson(resolved.path, text, signal);
     logger?.debug({ version: resolved.longVersion, kind: resolved.kind, loadMs: result.loadMs, compileMs: result.compileMs }, 'compiled');
     return result.output as SolcOutput;
   }
@@ -112,4 +113,27 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     stats: () => ({ ...pool.stats(), downloads: { ...downloads } }),
     close: () => pool.close(),
   };
+}
+
+/**
+ * `work`, or compile_cancelled as soon as `signal` fires. Only the waiting stops: a download
+ * goes on for the others who wait for it, and stays in the cache.
+ */
+function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new SolproofError('compile_cancelled', {}));
+  return new Promise<T>((resolve, reject) => {
+    const cancel = (): void => reject(new SolproofError('compile_cancelled', {}));
+    signal.addEventListener('abort', cancel, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', cancel);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', cancel);
+        reject(error);
+      },
+    );
+  });
 }

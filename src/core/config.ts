@@ -40,6 +40,10 @@ export interface Config {
   /** Daily verification submissions per key. */
   dailyVerifyQuota: number;
   dailyProxyQuota: number;
+  /** Daily dry runs (`dryrun=1`) per key: counted apart from the verifications, which they do not use. */
+  dailyDryRunQuota: number;
+  /** Diagnoses of failed verifications (dry runs' included) per key per day; past it a failure is answered undiagnosed. */
+  dailyDiagnosisQuota: number;
   /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
   webRate: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
@@ -98,6 +102,8 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'keyQueuedJobs', flag: 'key-queued-jobs', env: 'SOLPROOF_KEY_QUEUED_JOBS', kind: 'int', help: "one key's jobs waiting or running (default 50)" },
   { key: 'dailyVerifyQuota', flag: 'daily-verify-quota', env: 'SOLPROOF_DAILY_VERIFY_QUOTA', kind: 'int', help: 'verifysourcecode submissions per key per UTC day (default 100)' },
   { key: 'dailyProxyQuota', flag: 'daily-proxy-quota', env: 'SOLPROOF_DAILY_PROXY_QUOTA', kind: 'int', help: 'verifyproxycontract submissions per key per UTC day (default 100)' },
+  { key: 'dailyDryRunQuota', flag: 'daily-dry-run-quota', env: 'SOLPROOF_DAILY_DRY_RUN_QUOTA', kind: 'int', help: 'dry runs (verifysourcecode with dryrun=1) per key per UTC day (default 100)' },
+  { key: 'dailyDiagnosisQuota', flag: 'daily-diagnosis-quota', env: 'SOLPROOF_DAILY_DIAGNOSIS_QUOTA', kind: 'int', help: 'diagnoses of failed verifications, dry runs included, per key per UTC day (default 20)' },
   { key: 'webRate', flag: 'web-rate', env: 'SOLPROOF_WEB_RATE', kind: 'int', help: 'explorer contract calls and address pages per second per client (default 10)' },
   { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', kind: 'string', help: 'redis:// URL to share rate limits between service processes' },
@@ -105,7 +111,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
   { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
   { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
-  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take (default 60)' },
+  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take, its compile in flight included: that is stopped at the limit (default 60)' },
   { key: 'codeWaitMs', flag: 'code-wait-ms', env: 'SOLPROOF_CODE_WAIT_MS', kind: 'int', help: 'a submission for an address without code waits this long for it before it is refused (default 3000)' },
   { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
 ];
@@ -133,6 +139,8 @@ export function defaultConfig(): Config {
     keyQueuedJobs: 50,
     dailyVerifyQuota: 100,
     dailyProxyQuota: 100,
+    dailyDryRunQuota: 100,
+    dailyDiagnosisQuota: 20,
     webRate: 10,
     trustedProxies: [],
     followChain: true,

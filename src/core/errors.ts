@@ -98,6 +98,8 @@ export interface ErrorDetails {
   compile_timeout: { timeoutMs: number };
   compile_out_of_memory: { maxMemoryMb: number; detail?: string };
   compile_output_too_large: { maxOutputBytes: number; size?: number };
+  /** Its caller stopped the compile before it finished (a diagnosis at its time limit); its worker or process was stopped with it. */
+  compile_cancelled: Record<string, never>;
   /**
    * `detail`: what the compiler process or worker said; `cause`: how it ended when that is
    * known (output that is not JSON, a process that could not start, was cancelled or exited);
@@ -106,6 +108,9 @@ export interface ErrorDetails {
   compiler_crashed: CompilerCrashFacts & { poolClosed?: boolean };
   /** A run that may only use known compilations met one that is not known. */
   compile_required: Record<string, never>;
+  // limits
+  /** A failure was not diagnosed: the key's diagnoses for the UTC day are used up (`resetsAt`: ISO time of the next UTC midnight). */
+  diagnosis_quota_reached: { limit: number; resetsAt: string };
   // input
   invalid_input: InvalidInputFacts;
   invalid_standard_json: InvalidStandardJsonFacts;

@@ -3,7 +3,7 @@
  * (src/texts/jobs.ts) words them when a receipt is read, so every client gets the form it
  * reads, and a better wording reaches old receipts too.
  */
-import { isSolproofError, type ErrorFacts, type FlatteningRepairFact } from './errors.js';
+import { isSolproofError, type ErrorDetails, type ErrorFacts, type FlatteningRepairFact } from './errors.js';
 
 /** A verification that passed: how it matched. */
 export interface SourcePassResult {
@@ -27,6 +27,8 @@ export type FailureResult = ErrorFacts & {
   reasonCode?: string;
   /** The diagnosis's facts (verify's Diagnosis). */
   diagnosis?: unknown;
+  /** Why the failure has no diagnosis although it could have had one. */
+  diagnosisSkipped?: { code: 'diagnosis_quota_reached'; details: ErrorDetails['diagnosis_quota_reached'] };
 };
 
 /**

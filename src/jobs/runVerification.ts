@@ -18,6 +18,7 @@ import type { SourceSubmission } from '../core/types.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import { diagnosisReasonCode } from '../verify/index.js';
 import type { WorkGate } from './workGate.js';
+import { takeQuota } from '../store/quotas.js';
 
 export interface VerificationDeps {
   store: Store;
@@ -39,6 +40,8 @@ export interface DiagnosisDeps {
   /** Whether a compiler is cached here or quick to get. */
   compilerAvailable: (longVersion: string) => Promise<boolean>;
   budget: DiagnosisBudget;
+  /** Diagnoses per API key per UTC day (0: no daily limit); past it a failure is answered undiagnosed, saying why. */
+  dailyLimit: number;
   /** Verifications hold it; a diagnosis compiles only when it is free. */
   gate: WorkGate;
 }
@@ -90,7 +93,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       }
       if (isSolproofError(error)) {
         if (deps.diagnosis && DIAGNOSABLE.has(error.code) && runtimeCode !== '0x') {
-          return diagnosedFailure(deps, deps.diagnosis, job.receipt, submission, runtimeCode, creation, error);
+          return diagnosedFailure(deps, deps.diagnosis, job, submission, runtimeCode, creation, error);
         }
         return failed(errorFacts(error));
       }
@@ -173,18 +176,32 @@ function compiledInput(result: VerificationResult): Record<string, unknown> {
 
 /**
  * A failure with its diagnosis: the facts and, when the bounded search found one, the change
- * that makes the submission pass. A diagnosis that itself fails leaves the plain failure.
+ * that makes the submission pass. A diagnosis counts against the key's daily diagnoses when it
+ * starts; with those used up the failure says so instead. A diagnosis that itself fails leaves
+ * the plain failure.
  */
 async function diagnosedFailure(
   deps: VerificationDeps,
   diagnosis: DiagnosisDeps,
-  receipt: string,
+  job: VerificationJob,
   submission: SourceSubmission,
   runtimeCode: Hex,
   creation: ContractCreation | null,
   error: AnySolproofError,
 ): Promise<JobOutcome> {
+  const receipt = job.receipt;
   try {
+    // Every submission has a key; a job without one (none is written so) has no day to count against.
+    if (job.apiKeyId !== null) {
+      const quota = await takeQuota(deps.store.db, { keyId: job.apiKeyId, kind: 'diagnosis', limit: diagnosis.dailyLimit });
+      if (!quota.ok) {
+        deps.logger.info({ receipt, code: error.code }, "failed verification not diagnosed: the key's diagnoses for the day are used up");
+        return failed({
+          ...errorFacts(error),
+          diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: diagnosis.dailyLimit, resetsAt: quota.resetsAt.toISOString() } },
+        });
+      }
+    }
     const found = await diagnoseFailure({
       compiler: deps.compiler,
       submission,
@@ -194,9 +211,12 @@ async function diagnosedFailure(
       releases: diagnosis.releases,
       compilerAvailable: diagnosis.compilerAvailable,
       budget: diagnosis.budget,
-      beforeCompile: () => diagnosis.gate.idle(),
+      beforeCompile: (signal) => diagnosis.gate.idle(60_000, signal),
     });
-    deps.logger.info({ receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, ms: found.ms }, 'diagnosed a failed verification');
+    deps.logger.info(
+      { receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, compilesStopped: found.compilesStopped, limitReached: found.limitReached, ms: found.ms },
+      'diagnosed a failed verification',
+    );
     return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });
   } catch (failure) {
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');

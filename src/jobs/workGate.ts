@@ -18,20 +18,22 @@ export class WorkGate {
     }
   }
 
-  /** Resolves when no verification holds the gate, or after `maxWaitMs`. */
-  idle(maxWaitMs = 60_000): Promise<void> {
-    if (this.holders === 0) return Promise.resolve();
+  /** Resolves when no verification holds the gate, after `maxWaitMs`, or when `signal` fires (the waiter has stopped waiting). */
+  idle(maxWaitMs = 60_000, signal?: AbortSignal): Promise<void> {
+    if (this.holders === 0 || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, maxWaitMs);
       timer.unref?.();
       const waiters = this.waiters;
       function done(): void {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
         const at = waiters.indexOf(done);
         if (at !== -1) waiters.splice(at, 1);
         resolve();
       }
       waiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
 }

@@ -224,9 +224,10 @@ export interface ProxyRecordsTable {
   receipt: string | null;
 }
 
-export type QuotaKind = 'verify' | 'proxy';
+/** What a key's daily quotas count: verifications, proxy verifications, dry runs, and diagnoses of failures. */
+export type QuotaKind = 'verify' | 'proxy' | 'dry_run' | 'diagnosis';
 
-/** Submissions per key, kind and UTC day (`YYYY-MM-DD`). */
+/** Submissions (or diagnoses) per key, kind and UTC day (`YYYY-MM-DD`). */
 export interface DailyQuotasTable {
   apiKeyId: string;
   kind: QuotaKind;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
+import { createTestDatabase } from '../../test/helpers/testDatabase.js';
+import { migrateToLatest } from './openStore.js';
 import { createApiKey } from './apiKeys.js';
 import { nextUtcMidnight, quotaUsageToday, quotaUsed, takeQuota } from './quotas.js';
 
@@ -30,7 +33,36 @@ describeOnDialects('daily quotas', (dialect) => {
       expect((await takeQuota(stores.store.db, { keyId: id, kind: 'proxy', limit: 3, now: NOON })).ok).toBe(true);
       const tomorrow = new Date('2026-11-23T00:00:00.000Z');
       expect(await takeQuota(stores.store.db, { keyId: id, kind: 'verify', limit: 3, now: tomorrow })).toMatchObject({ ok: true, used: 1 });
-      expect((await quotaUsageToday(stores.store.db, NOON)).get(id)).toEqual({ verify: 3, proxy: 1 });
+      // Dry runs and diagnoses are counted apart from the verifications.
+      expect((await takeQuota(stores.store.db, { keyId: id, kind: 'dry_run', limit: 2, now: NOON })).ok).toBe(true);
+      expect((await takeQuota(stores.store.db, { keyId: id, kind: 'dry_run', limit: 2, now: NOON })).ok).toBe(true);
+      expect((await takeQuota(stores.store.db, { keyId: id, kind: 'dry_run', limit: 2, now: NOON })).ok).toBe(false);
+      expect((await takeQuota(stores.store.db, { keyId: id, kind: 'diagnosis', limit: 1, now: NOON })).ok).toBe(true);
+      expect((await quotaUsageToday(stores.store.db, NOON)).get(id)).toEqual({ verify: 3, proxy: 1, dry_run: 2, diagnosis: 1 });
+    });
+
+    it("keeps the day's counts of verifications and proxies through the migration that adds dry runs and diagnoses", async () => {
+      const tdb = await createTestDatabase(dialect);
+      try {
+        const store = await tdb.open({ migrate: false });
+        try {
+          await migrateToLatest(store, { upTo: '0008_list_search' });
+          const raw = store.db.withoutPlugins() as unknown as Kysely<any>;
+          await raw.insertInto('daily_quotas').values([
+            { api_key_id: 'key_a', kind: 'verify', day: '2026-11-22', count: 7 },
+            { api_key_id: 'key_a', kind: 'proxy', day: '2026-11-22', count: 2 },
+          ]).execute();
+          await migrateToLatest(store);
+          expect((await quotaUsageToday(store.db, NOON)).get('key_a')).toEqual({ verify: 7, proxy: 2, dry_run: 0, diagnosis: 0 });
+          expect(await takeQuota(store.db, { keyId: 'key_a', kind: 'verify', limit: 8, now: NOON })).toMatchObject({ ok: true, used: 8 });
+          expect(await takeQuota(store.db, { keyId: 'key_a', kind: 'verify', limit: 8, now: NOON })).toMatchObject({ ok: false, used: 8 });
+          await expect(raw.insertInto('daily_quotas').values({ api_key_id: 'key_a', kind: 'other', day: '2026-11-22', count: 1 }).execute()).rejects.toThrow();
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await tdb.dispose();
+      }
     });
 
     it('a limit of 0 counts without refusing', async () => {

@@ -73,7 +73,7 @@ export async function quotaUsageToday(
   const rows = await db.selectFrom('dailyQuotas').selectAll().where('day', '=', utcDay(now)).execute();
   const usage = new Map<string, Record<QuotaKind, number>>();
   for (const row of rows) {
-    const entry = usage.get(row.apiKeyId) ?? { verify: 0, proxy: 0 };
+    const entry = usage.get(row.apiKeyId) ?? { verify: 0, proxy: 0, dry_run: 0, diagnosis: 0 };
     entry[row.kind] = Number(row.count);
     usage.set(row.apiKeyId, entry);
   }

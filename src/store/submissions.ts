@@ -9,7 +9,7 @@ import { insertJob, type VerificationJob } from './verificationJobs.js';
 export interface QueueSubmissionOptions {
   request: JobRequest;
   apiKeyId: string;
-  /** The daily quota the submission counts against; null for one that uses none (a dry run). */
+  /** The daily quota the submission counts against; null for one that uses none. */
   quota: { kind: QuotaKind; limit: number } | null;
   /** A key may have at most this many jobs queued or running; 0 or less: no limit. */
   maxUnfinished: number;

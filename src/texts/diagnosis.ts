@@ -33,6 +33,17 @@ export interface DiagnosisView {
   tried: number;
   compiles: number;
   budgetSpent: boolean;
+  /** Absent from diagnoses stored before the time limit stopped compiles in flight. */
+  limitReached?: 'compiles' | 'time' | null;
+  compilesStopped?: number;
+}
+
+/** Why a diagnosis stopped before trying every setting (`budget spent`, or its time limit with the compile it cut short); null when it did not. */
+export function searchLimitText(d: Pick<DiagnosisView, 'budgetSpent' | 'limitReached' | 'compilesStopped'>): string | null {
+  if (!d.budgetSpent) return null;
+  if (d.limitReached !== 'time') return 'budget spent';
+  const stopped = d.compilesStopped ?? 0;
+  return `stopped at its time limit${stopped > 0 ? `, ${stopped} compile${stopped === 1 ? '' : 's'} cut short` : ''}`;
 }
 
 
@@ -129,7 +140,8 @@ export function diagnosisSentences(d: DiagnosisView): string {
       );
     }
   }
-  out.push(`No setting tried made it match (${d.tried} tried, ${d.compiles} compiles${d.budgetSpent ? ', budget spent' : ''}).`);
+  const limit = searchLimitText(d);
+  out.push(`No setting tried made it match (${d.tried} tried, ${d.compiles} compiles${limit ? `, ${limit}` : ''}).`);
   return out.join(' ');
 }
 

@@ -7,7 +7,7 @@
 import type { SubmittedVersionProblem } from '../core/compilerVersion.js';
 import type { CompilerCrashFacts, CompilerErrorFact, ErrorFacts, SolproofError, FlatteningRepairFact, InvalidInputFacts, InvalidStandardJsonFacts } from '../core/errors.js';
 import { memoryLimitText, outputLimitText, timeLimitText } from './compileLimits.js';
-import { TEXT } from './etherscan.js';
+import { TEXT, utcSecond } from './etherscan.js';
 
 const FLATTENING_WHY: Record<FlatteningRepairFact['why'], string> = {
   second_spdx_line: 'second SPDX licence line',
@@ -88,10 +88,14 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       return e.details.detail ? `${memoryLimitText(e.details.maxMemoryMb)}: ${e.details.detail}` : memoryLimitText(e.details.maxMemoryMb);
     case 'compile_output_too_large':
       return outputLimitText(e.details.maxOutputBytes, e.details.size);
+    case 'compile_cancelled':
+      return 'The compilation was stopped before it finished';
     case 'compiler_crashed':
       return e.details.poolClosed ? 'The compiler pool is closed' : `The compiler crashed: ${crashText(e.details)}`;
     case 'compile_required':
       return 'This input has not been compiled before';
+    case 'diagnosis_quota_reached':
+      return `No diagnosis was run: this API key's daily limit of ${e.details.limit} ${e.details.limit === 1 ? 'diagnosis' : 'diagnoses'} is used up; it resets at ${utcSecond(e.details.resetsAt)}`;
     case 'invalid_input':
       return invalidInputText(e.details);
     case 'invalid_standard_json':

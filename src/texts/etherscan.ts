@@ -2,6 +2,11 @@
  * Every text a client may compare byte for byte lives here (see spec/api.md); texts.test.ts
  * pins the ones the spec fixes.
  */
+/** `2026-11-23T00:00:00Z`: when a daily limit resets, as the texts give it (UTC, whole seconds). */
+export function utcSecond(at: Date | string): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 export const TEXT = {
   ok: 'OK',
   notOk: 'NOTOK',
@@ -55,8 +60,8 @@ export const TEXT = {
     `Request bodies over ${open} bytes are read only for submissions with a valid API key: send apikey in the query string or as the first body field`,
   largeBodyNotASubmission: (open: number) => `Request bodies over ${open} bytes are accepted only for verifysourcecode and verifyproxycontract`,
   internalError: 'Internal error; please try again later',
-  dailyQuotaReached: (kind: 'verify' | 'proxy', limit: number, resetsAt: Date) =>
-    `Daily limit of ${limit} ${kind === 'verify' ? 'source code verifications' : 'proxy verifications'} reached for this API key; it resets at ${resetsAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+  dailyQuotaReached: (kind: 'verify' | 'proxy' | 'dry_run', limit: number, resetsAt: Date) =>
+    `Daily limit of ${limit} ${{ verify: 'source code verifications', proxy: 'proxy verifications', dry_run: 'dry runs' }[kind]} reached for this API key; it resets at ${utcSecond(resetsAt)}`,
   tooManyUnfinished: (count: number) =>
     `This API key has ${count} verifications waiting or running; submit more when some have finished`,
   methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,

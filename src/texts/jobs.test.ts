@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { storedError } from '../core/jobResults.js';
 import { SolproofError } from '../core/errors.js';
 import { buildStatusText, proxyStatusText, receiptOutcomeText, verifyStatusText, type JobView } from './jobs.js';
+import { searchLimitText } from './diagnosis.js';
+import { TEXT } from './etherscan.js';
 
 const ADDRESS = '0x00000000000000000000000000000000000000aa';
 const job = (over: Partial<JobView>): JobView => ({ kind: 'source', state: 'fail', address: ADDRESS, resultText: null, result: null, lastError: null, ...over });
@@ -24,6 +26,37 @@ describe('how a job reads', () => {
     const old = job({ resultText: 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.', result: { code: 'no_match', details: { message: 'older facts' } } });
     expect(verifyStatusText(old, true).text).toBe('Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.');
     expect(proxyStatusText(job({ kind: 'proxy', state: 'pass', resultText: 'found it' }))).toEqual({ ok: true, text: 'found it' });
+  });
+
+  it("says a failure was not diagnosed because the key's daily diagnoses are used up, and when they reset", () => {
+    const skipped = job({
+      result: {
+        code: 'no_match',
+        details: { compiledRuntimeLength: 10, onchainRuntimeLength: 12 },
+        diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1, resetsAt: '2026-11-23T00:00:00.000Z' } },
+      },
+    });
+    expect(verifyStatusText(skipped, true).text).toBe(
+      'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode. ' +
+        "No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at 2026-11-23T00:00:00Z.",
+    );
+    expect(verifyStatusText(skipped, false).text).toBe('Fail - Unable to verify');
+    const many = { ...(skipped.result as object), diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 20, resetsAt: '2026-11-23T00:00:00.000Z' } } };
+    expect(receiptOutcomeText(job({ result: many }))).toMatch(/ No diagnosis was run: this API key's daily limit of 20 diagnoses is used up; it resets at 2026-11-23T00:00:00Z\.$/);
+  });
+
+  it('names the daily limit of dry runs, like the other daily limits', () => {
+    const resetsAt = new Date('2026-11-23T00:00:00.000Z');
+    expect(TEXT.dailyQuotaReached('dry_run', 2, resetsAt)).toBe('Daily limit of 2 dry runs reached for this API key; it resets at 2026-11-23T00:00:00Z');
+    expect(TEXT.dailyQuotaReached('verify', 100, resetsAt)).toBe('Daily limit of 100 source code verifications reached for this API key; it resets at 2026-11-23T00:00:00Z');
+  });
+
+  it('says why a diagnosis stopped before trying every setting', () => {
+    expect(searchLimitText({ budgetSpent: false, limitReached: null, compilesStopped: 0 })).toBeNull();
+    expect(searchLimitText({ budgetSpent: true, limitReached: 'compiles', compilesStopped: 0 })).toBe('budget spent');
+    // A diagnosis stored before the limits were told apart.
+    expect(searchLimitText({ budgetSpent: true })).toBe('budget spent');
+    expect(searchLimitText({ budgetSpent: true, limitReached: 'time', compilesStopped: 1 })).toBe('stopped at its time limit, 1 compile cut short');
   });
 
   it('tells a dry run from a published pass', () => {

@@ -60,8 +60,12 @@ export function sourceFailureReason(job: JobView): string {
   const failure = failureOf(job);
   if (failure) {
     const plain = verdictReason(failure);
-    if (!failure.diagnosis) return plain;
-    return `${plain}${/[.?!]$/.test(plain) ? '' : '.'} ${diagnosisSentences(failure.diagnosis as DiagnosisView)}`;
+    const more = failure.diagnosis
+      ? diagnosisSentences(failure.diagnosis as DiagnosisView)
+      : failure.diagnosisSkipped
+        ? `${errorSentence(failure.diagnosisSkipped)}.`
+        : null;
+    return more ? `${plain}${/[.?!]$/.test(plain) ? '' : '.'} ${more}` : plain;
   }
   const unfinished = unfinishedOf(job);
   return unfinished ? unfinishedText(job, unfinished) : '';

@@ -8,9 +8,11 @@ import type { SolcInput, SolcOutput } from './solcTypes.js';
  * Throws SolproofError with compiler_version_not_found, compiler_download_failed,
  * compile_timeout, compile_out_of_memory or compiler_crashed. Solidity errors come back
  * in `output.errors`, not as a throw.
+ * When `signal` fires the compile is stopped where it is (waiting for a compiler or a slot, or
+ * running: its worker or process is stopped) and the promise rejects with compile_cancelled.
  */
 export interface Compiler {
-  compile(version: string, input: SolcInput): Promise<SolcOutput>;
+  compile(version: string, input: SolcInput, signal?: AbortSignal): Promise<SolcOutput>;
 }
 
 /**

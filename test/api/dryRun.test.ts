@@ -1,8 +1,9 @@
 /**
  * `verifysourcecode` with `dryrun=1`: the verification and its diagnosis run as for any
  * submission, and the receipt answers like any other, but nothing is published (no record, no
- * stored compilation a copy could be matched through) and no quota is used. A service of its
- * own with a daily quota of one submission shows the quota untouched.
+ * stored compilation a copy could be matched through) and none of the key's verifications is
+ * used (dry runs have a daily quota of their own). A service of its own with a daily quota of
+ * one verification shows that quota untouched.
  */
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

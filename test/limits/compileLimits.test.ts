@@ -140,3 +140,55 @@ describe('a compile past the memory cap', () => {
     expect((await waitForVerdict(service.apiUrl, next.result, key, {}, 60_000)).result).toBe('Pass - Verified');
   });
 });
+
+describe('a diagnosis past its time limit', () => {
+  let service: RunningService;
+  let key: string;
+  let box: { address: string; built: Built; source: string };
+
+  beforeAll(async () => {
+    service = await startService({
+      rpcUrl: inject('rpcUrl'),
+      // One compiler thread: the diagnosis's compile holds the only worker, so the pass afterwards needs a new one.
+      args: ['--diagnosis-seconds', '1', '--compiler-threads', '1', '--job-concurrency', '1', '--rate-free', '1000'],
+    });
+    key = await createKey(service.dataDir);
+    const source = boxSource(5);
+    const built = await build('0.8.28', standardInput({ 'Box5.sol': source }), 'Box5.sol', 'Box5');
+    box = { address: (await deployContract(built.abi, built.bytecode, [], ACCOUNT)).address, built, source };
+  });
+  afterAll(async () => service?.stop());
+
+  it('stops the compile it has in flight at the limit and answers the failure; the pool then verifies again', async () => {
+    // 100 slow functions (about 7.5 s to compile): the verification compiles them, fails (another
+    // contract is deployed there), and the diagnosis's first compile of the same is still running
+    // at its 1 s limit.
+    const slow = await apiPost(service.apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: slowSource(100),
+      contractname: 'Slow', compilerversion: box.built.compilerVersion, optimizationUsed: '1', runs: '200', viaIR: '1',
+    });
+    expect(slow.status, JSON.stringify(slow)).toBe('1');
+    const verdict = await waitForVerdict(service.apiUrl, slow.result, key, { chainid: '31337' }, 120_000);
+    expect(verdict).toEqual({
+      status: '0',
+      message: 'NOTOK',
+      result:
+        'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode. ' +
+        'No setting tried made it match (0 tried, 1 compiles, stopped at its time limit, 1 compile cut short).',
+    });
+    // The receipt's facts: the diagnosis ended at its time limit with its one compile stopped unfinished.
+    const doc = (await (await fetch(`${service.baseUrl}/receipt/${slow.result}.json`)).json()) as { reasonCode: string; diagnosis: Record<string, unknown> };
+    console.log(`diagnosis past its 1 s limit: answered after ${String(doc.diagnosis['ms'])} ms of diagnosis, its compile stopped`);
+    expect(doc.reasonCode).toBe('bytecode_mismatch');
+    expect(doc.diagnosis).toMatchObject({ fix: null, tried: 0, compiles: 1, compilesStopped: 1, budgetSpent: true, limitReached: 'time' });
+    const page = await (await fetch(`${service.baseUrl}/receipt/${slow.result}`)).text();
+    expect(page).toContain('0 settings tried, 1 compile (stopped at its time limit, 1 compile cut short)');
+
+    // The stopped compile's worker was the only one: a new one serves the next verification.
+    const next = await apiPost(service.apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: box.source,
+      contractname: 'Box5', compilerversion: box.built.compilerVersion, optimizationUsed: '0',
+    });
+    expect((await waitForVerdict(service.apiUrl, next.result, key, {}, 60_000)).result).toBe('Pass - Verified');
+  });
+});

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPost, type Envelope } from '../helpers/api.js';
+import { apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { CLI, cleanEnv, createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
@@ -109,5 +109,83 @@ describe('daily proxy verification quota', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('daily dry runs and diagnoses', () => {
+  const rpcUrl = inject('rpcUrl');
+  let dataDir: string;
+  let service: RunningService;
+  let address: string;
+  let key: string;
+  let otherKey: string;
+  const OPTIMIZED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external { n += 3; } }
+`;
+
+  beforeAll(async () => {
+    dataDir = await newDataDir();
+    const built = await build('0.8.28', standardInput({ 'Rehearsed.sol': OPTIMIZED }, { optimizer: true, runs: 200 }), 'Rehearsed.sol', 'Rehearsed');
+    ({ address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT));
+    key = await createKey(dataDir);
+    otherKey = await createKey(dataDir);
+    service = await startService({ rpcUrl, dataDir, args: ['--rate-free', '100000', '--daily-dry-run-quota', '2', '--daily-diagnosis-quota', '1'] });
+  });
+  afterAll(async () => service?.stop());
+
+  // Sent with the optimizer off: the code differs, and a diagnosis finds the setting.
+  const submit = (apiKey: string, dryRun: boolean): Promise<Envelope> =>
+    apiPost(service.apiUrl, {
+      module: 'contract', action: 'verifysourcecode', apikey: apiKey, contractaddress: address, sourceCode: OPTIMIZED,
+      contractname: 'Rehearsed', compilerversion: 'v0.8.28+commit.7893614a', optimizationUsed: '0', ...(dryRun ? { dryrun: '1' } : {}),
+    });
+  const verdictOf = async (apiKey: string, receipt: unknown): Promise<string> =>
+    String((await waitForVerdict(service.apiUrl, String(receipt), apiKey, { chainid: '31337' }, 120_000)).result);
+  const resetsAt = (): string => {
+    const now = new Date();
+    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().replace('.000Z', 'Z');
+  };
+  const MISMATCH = 'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.';
+
+  it('the first failure is diagnosed; the next is answered without a diagnosis, saying why; the third dry run is refused', async () => {
+    const first = await submit(key, true);
+    expect(first.status, JSON.stringify(first)).toBe('1');
+    expect(await verdictOf(key, first.result)).toBe(`${MISMATCH} It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).`);
+
+    const second = await submit(key, true);
+    expect(second.status, JSON.stringify(second)).toBe('1');
+    expect(await verdictOf(key, second.result)).toBe(
+      `${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`,
+    );
+    // For tools: the failure's own code, no diagnosis, and why there is none.
+    const doc = (await (await fetch(`${service.baseUrl}/receipt/${String(second.result)}.json`)).json()) as Record<string, unknown>;
+    expect(doc).toMatchObject({
+      state: 'fail',
+      reasonCode: 'no_match',
+      diagnosis: null,
+      result: { code: 'no_match', diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1 } } },
+    });
+
+    expect(await submit(key, true)).toEqual({ status: '0', message: 'NOTOK', result: `Daily limit of 2 dry runs reached for this API key; it resets at ${resetsAt()}` });
+  });
+
+  it('a real submission of the same key uses its verifications, and its failure is not diagnosed either; another key has its own', async () => {
+    const real = await submit(key, false);
+    expect(real.status, JSON.stringify(real)).toBe('1');
+    expect(await verdictOf(key, real.result)).toBe(
+      `${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`,
+    );
+    const other = await submit(otherKey, true);
+    expect(other.status, JSON.stringify(other)).toBe('1');
+    expect(await verdictOf(otherKey, other.result)).toContain('It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).');
+
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
+    const [head, ...rows] = stdout.trim().split('\n').map((l) => l.split('\t'));
+    const today = (column: string) => rows.map((r) => r[head!.indexOf(column)]).sort();
+    // The refused third dry run was not counted; every diagnosis that ran was.
+    expect(today('DRY RUNS TODAY')).toEqual(['1', '2']);
+    expect(today('DIAGNOSES TODAY')).toEqual(['1', '1']);
+    expect(today('VERIFY TODAY')).toEqual(['0', '1']);
   });
 });

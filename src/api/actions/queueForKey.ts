@@ -10,14 +10,15 @@ import { TEXT } from '../../texts/index.js';
  * transaction), wakes the runner (unless told not to: the caller will), and answers with the receipt or the text of the refusal.
  */
 export async function queueForKey(ctx: ApiContext, key: ApiKeyRecord, request: JobRequest, options: { wake?: boolean } = {}): Promise<Envelope> {
-  // A whole build is one verification submission, however many contracts it verifies.
-  const kind = request.kind === 'proxy' ? 'proxy' : 'verify';
-  const limit = kind === 'verify' ? ctx.config.dailyVerifyQuota : ctx.config.dailyProxyQuota;
+  // A whole build is one verification submission, however many contracts it verifies. A dry
+  // run publishes nothing and leaves the verifications alone, but it compiles (and is
+  // diagnosed) all the same: it has a daily quota of its own.
+  const kind = request.kind === 'proxy' ? 'proxy' : request.kind === 'source' && request.dryRun ? 'dry_run' : 'verify';
+  const limit = { verify: ctx.config.dailyVerifyQuota, proxy: ctx.config.dailyProxyQuota, dry_run: ctx.config.dailyDryRunQuota }[kind];
   const queued = await queueSubmission(ctx.store.db, {
     request,
     apiKeyId: key.id,
-    // A dry run publishes nothing and uses no quota (the unfinished-job limit still applies).
-    quota: request.kind === 'source' && request.dryRun ? null : { kind, limit },
+    quota: { kind, limit },
     maxUnfinished: ctx.config.keyQueuedJobs,
   });
   if (!queued.ok) {

@@ -10,7 +10,7 @@ import { TEXT } from '../../texts/index.js';
 
 /**
  * `verifysourcecode`: validates the fields (with `dryrun=1`: a check that publishes nothing), checks that the address holds code and has no
- * verification that a submission could not improve, counts the submission against the key's daily quota, writes the job to the
+ * verification that a submission could not improve, counts the submission against the key's daily quota (a dry run against its dry runs), writes the job to the
  * store and only then hands out the receipt.
  */
 export async function verifySourceCode(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
@@ -20,7 +20,7 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const submission = parsed.value;
   const dryRun = ['1', 'true'].includes(params.text('dryrun').toLowerCase());
   if (dryRun) {
-    // Verified and diagnosed like any submission, published nowhere, counted against no quota.
+    // Verified and diagnosed like any submission, published nowhere, counted against the key's dry runs.
     const found = await codeOrRefusal(ctx, submission.address);
     if (!found.ok) return found.refusal;
     return queueForKey(ctx, caller.key, { kind: 'source', submission, dryRun: true });

@@ -1,4 +1,4 @@
-import { isSolproofError, type SolproofError } from '../../core/errors.js';
+import { isSolproofError, SolproofError } from '../../core/errors.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { strip0x } from '../../core/hex.js';
 import type { ReleaseLookup } from '../../core/solcReleases.js';
@@ -19,7 +19,7 @@ export { requiredMetadataChanges } from './metadataChanges.js';
 export interface DiagnosisBudget {
   /** Compiles at most (each candidate setting costs one, or none when its compilation is known). */
   compiles: number;
-  /** Milliseconds at most, all compiles included. */
+  /** Milliseconds at most, all compiles included: a compile still running then is stopped, not waited for. */
   ms: number;
 }
 
@@ -35,8 +35,11 @@ export interface DiagnoseArgs {
   /** Whether a compiler is here or quick to get; others are not tried. */
   compilerAvailable: (longVersion: string) => Promise<boolean>;
   budget: DiagnosisBudget;
-  /** Called before each compile: resolves when the diagnosis may go on (it yields to normal work). */
-  beforeCompile?: () => Promise<void>;
+  /**
+   * Called before each compile: resolves when the diagnosis may go on (it yields to normal
+   * work), or when `signal` fires (the diagnosis is at its time limit).
+   */
+  beforeCompile?: (signal: AbortSignal) => Promise<void>;
   /** For tests: the clock. */
   now?: () => number;
 }
@@ -65,6 +68,10 @@ export interface Diagnosis {
   ms: number;
   /** True when the budget ran out before every candidate was tried. */
   budgetSpent: boolean;
+  /** Which limit ended the search early: its compiles or its time; null when it was not ended early. */
+  limitReached: 'compiles' | 'time' | null;
+  /** Compiles stopped unfinished at the time limit (they are among `compiles`). */
+  compilesStopped: number;
 }
 
 /** Runs per optimizer setting that are common in practice, most common first. */
@@ -86,29 +93,49 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   const sent = submittedSettings(args.submission);
   const facts: Diagnosis['facts'] = { ...deployedFacts(args.runtimeCode), sent, sameShape: [] };
   let compiles = 0;
+  let compilesStopped = 0;
   let tried = 0;
-  let budgetSpent = false;
+  let limitReached: Diagnosis['limitReached'] = null;
+  // The time limit stops the compile in flight: the verdict comes at the limit, not after the compile.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), Math.max(0, args.budget.ms));
+  timer.unref?.();
+  const atDeadline = new Promise<false>((resolve) => deadline.signal.addEventListener('abort', () => resolve(false), { once: true }));
   const inBudget = (): boolean => {
-    if (compiles >= args.budget.compiles || now() - started >= args.budget.ms) budgetSpent = true;
-    return !budgetSpent;
+    if (limitReached === null) {
+      if (deadline.signal.aborted || now() - started >= args.budget.ms) limitReached = 'time';
+      else if (compiles >= args.budget.compiles) limitReached = 'compiles';
+    }
+    return limitReached === null;
   };
   const counting: Compiler = {
     compile: async (version, input) => {
-      await args.beforeCompile?.();
+      await args.beforeCompile?.(deadline.signal);
+      if (deadline.signal.aborted) throw new SolproofError('compile_cancelled', {});
       compiles++;
-      return args.compiler.compile(version, input);
+      try {
+        return await args.compiler.compile(version, input, deadline.signal);
+      } catch (error) {
+        if (isSolproofError(error, 'compile_cancelled')) compilesStopped++;
+        throw error;
+      }
     },
   };
-  const done = (fix: Diagnosis['fix'], comparison: CodeComparison | null): Diagnosis => ({
-    code: args.failure.code,
-    facts,
-    fix,
-    comparison,
-    tried,
-    compiles,
-    ms: now() - started,
-    budgetSpent,
-  });
+  const done = (fix: Diagnosis['fix'], comparison: CodeComparison | null): Diagnosis => {
+    clearTimeout(timer);
+    return {
+      code: args.failure.code,
+      facts,
+      fix,
+      comparison,
+      tried,
+      compiles,
+      ms: now() - started,
+      budgetSpent: limitReached !== null,
+      limitReached,
+      compilesStopped,
+    };
+  };
 
   /** Verifies the submission with `changes`; the verdict's kind when it passes. */
   const attempt = async (changes: SettingChange[]): Promise<string | null> => {
@@ -172,12 +199,12 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   let partial: Diagnosis['fix'] = null;
   const candidates = candidateChanges(args, sent, facts);
   for (const changes of candidates) {
+    if (!inBudget()) break;
     const compiler = changes.find((c) => c.setting === 'compilerVersion');
-    if (compiler && !(await args.compilerAvailable(versionOf(compiler.to)))) continue;
+    if (compiler && !(await Promise.race([args.compilerAvailable(versionOf(compiler.to)), atDeadline]))) continue;
     const fix = await tryFix(changes);
     if (fix?.matchKind === 'full') return done(fix, null);
     partial ??= fix;
-    if (budgetSpent) break;
   }
   if (partial) return done(partial, null);
   return done(null, targetCode !== null ? compareCodes(targetCode, args.runtimeCode) : null);

@@ -3,7 +3,7 @@ import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 
 const ACTIONS: readonly { action: string; method: string; params: string; what: string }[] = [
-  { action: 'verifysourcecode', method: 'POST', params: 'apikey, contractaddress, sourceCode, codeformat, contractname, compilerversion, optimizationUsed, runs, constructorArguements, evmversion, licenseType, libraryname1…10 / libraryaddress1…10, dryrun', what: 'Queues a verification; the result is the receipt (GUID). With dryrun=1 it verifies and diagnoses but publishes nothing and uses no quota.' },
+  { action: 'verifysourcecode', method: 'POST', params: 'apikey, contractaddress, sourceCode, codeformat, contractname, compilerversion, optimizationUsed, runs, constructorArguements, evmversion, licenseType, libraryname1…10 / libraryaddress1…10, dryrun', what: 'Queues a verification; the result is the receipt (GUID). With dryrun=1 it verifies and diagnoses but publishes nothing; it counts against the key\'s daily dry runs instead of its verifications.' },
   { action: 'checkverifystatus', method: 'GET/POST', params: 'guid', what: 'Pending in queue, Pass - Verified, Fail - Unable to verify, Already Verified.' },
   { action: 'getabi', method: 'GET/POST', params: 'address', what: 'The ABI of a verified contract, as JSON text.' },
   { action: 'getsourcecode', method: 'GET/POST', params: 'address', what: "The source record: SourceCode, ABI, ContractName, CompilerVersion, settings, Proxy and Implementation." },

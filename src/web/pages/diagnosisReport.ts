@@ -1,4 +1,4 @@
-import { changeText, correctedCommand, type DiagnosisView } from '../../texts/index.js';
+import { changeText, correctedCommand, searchLimitText, type DiagnosisView } from '../../texts/index.js';
 import { html, type Html } from '../html.js';
 
 function isDiagnosis(value: unknown): value is DiagnosisView {
@@ -24,7 +24,7 @@ export function diagnosisReport(value: unknown): Html | string {
 <dt>You sent</dt><dd class="mono">${sent.compilerVersion} · optimizer ${sent.optimizer ? `enabled, ${sent.runs} runs` : 'disabled'} · EVM ${sent.evmVersion || 'default'}${sent.viaIR ? ' · viaIR' : ''} · ${sent.contractName}</dd>
 ${d.facts.onchainConstructorArguments !== undefined ? html`<dt>Constructor arguments on chain</dt><dd class="mono">0x${d.facts.onchainConstructorArguments}</dd>` : ''}
 ${d.facts.library ? html`<dt>Library</dt><dd>${d.facts.library.name} is called at <span class="mono">${d.facts.library.onchain}</span>; you linked <span class="mono">${d.facts.library.submitted || 'no address'}</span></dd>` : ''}
-<dt>Searched</dt><dd>${d.tried} setting${d.tried === 1 ? '' : 's'} tried, ${d.compiles} compile${d.compiles === 1 ? '' : 's'}${d.budgetSpent ? ' (the budget ran out)' : ''}</dd>
+<dt>Searched</dt><dd>${d.tried} setting${d.tried === 1 ? '' : 's'} tried, ${d.compiles} compile${d.compiles === 1 ? '' : 's'}${searchLimitText(d) ? ` (${searchLimitText(d)})` : ''}</dd>
 </dl>
 ${
   d.fix && command
