@@ -44,6 +44,8 @@ describeOnDialects('verified contracts', (dialect) => {
         settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
         address: '0x00000000000000000000000000000000000000aa',
         deployment: null,
+        // The sample's metadata lists no sources: nothing tells its files apart, all are published.
+        unpublishedSources: 0,
       });
       expect(await getVerifiedAbi(stores.other.db, '0x00000000000000000000000000000000000000aa')).toBe(SAMPLE_DOCUMENTS.abi);
       expect(await getVerifiedContract(stores.store.db, addr(0xdead))).toBeNull();
