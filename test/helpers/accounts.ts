@@ -46,6 +46,7 @@ const DEPLOYERS = [
   'web/sourceView',
   'api/dryRun',
   'bytecodeDatabase/recordsFollowCode',
+  'bytecodeDatabase/rollback',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
