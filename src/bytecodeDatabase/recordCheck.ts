@@ -78,9 +78,9 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
     return genesis !== null && previous.split('#')[0] !== genesis ? { genesis, previous } : null;
   };
 
-  /** Once per window (or at once when `now`), when nobody follows the chain: a restarted chain is a new generation. */
-  const watchResets = (now = false): Promise<void> => {
-    if (!o.watchResets || (!now && Date.now() < watchedUntil)) return Promise.resolve();
+  /** Once per window (or at once when `now`), when nobody follows the chain: a restarted chain is a new generation. Null when not due. */
+  const watchResets = (now = false): Promise<void> | null => {
+    if (!o.watchResets || (!now && Date.now() < watchedUntil && !watching)) return null;
     watching ??= (async () => {
       try {
         const restarted = await restartedGenesis();
@@ -115,8 +115,11 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
     try {
       if (await restartedGenesis()) {
         reason = 'chain_reset';
-        // Nobody follows the chain: this read starts the new generation, which takes every old record off.
-        if (o.watchResets) await watchResets(true);
+        if (o.watchResets) {
+          // Nobody follows the chain: this read starts the new generation, which takes every old record off.
+          await watchResets(true);
+          if (!(await getRecordedCode(o.db, address))) return true;
+        }
       }
     } catch {
       // the node answered getCode a moment ago: the code did change
@@ -177,8 +180,8 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
     async check(address) {
       const key = address.toLowerCase();
       if (isFresh(key)) {
-        await waited([watchResets().then(() => false)]);
-        return false;
+        const watch = watchResets();
+        return watch ? waited([watch.then(() => false)]) : false;
       }
       return waited([start(key)]);
     },
@@ -187,7 +190,8 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
       const now = Date.now();
       listTokens = Math.min(listRate, listTokens + ((now - listRefilledAt) * listRate) / 1000);
       listRefilledAt = now;
-      const checks: Promise<boolean>[] = [watchResets().then(() => false)];
+      const watch = watchResets();
+      const checks: Promise<boolean>[] = watch ? [watch.then(() => false)] : [];
       for (const address of new Set(addresses.map((a) => a.toLowerCase()))) {
         if (isFresh(address)) continue;
         if (!inFlight.has(address)) {
@@ -196,7 +200,7 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
         }
         checks.push(start(address));
       }
-      return waited(checks);
+      return checks.length > 0 ? waited(checks) : false;
     },
   };
 }
