@@ -1,5 +1,6 @@
 import type { SourceSubmission } from '../core/types.js';
 import type { CopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import type { RecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import type { CreationLookup } from '../bytecodeDatabase/contractCreations.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
@@ -21,6 +22,8 @@ export interface ApiContext {
   wakeJobs(): void;
   /** An unverified address may be a copy of a verified contract: checked on read. */
   copies: CopyLookup;
+  /** A record is served only while its address holds the code it describes: asked before a record is read. */
+  records: RecordCheck;
   /** Contracts' creations (getcontractcreation), found on the chain once and then read from the store. */
   creations: CreationLookup;
   /** Runs a just-queued verification at once when its sources were compiled before; true when it finished. */

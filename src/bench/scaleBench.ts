@@ -10,6 +10,11 @@
  * edition comment appended), so each has its own source file, input document, compilation,
  * compiled contract and code (the metadata's source hash and the code's metadata hash are
  * rewritten, not recompiled: compiling 50,000 inputs would take hours).
+ *
+ * The rows were never deployed, and a record is served only while its address holds the code it
+ * describes: the API reads go to 2,000 rows spread over the store, and the list pages show rows,
+ * whose code is put at their addresses on the devnet (anvil_setCode); every read compares it
+ * there once per check window, as a real store's reads do.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -44,6 +49,8 @@ const CONCURRENCY = 16;
 const REQUESTS = 2000;
 const PAGE_REPEATS = 20;
 const BASELINE = 10_000;
+/** Distinct addresses the API reads go to (each compared with the code on the devnet once per check window). */
+const READ_POOL = 2000;
 
 interface SolcJs {
   compile(input: string): string;
@@ -207,9 +214,16 @@ function distinctVariant(t: Template, i: number): { input: SolcInput; contract: 
   };
 }
 
-/** Fills the store with `n` verified contracts; returns the verifiedAt of row 0 (row i has base + i). */
-async function fill(store: Store, n: number, generation: string, compiled: ReturnType<typeof compileTemplates>): Promise<number> {
+/**
+ * Fills the store with `n` verified contracts; returns the verifiedAt of row 0 (row i has base + i)
+ * and the runtime code row i's record describes.
+ */
+async function fill(store: Store, n: number, generation: string, compiled: ReturnType<typeof compileTemplates>): Promise<{ base: number; codeOf: (i: number) => string }> {
   const templates = await storeTemplates(store, compiled);
+  const codeOf = (i: number): string => {
+    const t = templates[i % DISTINCT_TEMPLATES]!;
+    return `0x${i % 20 === 19 ? distinctVariant(t, i).contract.runtime.code : t.compiled.runtime.code}`;
+  };
   const base = Date.now() - n;
   let distinct = 0;
   const t0 = performance.now();
@@ -275,7 +289,23 @@ async function fill(store: Store, n: number, generation: string, compiled: Retur
       console.log(`  ${end.toLocaleString('en')} verified contracts stored (${distinct.toLocaleString('en')} distinct) in ${s.toFixed(0)} s`);
     }
   }
-  return base;
+  return { base, codeOf };
+}
+
+/**
+ * Puts each row's code at its address on the devnet: a record is served only while its address
+ * holds the code it describes, and the filled rows were never deployed. A few hundred
+ * anvil_setCode calls per JSON-RPC batch.
+ */
+async function placeCodes(rpcUrl: string, rows: Iterable<number>, codeOf: (i: number) => string): Promise<void> {
+  const all = [...new Set(rows)];
+  for (let start = 0; start < all.length; start += 200) {
+    const batch = all.slice(start, start + 200).map((i, j) => ({ jsonrpc: '2.0', id: j, method: 'anvil_setCode', params: [addressOf(i), codeOf(i)] }));
+    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    const answers = (await res.json()) as { error?: unknown }[];
+    const failed = answers.find((a) => a.error);
+    if (failed) throw new Error(`anvil_setCode failed: ${JSON.stringify(failed.error)}`);
+  }
 }
 
 /** `count` requests (or until `until` settles) with CONCURRENCY clients; latencies in ms. */
@@ -391,7 +421,7 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
     console.log(`${dialect}, ${n.toLocaleString('en')} contracts: filling`);
     const store = await openStore({ dataDir, databaseUrl });
     const t0 = performance.now();
-    const base = await fill(store, n, generation, compiled);
+    const { base, codeOf } = await fill(store, n, generation, compiled);
     const fillSeconds = (performance.now() - t0) / 1000;
     const { key } = await createApiKey(store.db, { owner: 'scale-bench', tier: 'pro' });
     let bytes: number;
@@ -420,8 +450,14 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
     try {
       const apiUrl = service.apiUrl;
       const webUrl = apiUrl.replace(/\/api$/, '');
+      // Reads go to READ_POOL rows spread over the store, and the list pages show the newest rows and
+      // those past the deep cursor: each holds its code on the devnet, so every read compares it.
+      const deepRow = Math.floor(n * 0.1); // 90% of the way down the newest-first list
+      const pool = Array.from({ length: Math.min(READ_POOL, n) }, (_, k) => Math.floor((k * n) / Math.min(READ_POOL, n)));
+      const listed = [...Array.from({ length: 30 }, (_, k) => n - 1 - k), ...Array.from({ length: 30 }, (_, k) => deepRow - 1 - k)].filter((i) => i >= 0);
+      await placeCodes(rpcUrl, [...pool, ...listed], codeOf);
       let seed = 1;
-      const randomAddress = () => addressOf((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+      const randomAddress = () => addressOf(pool[(seed = (seed * 1103515245 + 12345) % 2147483648) % pool.length]!);
       const abiUrl = () => `${apiUrl}?module=contract&action=getabi&address=${randomAddress()}&apikey=${key}`;
       const okEnvelope = (body: string) => body.startsWith('{"status":"1"');
       // Warm-up: the first requests open connections and fill caches.
@@ -434,7 +470,6 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
       const getsourcecode = await load(() => `${apiUrl}?module=contract&action=getsourcecode&address=${randomAddress()}&apikey=${key}`, { count: REQUESTS, check: okEnvelope });
       say(`getsourcecode ${lat(getsourcecode)}`);
       const listFirstMs = await timeGet(`${webUrl}/contracts`, PAGE_REPEATS);
-      const deepRow = Math.floor(n * 0.1); // 90% of the way down the newest-first list
       const cursor = formatListCursor({ verifiedAt: base + deepRow, address: addressOf(deepRow) });
       const listAfterCursorMs = await timeGet(`${webUrl}/contracts?after=${cursor}`, PAGE_REPEATS);
       const startPageMs = await timeGet(`${webUrl}/`, PAGE_REPEATS);

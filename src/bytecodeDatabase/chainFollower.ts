@@ -3,9 +3,11 @@
  * factory when the node serves traces) is recorded as a deployment and checked against the
  * bytecode database, so a copy of a verified contract is verified within seconds of its
  * deployment. The position is kept in the store, so a restart resumes where the last run
- * stopped. A chain that restarted from genesis (another genesis hash, a head below the
- * position, or another block where the position was) is a new generation: what was verified
- * on the old one stops being served, and the new chain is followed from its genesis.
+ * stopped. A chain rolled back (evm_revert, anvil_rollback, a reorganisation: the block at the
+ * position is another one, or the head is below it) is followed again from the highest block
+ * it still shares with what was read; only the records deployed after that block are taken
+ * off. A chain that restarted from genesis (another genesis hash) is a new generation: what
+ * was verified on the old one stops being served, and the new chain is followed from its genesis.
  */
 import type { Kysely } from 'kysely';
 import { keccak256 } from 'viem';
@@ -13,15 +15,14 @@ import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getChainState, setChainState, takeLease } from '../store/chainState.js';
 import type { Database } from '../store/database.js';
-import { recordDeployment } from '../store/deployments.js';
-import { removeVerifiedContracts, verifiedOutsideGeneration } from '../store/verifiedContracts.js';
+import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.js';
+import { followedBlocksUpTo, forgetFollowedBlocks, recordFollowedBlock } from '../store/followedBlocks.js';
+import { removeVerifiedContracts, verifiedDeployedAfter } from '../store/verifiedContracts.js';
 import { codeFingerprint } from '../verify/index.js';
-import { GENERATION_STATE, type ChainGeneration } from './chainGeneration.js';
+import { FOLLOWER_POSITION as POSITION, FOLLOWER_POSITION_HASH as POSITION_HASH, GENERATION_STATE, startNewGeneration, type ChainGeneration } from './chainGeneration.js';
 import type { BlockCreation, ChainHistory } from './ports.js';
 import type { CopyRecogniser } from './recogniseCopies.js';
 
-const POSITION = 'follower.block';
-const POSITION_HASH = 'follower.blockHash';
 const LEASE = 'follower.lease';
 
 /**
@@ -54,6 +55,8 @@ export interface ChainFollowerOptions {
   backfillBlocks?: number;
   /** Blocks handled per round before the position is saved and the head read again (default 100). */
   batchBlocks?: number;
+  /** How many recent block hashes are kept to find where a rollback went back to (default 1024; deeper, it goes back to genesis). */
+  rollbackWindow?: number;
 }
 
 /** What one round did (for tests and logs). */
@@ -63,6 +66,8 @@ export interface FollowRound {
   creations: number;
   verified: number;
   reset: boolean;
+  /** The block the chain was rolled back to (the round then read on from the next one); null when it was not. */
+  rolledBackTo: number | null;
 }
 
 export class ChainFollower {
@@ -73,11 +78,13 @@ export class ChainFollower {
   private readonly pollMs: number;
   private readonly backfill: number;
   private readonly batch: number;
+  private readonly window: number;
 
   constructor(private readonly o: ChainFollowerOptions) {
     this.pollMs = o.pollMs ?? 1000;
     this.backfill = o.backfillBlocks ?? 10_000;
     this.batch = o.batchBlocks ?? 100;
+    this.window = Math.max(1, o.rollbackWindow ?? 1024);
   }
 
   start(): void {
@@ -109,7 +116,7 @@ export class ChainFollower {
     this.timer.unref?.();
   }
 
-  /** One round: checks for a reset, then handles the next blocks up to the head. Null when another process follows. */
+  /** One round: checks for a reset or a rollback, then handles the next blocks up to the head. Null when another process follows. */
   async round(): Promise<FollowRound | null> {
     const { db, chain, logger } = this.o;
     if (!(await takeLease(db, LEASE, this.o.holder, Math.max(15_000, this.pollMs * 10)))) return null;
@@ -119,23 +126,29 @@ export class ChainFollower {
     const storedPosition = await getChainState(db, POSITION);
     let position: number;
     let reset = false;
+    let rolledBackTo: number | null = null;
     if (storedPosition === null) {
       // First start: the chain as it is now is this store's generation.
       if (storedGeneration === null) await setChainState(db, GENERATION_STATE, genesis);
       position = Math.max(-1, head - this.backfill);
       if (position >= 0) logger.info({ from: position + 1, head }, 'chain follower: first start; earlier contracts are checked when they are read');
       // Kept at once: the next round goes on from here even when this one has no block to handle.
-      await setChainState(db, POSITION_HASH, position >= 0 ? ((await chain.blockHash(BigInt(position))) ?? '') : '');
+      const hash = position >= 0 ? ((await chain.blockHash(BigInt(position))) ?? '') : '';
+      if (hash) await recordFollowedBlock(db, { number: position, hash });
+      await setChainState(db, POSITION_HASH, hash);
       await setChainState(db, POSITION, String(position));
     } else {
       position = Number(storedPosition);
       const positionHash = await getChainState(db, POSITION_HASH);
       const sameGenesis = storedGeneration === null || storedGeneration.split('#')[0] === genesis;
-      const stillThere = head >= position && (position < 0 || positionHash === null || (await chain.blockHash(BigInt(position))) === positionHash);
-      if (!sameGenesis || !stillThere) {
+      const stillThere = head >= position && (position < 0 || !positionHash || (await chain.blockHash(BigInt(position))) === positionHash);
+      if (!sameGenesis) {
         await this.reset(genesis, storedGeneration);
         position = -1;
         reset = true;
+      } else if (!stillThere) {
+        rolledBackTo = await this.rollBack(position, head);
+        position = rolledBackTo;
       }
     }
     const from = position + 1;
@@ -143,15 +156,57 @@ export class ChainFollower {
     let creations = 0;
     let verified = 0;
     for (let n = from; n <= to && !this.stopped; n++) {
+      // The hash first: should the block change while it is read, the next round finds the hash changed and reads it again.
+      const hash = await chain.blockHash(BigInt(n));
+      if (hash === null) break;
       const found = await this.handleBlock(n);
       creations += found.creations;
       verified += found.verified;
-      const hash = await chain.blockHash(BigInt(n));
-      await setChainState(db, POSITION_HASH, hash ?? '');
+      await recordFollowedBlock(db, { number: n, hash });
+      await setChainState(db, POSITION_HASH, hash);
       await setChainState(db, POSITION, String(n));
     }
-    if (reset && from > to) await setChainState(db, POSITION, '-1');
-    return { from, to, creations, verified, reset };
+    if (to >= from) await forgetFollowedBlocks(db, { below: to - this.window });
+    return { from, to, creations, verified, reset, rolledBackTo };
+  }
+
+  /**
+   * The chain no longer holds the block at `position`: it was rolled back (and may have grown
+   * again). Finds the highest handled block whose hash is still the chain's (genesis when none
+   * in the window is), takes off the records deployed after it (their blocks are gone; what they
+   * held is recorded and recognised again as those blocks are read anew), forgets those
+   * deployments, and sets the position there. Returns that block.
+   */
+  private async rollBack(position: number, head: number): Promise<number> {
+    const { db, chain, logger } = this.o;
+    const known = await followedBlocksUpTo(db, Math.min(position, head), this.window);
+    // Blocks share a prefix: the blocks still matching are the lowest ones, so the last of them is found by halving.
+    let ancestor = 0;
+    let lo = 0;
+    let hi = known.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const block = known[mid]!;
+      if ((await chain.blockHash(BigInt(block.number))) === block.hash) {
+        ancestor = Math.max(ancestor, block.number);
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    const generation = await this.o.generation.current();
+    let removed = 0;
+    for (;;) {
+      const batch = await verifiedDeployedAfter(db, generation, ancestor, 500);
+      if (batch.length === 0) break;
+      removed += await removeVerifiedContracts(db, batch, 'rolled_back');
+    }
+    const forgotten = await forgetDeploymentsAfter(db, generation, ancestor);
+    await forgetFollowedBlocks(db, { above: ancestor });
+    await setChainState(db, POSITION_HASH, (await chain.blockHash(BigInt(ancestor))) ?? '');
+    await setChainState(db, POSITION, String(ancestor));
+    logger.warn({ position, head, ancestor, removed, deployments: forgotten }, 'chain follower: the chain was rolled back; following it again from the last block it shares with what was read');
+    return ancestor;
   }
 
   private async handleBlock(n: number): Promise<{ creations: number; verified: number }> {
@@ -204,24 +259,10 @@ export class ChainFollower {
     }
   }
 
-  /**
-   * The chain restarted: a new generation. Every record verified on the old one is taken off
-   * the list (kept in the history, its receipts still answer); the new chain is followed from
-   * its genesis, and whatever is deployed again is verified again through the database.
-   */
+  /** The chain restarted from genesis: a new generation (startNewGeneration), followed from its genesis. */
   private async reset(genesis: string, previous: string | null): Promise<void> {
-    const { db, logger } = this.o;
-    const generation = previous !== null && previous.split('#')[0] === genesis ? `${genesis}#${Date.now()}` : genesis;
-    await setChainState(db, GENERATION_STATE, generation);
-    await setChainState(db, POSITION, '-1');
-    await setChainState(db, POSITION_HASH, '');
+    const { generation, removed } = await startNewGeneration(this.o.db, genesis, previous);
     this.o.generation.invalidate();
-    let removed = 0;
-    for (;;) {
-      const batch = await verifiedOutsideGeneration(db, generation, 500);
-      if (batch.length === 0) break;
-      removed += await removeVerifiedContracts(db, batch, 'chain_reset');
-    }
-    logger.warn({ previous, generation, removed }, 'chain follower: the chain restarted from genesis; records of the old chain are no longer served');
+    this.o.logger.warn({ previous, generation, removed }, 'chain follower: the chain restarted from genesis; records of the old chain are no longer served');
   }
 }

@@ -1,10 +1,38 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database.js';
-import { getChainState } from '../store/chainState.js';
+import { getChainState, setChainState } from '../store/chainState.js';
+import { forgetFollowedBlocks } from '../store/followedBlocks.js';
+import { removeVerifiedContracts, verifiedOutsideGeneration } from '../store/verifiedContracts.js';
 import type { ChainHistory } from './ports.js';
 
 /** The chain_state entry naming the chain generation the store follows. */
 export const GENERATION_STATE = 'chain.generation';
+/** The chain_state entries of the follower's position: the last block it handled, and that block's hash. */
+export const FOLLOWER_POSITION = 'follower.block';
+export const FOLLOWER_POSITION_HASH = 'follower.blockHash';
+
+/**
+ * The chain restarted from genesis (`genesis` is its genesis hash now; `previous` the generation
+ * stored before): a new generation. Every record verified on the old one is taken off the list
+ * (kept in the history, its receipts still answer) and the follower starts again before
+ * genesis; whatever is deployed again is verified again through the database. Whoever notices
+ * calls it (the follower, or a read when nobody follows the chain) and then invalidates its
+ * ChainGeneration. Returns the new generation and how many records were taken off.
+ */
+export async function startNewGeneration(db: Kysely<Database>, genesis: string, previous: string | null): Promise<{ generation: string; removed: number }> {
+  const generation = previous !== null && previous.split('#')[0] === genesis ? `${genesis}#${Date.now()}` : genesis;
+  await setChainState(db, GENERATION_STATE, generation);
+  await setChainState(db, FOLLOWER_POSITION, '-1');
+  await setChainState(db, FOLLOWER_POSITION_HASH, '');
+  await forgetFollowedBlocks(db);
+  let removed = 0;
+  for (;;) {
+    const batch = await verifiedOutsideGeneration(db, generation, 500);
+    if (batch.length === 0) break;
+    removed += await removeVerifiedContracts(db, batch, 'chain_reset');
+  }
+  return { generation, removed };
+}
 
 /**
  * Which chain the store's deployments belong to: the node's genesis block hash when first

@@ -16,6 +16,7 @@ import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js
 import { codeFingerprint, matchCopy, metadataHashOf, verdictRank, type ContractCreation, type CopyMatch } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
+import type { RecordCheck } from './recordCheck.js';
 import { libraryLinks, recordVerification } from './recordVerification.js';
 
 export interface CopyRecogniserDeps {
@@ -23,7 +24,12 @@ export interface CopyRecogniserDeps {
   chain: ChainHistory;
   generation: ChainGeneration;
   logger: Logger;
+  /** Checks that the contract a copy is matched through still holds its code. */
+  records?: RecordCheck;
 }
+
+/** How many times a template is chosen again after the one chosen was found gone. */
+const TEMPLATE_TRIES = 3;
 
 /** What recognising an address found. */
 export type CopyOutcome = 'verified' | 'already_verified' | 'no_code' | 'no_candidate' | 'no_match';
@@ -91,7 +97,11 @@ export class CopyRecogniser {
     if (candidates === 0) return 'no_candidate';
     if (!best || generation === undefined) return 'no_match';
 
-    const template = await findCopyTemplate(db, best.id, address);
+    let template = await findCopyTemplate(db, best.id, address);
+    // A copy is never matched "through" an address that no longer holds that code: the record there is checked first.
+    for (let i = 0; i < TEMPLATE_TRIES && template?.similarTo && (await this.deps.records?.check(template.similarTo)); i++) {
+      template = await findCopyTemplate(db, best.id, address);
+    }
     if (!template) return 'no_match';
     const licenseType =
       template.licenseType ??

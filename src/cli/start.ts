@@ -16,6 +16,7 @@ import { openStore, type Store } from '../store/openStore.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import { createRecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
 import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
@@ -100,7 +101,9 @@ export async function start(config: Config): Promise<void> {
 
   const retryDelayMs = config.jobRetryDelayMs;
   const generation = new ChainGeneration(store.db, chain);
-  const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger });
+  // Records are served only while their addresses hold the code they describe; nobody following the chain, reads notice a restart.
+  const records = createRecordCheck({ db: store.db, chain, generation, logger, windowMs: config.recordCheckMs, watchResets: !config.followChain });
+  const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger, records });
   const copies = createCopyLookup({ recogniser, logger });
   const creations = new ContractCreations({ db: store.db, chain, generation, logger });
   const diagnosis: DiagnosisDeps | undefined =
@@ -144,7 +147,7 @@ export async function start(config: Config): Promise<void> {
   });
 
   const app = await buildServer(
-    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, creations, runKnown, logger },
+    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, records, creations, runKnown, logger },
     { rateLimits },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
@@ -159,7 +162,7 @@ export async function start(config: Config): Promise<void> {
     });
     return JSON.parse(res.body) as { status: string; message: string; result: unknown };
   };
-  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, submitVerification }, rateLimits);
+  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, records, submitVerification }, rateLimits);
   // Copies of verified contracts are verified as they are deployed.
   const follower = config.followChain
     ? new ChainFollower({

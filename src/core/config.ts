@@ -56,6 +56,8 @@ export interface Config {
   followPollMs: number;
   /** On a first start, how many blocks before the head the follower begins at. */
   followBackfillBlocks: number;
+  /** A verified record's address is compared with the code it describes at most once per this many ms (0: at every read). */
+  recordCheckMs: number;
   /** Finished jobs keep their submitted sources this many days, then only a reference (0: forever). */
   jobPayloadDays: number;
   /** Compiles one failed verification's diagnosis may use (0 turns diagnoses off). */
@@ -110,6 +112,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'followChain', flag: 'follow-chain', env: 'SOLPROOF_FOLLOW_CHAIN', kind: 'bool', help: 'watch new blocks and verify copies of verified contracts as they appear (default true)' },
   { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
   { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
+  { key: 'recordCheckMs', flag: 'record-check-ms', env: 'SOLPROOF_RECORD_CHECK_MS', kind: 'int', help: 'a record is served only while its address holds the code it describes, compared at most once per this many ms per address; 0 at every read (default 2000)' },
   { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
   { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take, its compile in flight included: that is stopped at the limit (default 60)' },
   { key: 'codeWaitMs', flag: 'code-wait-ms', env: 'SOLPROOF_CODE_WAIT_MS', kind: 'int', help: 'a submission for an address without code waits this long for it before it is refused (default 3000)' },
@@ -146,6 +149,7 @@ export function defaultConfig(): Config {
     followChain: true,
     followPollMs: 1000,
     followBackfillBlocks: 10_000,
+    recordCheckMs: 2000,
     diagnosisCompiles: 24,
     diagnosisSeconds: 60,
     jobPayloadDays: 7,

@@ -25,14 +25,28 @@ export interface CopyTemplate {
 }
 
 /**
- * The template for a copy of compiled contract `id`, other than `address` itself: a contract
- * verified from it by a submission or a build (the oldest), else any verified with it, else
- * the latest build that holds it, else the last record of it a chain reset took off (at this
- * very address: the record comes back as it was, with what the new deployment proves). Null
- * when the compiled contract was never verified anywhere.
+ * The template for a copy of compiled contract `id` at `address`: the record of it this very
+ * address had before its code went away (the same code back: the record comes back as it was,
+ * with what the deployment proves), else a contract verified from it elsewhere by a
+ * submission or a build (the oldest), else any verified with it, else the latest build that
+ * holds it, else the last record of it taken off elsewhere. A copy is said to be matched
+ * through an address only while that address is verified (it holds the code): a record taken
+ * off elsewhere gives its sources and names no address. Null when the compiled contract was
+ * never verified anywhere.
  */
 export async function findCopyTemplate(db: Kysely<Database>, id: string, address: string): Promise<CopyTemplate | null> {
   const self = address.toLowerCase();
+  const history = db
+    .selectFrom('verificationHistory')
+    .select(['address', 'record', 'reason'])
+    .where('compiledContractId', '=', id)
+    .orderBy('replacedAt', 'desc')
+    .limit(1);
+  const ownBefore = await history.where('address', '=', self).executeTakeFirst();
+  if (ownBefore) {
+    const template = await fromHistory(db, ownBefore, true);
+    if (template) return template;
+  }
   const rows = await db
     .selectFrom('verifiedContracts')
     .select(['address', 'method', 'inputDocumentId', 'codeFormat', 'compilerVersion', 'licenseType', 'contractName', 'sourcePath', 'receipt'])
@@ -78,19 +92,19 @@ export async function findCopyTemplate(db: Kysely<Database>, id: string, address
       receipt: build.receipt,
     };
   }
-  const old = await db
-    .selectFrom('verificationHistory')
-    .select(['address', 'record'])
-    .where('compiledContractId', '=', id)
-    .orderBy('replacedAt', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!old) return null;
+  const elsewhere = await history.executeTakeFirst();
+  return elsewhere ? fromHistory(db, elsewhere, elsewhere.address === self) : null;
+}
+
+/** A template from a record taken off the list: at `address` itself (it comes back as it was), or elsewhere (a similar match). */
+async function fromHistory(db: Kysely<Database>, old: { address: string; record: string; reason: string }, sameAddress: boolean): Promise<CopyTemplate | null> {
   const record = JSON.parse(old.record) as Record<string, unknown>;
   if (typeof record['inputDocumentId'] !== 'string') return null;
-  // The same contract deployed again at its own address (a devnet restarted): it gets its record back.
-  const sameAddress = old.address === self;
   const method = record['method'] === 'build' ? 'build' : record['method'] === 'similar' || !sameAddress ? 'similar' : 'submitted';
+  const verified = async (a: unknown): Promise<Address | null> =>
+    typeof a === 'string' && (await db.selectFrom('verifiedContracts').select('address').where('address', '=', a).executeTakeFirst()) ? (a as Address) : null;
+  // Another address is named only when a better match replaced its record there (the code stayed) and it is verified now.
+  const through = sameAddress ? await verified(record['similarTo']) : old.reason === 'replaced' ? await verified(old.address) : null;
   return {
     inputDocumentId: record['inputDocumentId'],
     codeFormat: String(record['codeFormat']) as CodeFormat,
@@ -99,7 +113,7 @@ export async function findCopyTemplate(db: Kysely<Database>, id: string, address
     contractName: String(record['contractName']),
     sourcePath: String(record['sourcePath']),
     method,
-    similarTo: sameAddress ? ((record['similarTo'] as Address | null | undefined) ?? null) : (old.address as Address),
+    similarTo: method === 'similar' ? through : null,
     receipt: sameAddress || method === 'build' ? ((record['receipt'] as string | null | undefined) ?? null) : null,
   };
 }

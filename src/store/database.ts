@@ -202,12 +202,24 @@ export interface VerificationHistoryTable {
   replacedBy: string | null;
   /** JSON text: the replaced row. */
   record: string;
-  /** 'replaced' by a better match, or 'chain_reset' (the address no longer holds that code). */
+  /** Why it was taken off (HistoryReason). */
   reason: Generated<HistoryReason>;
   compiledContractId: string | null;
 }
 
-export type HistoryReason = 'replaced' | 'chain_reset';
+/**
+ * Why a record left the verified list: `replaced` by a better match; the address no longer
+ * holds the code it describes because the chain restarted from genesis (`chain_reset`), was
+ * rolled back past its deployment (`rolled_back`), or the code there changed otherwise
+ * (`code_changed`: anvil_setCode, a self-destruct and another deployment).
+ */
+export type HistoryReason = 'replaced' | 'chain_reset' | 'rolled_back' | 'code_changed';
+
+/** The hash of each block the chain follower handled lately: where a rollback's common ancestor is found. */
+export interface FollowedBlocksTable {
+  number: number;
+  hash: string;
+}
 
 export interface ProxyRecordsTable {
   /** The proxy, lower case. */
@@ -251,5 +263,6 @@ export interface Database {
   deployments: DeploymentsTable;
   builds: BuildsTable;
   chainState: ChainStateTable;
+  followedBlocks: FollowedBlocksTable;
   counters: CountersTable;
 }

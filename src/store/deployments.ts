@@ -155,3 +155,12 @@ export async function deploymentsWithFingerprints(
     .execute();
   return rows.map(toDeployment);
 }
+
+/**
+ * Forgets the deployments of `generation` created after block `block` (a rollback removed those
+ * blocks; what is in them again is recorded again as the follower reads them). Returns how many.
+ */
+export async function forgetDeploymentsAfter(db: Kysely<Database>, generation: string, block: number): Promise<number> {
+  const res = await db.deleteFrom('deployments').where('generation', '=', generation).where('blockNumber', '>', block).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

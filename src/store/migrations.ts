@@ -584,6 +584,27 @@ const m0010_dry_run_and_diagnosis_quotas: Migration = {
   },
 };
 
+/**
+ * 0011: a rollback is followed from its common ancestor, not from genesis. The follower keeps
+ * the hash of each block it handled lately, and the deployments of the blocks a rollback
+ * removed are found by block within their generation.
+ */
+const m0011_rollbacks: Migration = {
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('followed_blocks')
+      .addColumn('number', 'bigint', (c) => c.primaryKey())
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('deployments_generation_block_idx').on('deployments').columns(['generation', 'block_number']).execute();
+  },
+
+  async down(db: Kysely<any>): Promise<void> {
+    await db.schema.dropIndex('deployments_generation_block_idx').execute();
+    await db.schema.dropTable('followed_blocks').execute();
+  },
+};
+
 /** Every migration, keyed by a name that sorts in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001_initial,
@@ -596,6 +617,7 @@ export const migrations: Record<string, Migration> = {
   '0008_list_search': m0008_list_search,
   '0009_metadata_hash_lookup': m0009_metadata_hash_lookup,
   '0010_dry_run_and_diagnosis_quotas': m0010_dry_run_and_diagnosis_quotas,
+  '0011_rollbacks': m0011_rollbacks,
 };
 
 export const migrationProvider: MigrationProvider = {

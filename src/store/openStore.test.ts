@@ -15,7 +15,7 @@ import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts
 /** Every table the migrations create (a new migration adds its table here). */
 const EXPECTED_TABLES = [
   'api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas', 'verification_history',
-  'code', 'sources', 'compilations', 'compilation_sources', 'compiled_contracts', 'input_documents', 'deployments', 'builds', 'chain_state', 'counters',
+  'code', 'sources', 'compilations', 'compilation_sources', 'compiled_contracts', 'input_documents', 'deployments', 'builds', 'chain_state', 'followed_blocks', 'counters',
 ];
 
 describeOnDialects('openStore', (dialect) => {

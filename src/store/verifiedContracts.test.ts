@@ -12,7 +12,11 @@ import {
   getVerifiedAbi,
   removeVerifiedContracts,
   saveVerifiedContract,
+  takeOffRecord,
+  getRecordedCode,
+  verifiedDeployedAfter,
 } from './verifiedContracts.js';
+import { forgetDeploymentsAfter, latestDeployment, recordDeployment } from './deployments.js';
 import { readInputDocument, saveInputDocument } from './inputDocuments.js';
 import { getProxyRecord, saveProxyRecord } from './proxyRecords.js';
 
@@ -134,6 +138,77 @@ describeOnDialects('verified contracts', (dialect) => {
       expect(await countVerifiedContracts(stores.store.db)).toBe(4);
       expect(await getVerifiedContract(stores.store.db, addr(3000))).toBeNull();
       expect(await listReplacedVerifications(stores.store.db, addr(3000))).toMatchObject([{ reason: 'chain_reset' }]);
+    });
+
+    const deployed = (address: Address, codeByte: string, blockNumber: number | null = 10) =>
+      recordDeployment(stores.store.db, {
+        address, generation: 'g-records', transactionHash: `0x${codeByte.repeat(32)}`, blockNumber, creator: null, factory: null,
+        creationCodeHash: null, runtimeCodeHash: `0x${codeByte.repeat(32)}`, runtimeFingerprint: 'fp',
+      });
+
+    it('takes a record off only while it still links the deployment found gone, once however many ask', async () => {
+      const address = addr(8000);
+      const first = await deployed(address, '01');
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(address, { deploymentId: first }));
+      expect(await getRecordedCode(stores.other.db, address)).toEqual({ deploymentId: first, runtimeCodeHash: `0x${'01'.repeat(32)}` });
+      expect(await takeOffRecord(stores.store.db, address, 'another-deployment', 'code_changed')).toBe(false);
+      const before = await countVerifiedContracts(stores.store.db);
+      const outcomes = await Promise.all([
+        takeOffRecord(stores.store.db, address, first, 'code_changed'),
+        takeOffRecord(stores.other.db, address, first, 'code_changed'),
+      ]);
+      expect([...outcomes].sort()).toEqual([false, true]);
+      expect(await countVerifiedContracts(stores.store.db)).toBe(before - 1);
+      expect(await getRecordedCode(stores.store.db, address)).toBeNull();
+      expect(await listReplacedVerifications(stores.store.db, address)).toMatchObject([{ reason: 'code_changed' }]);
+    });
+
+    it('a verdict on the code the address holds now replaces a record of other code, however strong', async () => {
+      const address = addr(8100);
+      const before = await deployed(address, '02');
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(address, { deploymentId: before, contractName: 'Gone' }));
+      const sameCode = await recordDeployment(stores.store.db, {
+        address, generation: 'g-records', transactionHash: null, blockNumber: null, creator: null, factory: null,
+        creationCodeHash: null, runtimeCodeHash: `0x${'02'.repeat(32)}`, runtimeFingerprint: 'fp',
+      });
+      const partial = { matchKind: 'partial' as const, runtimeMatch: 'partial' as const, creationMatch: null };
+      expect(await saveVerifiedContract(stores.store.db, sampleVerifiedContract(address, { deploymentId: sameCode, ...partial }), () => false)).toBe('not_better');
+      const after = await deployed(address, '03');
+      expect(await saveVerifiedContract(stores.store.db, sampleVerifiedContract(address, { deploymentId: after, contractName: 'Now', ...partial }), () => false)).toBe('replaced');
+      expect((await getVerifiedContract(stores.store.db, address))?.contractName).toBe('Now');
+      expect(await listReplacedVerifications(stores.store.db, address)).toMatchObject([{ reason: 'code_changed' }]);
+    });
+
+    it('copies matched through a removed address name the oldest remaining submitted record of their code, or none', async () => {
+      const compiledContractId = 'compiled-of-the-repoint-test';
+      const [original, later, copyA, copyB] = [addr(8200), addr(8201), addr(8202), addr(8203)];
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(original, { compiledContractId, verifiedAt: 1 }));
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(later, { compiledContractId, verifiedAt: 2 }));
+      for (const copy of [copyA, copyB]) {
+        await insertVerifiedContract(stores.store.db, sampleVerifiedContract(copy, { compiledContractId, method: 'similar', similarTo: original, verifiedAt: 3 }));
+      }
+      const through = async () =>
+        (await stores.store.db.selectFrom('verifiedContracts').select(['address', 'similarTo']).where('address', 'in', [copyA, copyB]).orderBy('address').execute()).map((r) => r.similarTo);
+      expect(await removeVerifiedContracts(stores.store.db, [original], 'rolled_back')).toBe(1);
+      expect(await through()).toEqual([later, later]);
+      expect(await removeVerifiedContracts(stores.other.db, [later], 'code_changed')).toBe(1);
+      expect(await through()).toEqual([null, null]);
+      expect(await listReplacedVerifications(stores.store.db, original)).toMatchObject([{ reason: 'rolled_back' }]);
+    });
+
+    it('finds the records and forgets the deployments of the blocks a rollback removed, in their generation only', async () => {
+      const kept = addr(8300);
+      const rolled = addr(8301);
+      const keptDeployment = await deployed(kept, '04', 10);
+      const rolledDeployment = await deployed(rolled, '05', 12);
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(kept, { deploymentId: keptDeployment }));
+      await insertVerifiedContract(stores.store.db, sampleVerifiedContract(rolled, { deploymentId: rolledDeployment }));
+      expect(await verifiedDeployedAfter(stores.store.db, 'g-records', 10, 100)).toEqual([rolled]);
+      expect(await verifiedDeployedAfter(stores.store.db, 'another-generation', 0, 100)).toEqual([]);
+      expect(await forgetDeploymentsAfter(stores.store.db, 'another-generation', 10)).toBe(0);
+      expect(await forgetDeploymentsAfter(stores.store.db, 'g-records', 11)).toBe(1);
+      expect(await latestDeployment(stores.store.db, rolled, 'g-records')).toBeNull();
+      expect(await latestDeployment(stores.store.db, kept, 'g-records')).not.toBeNull();
     });
 
     it('gives back a submitted standard JSON input byte for byte, its sources stored once', async () => {

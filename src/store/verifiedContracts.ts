@@ -128,11 +128,25 @@ export async function saveVerifiedContract(
       .$if(isPostgres(db), (qb) => qb.forUpdate())
       .executeTakeFirst();
     if (!existing) return 'not_better';
-    if (!isBetter(toVerdict(existing))) return 'not_better';
-    await keepInHistory(trx, existing, contract.receipt, 'replaced');
+    let reason: HistoryReason = 'replaced';
+    if (!isBetter(toVerdict(existing))) {
+      // The new verdict was reached on the code the address holds now: a record of other code is stale, whatever its strength.
+      if (!(await describeOtherCode(trx, existing.deploymentId, row.deploymentId))) return 'not_better';
+      reason = 'code_changed';
+    }
+    await keepInHistory(trx, existing, contract.receipt, reason);
     await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
+    if (reason === 'code_changed') await repointCopies(trx, [existing]);
     return 'replaced';
   });
+}
+
+/** True when both deployments are known and their runtime codes differ. */
+async function describeOtherCode(trx: Kysely<Database>, stored: string | null, fresh: string | null): Promise<boolean> {
+  if (stored === null || fresh === null || stored === fresh) return false;
+  const rows = await trx.selectFrom('deployments').select(['id', 'runtimeCodeHash']).where('id', 'in', [stored, fresh]).execute();
+  const hashOf = (id: string) => rows.find((r) => r.id === id)?.runtimeCodeHash;
+  return hashOf(stored) !== undefined && hashOf(fresh) !== undefined && hashOf(stored) !== hashOf(fresh);
 }
 
 /**
@@ -189,22 +203,72 @@ async function keepInHistory(
 /**
  * Takes records off the verified list (their addresses no longer hold the code they were
  * verified for), keeping each in the history with `reason`. Returns how many were removed.
+ * Copies that were matched through a removed address name another verified contract of the
+ * same compiled code (or none) instead.
  */
 export async function removeVerifiedContracts(db: Kysely<Database>, addresses: readonly string[], reason: HistoryReason): Promise<number> {
   if (addresses.length === 0) return 0;
   return writeTransaction(db, async (trx) => {
+    // Deleted first and kept from what the delete returned: of two processes removing one record, one keeps it in the history.
     const rows = await trx
-      .selectFrom('verifiedContracts')
-      .selectAll()
+      .deleteFrom('verifiedContracts')
       .where('address', 'in', addresses.map((a) => a.toLowerCase()))
+      .returningAll()
       .execute();
-    for (const row of rows) await keepInHistory(trx, row, null, reason);
-    if (rows.length > 0) {
-      await trx.deleteFrom('verifiedContracts').where('address', 'in', rows.map((r) => r.address)).execute();
-      await bumpCounter(trx, -rows.length);
-    }
-    return rows.length;
+    return settleRemoved(trx, rows, reason);
   });
+}
+
+/**
+ * Takes the record at `address` off, as removeVerifiedContracts does, only while it still links
+ * `deploymentId` (the deployment a check found gone): a record written since stays. True when
+ * it was taken off.
+ */
+export async function takeOffRecord(db: Kysely<Database>, address: string, deploymentId: string | null, reason: HistoryReason): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx
+      .deleteFrom('verifiedContracts')
+      .where('address', '=', address.toLowerCase())
+      .where('deploymentId', deploymentId === null ? 'is' : '=', deploymentId)
+      .returningAll()
+      .execute();
+    return (await settleRemoved(trx, rows, reason)) > 0;
+  });
+}
+
+async function settleRemoved(trx: Kysely<Database>, rows: Selectable<VerifiedContractsTable>[], reason: HistoryReason): Promise<number> {
+  if (rows.length === 0) return 0;
+  for (const row of rows) await keepInHistory(trx, row, null, reason);
+  await bumpCounter(trx, -rows.length);
+  await repointCopies(trx, rows);
+  return rows.length;
+}
+
+/**
+ * Similar matches name the address they were matched through: once that address no longer
+ * holds the code, they name the oldest contract verified by submission from the same compiled
+ * code instead, or none (the page then says "another contract"). Copies share their
+ * original's compiled contract, so its index finds them.
+ */
+async function repointCopies(trx: Kysely<Database>, removed: readonly Selectable<VerifiedContractsTable>[]): Promise<void> {
+  const byCompiled = new Map<string, string[]>();
+  for (const row of removed) byCompiled.set(row.compiledContractId, [...(byCompiled.get(row.compiledContractId) ?? []), row.address]);
+  for (const [compiledContractId, gone] of byCompiled) {
+    const original = await trx
+      .selectFrom('verifiedContracts')
+      .select('address')
+      .where('compiledContractId', '=', compiledContractId)
+      .where('method', '=', 'submitted')
+      .orderBy('verifiedAt')
+      .limit(1)
+      .executeTakeFirst();
+    await trx
+      .updateTable('verifiedContracts')
+      .set({ similarTo: original?.address ?? null })
+      .where('compiledContractId', '=', compiledContractId)
+      .where('similarTo', 'in', gone)
+      .execute();
+  }
 }
 
 /** A replaced record, newest first: when and by which receipt, and how it had matched. */
@@ -218,7 +282,7 @@ export interface ReplacedVerification {
   verifiedAt: number;
 }
 
-/** The records a better match (or a chain reset) took off `address`, newest first (at most `limit`). */
+/** The records a better match (or a change of the code at the address) took off `address`, newest first (at most `limit`). */
 export async function listReplacedVerifications(db: Kysely<Database>, address: string, limit = 20): Promise<ReplacedVerification[]> {
   const rows = await db
     .selectFrom('verificationHistory')
@@ -232,7 +296,7 @@ export async function listReplacedVerifications(db: Kysely<Database>, address: s
     return {
       replacedAt: Number(r.replacedAt),
       replacedBy: r.replacedBy,
-      reason: r.reason === 'chain_reset' ? 'chain_reset' : 'replaced',
+      reason: HISTORY_REASONS.includes(r.reason) ? r.reason : 'replaced',
       receipt: typeof old.receipt === 'string' ? old.receipt : null,
       matchKind: old.matchKind === 'full' ? 'full' : 'partial',
       method: old.method === 'similar' || old.method === 'build' ? old.method : 'submitted',
@@ -240,6 +304,8 @@ export async function listReplacedVerifications(db: Kysely<Database>, address: s
     };
   });
 }
+
+const HISTORY_REASONS: readonly HistoryReason[] = ['replaced', 'chain_reset', 'rolled_back', 'code_changed'];
 
 function toRow(contract: NewVerifiedContract) {
   return {
@@ -339,6 +405,24 @@ export async function getVerifiedAbi(db: Kysely<Database>, address: string): Pro
 export async function getVerifiedName(db: Kysely<Database>, address: string): Promise<string | null> {
   const row = await db.selectFrom('verifiedContracts').select('contractName').where('address', '=', address.toLowerCase()).executeTakeFirst();
   return row?.contractName ?? null;
+}
+
+/** The code a record describes: its deployment (null for records older than the bytecode database) and that deployment's code hash. */
+export interface RecordedCode {
+  deploymentId: string | null;
+  /** keccak256 of the runtime code the record was verified on; null when no deployment is linked. */
+  runtimeCodeHash: string | null;
+}
+
+/** What the record at `address` was verified on; null when the address has no record. One indexed lookup. */
+export async function getRecordedCode(db: Kysely<Database>, address: string): Promise<RecordedCode | null> {
+  const row = await db
+    .selectFrom('verifiedContracts as v')
+    .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
+    .select(['v.deploymentId', 'd.runtimeCodeHash'])
+    .where('v.address', '=', address.toLowerCase())
+    .executeTakeFirst();
+  return row ? { deploymentId: row.deploymentId, runtimeCodeHash: row.runtimeCodeHash ?? null } : null;
 }
 
 /** The verdict stored for `address`, without its documents; null when none. */
@@ -462,6 +546,19 @@ export async function verifiedOutsideGeneration(db: Kysely<Database>, generation
     .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
     .select('v.address')
     .where((eb) => eb.or([eb('d.generation', 'is', null), eb('d.generation', '!=', generation)]))
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.address);
+}
+
+/** The addresses verified with a deployment of `generation` created after block `block`, a page at a time. */
+export async function verifiedDeployedAfter(db: Kysely<Database>, generation: string, block: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('verifiedContracts as v')
+    .innerJoin('deployments as d', 'd.id', 'v.deploymentId')
+    .select('v.address')
+    .where('d.generation', '=', generation)
+    .where('d.blockNumber', '>', block)
     .limit(limit)
     .execute();
   return rows.map((r) => r.address);

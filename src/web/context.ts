@@ -1,4 +1,5 @@
 import type { CopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import type { RecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import type { CompilerListing } from '../core/compilerListing.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
@@ -17,6 +18,8 @@ export interface WebContext {
   compilers: CompilerListPort;
   /** An unverified address may be a copy of a verified contract: checked when its page is read. */
   copies: CopyLookup;
+  /** A record is served only while its address holds the code it describes: asked before a record is shown. */
+  records: RecordCheck;
   /** Submits the Verify & Publish form as the API's verifysourcecode (same checks, limits and quota) for `client`. */
   submitVerification(params: Record<string, string>, client: string): Promise<ApiAnswer>;
 }

@@ -186,11 +186,21 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(js),
     );
 
+    /** A list page's rows, each checked to still hold the code it describes (read again when one was taken off). */
+    const checkedRows = async <T extends { address: Address }>(read: () => Promise<T[]>): Promise<T[]> => {
+      const rows = await read();
+      return (await ctx.records.checkListed(rows.map((r) => r.address))) ? read() : rows;
+    };
+
+    /** The verified contract at `address`, once checked to still hold the code it describes; or null. */
+    const checkedRecord = async (address: Address): Promise<VerifiedContract | null> => {
+      await ctx.records.check(address);
+      return getVerifiedContract(ctx.store.db, address);
+    };
+
     web.get('/', async (_request, reply) => {
-      const [latest, total] = await Promise.all([
-        listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
-        countVerifiedContracts(ctx.store.db),
-      ]);
+      const latest = await checkedRows(() => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
+      const total = await countVerifiedContracts(ctx.store.db);
       return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total }));
     });
 
@@ -200,10 +210,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if (isAddress(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
       if (isReceipt(q)) return reply.redirect(`/receipt/${q}`, 303);
       if (/^[A-Za-z_$][A-Za-z0-9_$]{0,255}$/.test(q)) return reply.redirect(`/contracts?q=${encodeURIComponent(q)}`, 303);
-      const [latest, total] = await Promise.all([
-        listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }),
-        countVerifiedContracts(ctx.store.db),
-      ]);
+      const latest = await checkedRows(() => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
+      const total = await countVerifiedContracts(ctx.store.db);
       const message = q
         ? 'Not an address, a receipt or a contract name: an address is 0x and 40 hex digits, a receipt 50 lower-case letters and digits, a name a Solidity identifier.'
         : 'Type an address or a receipt.';
@@ -231,11 +239,11 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if ('error' in read) return bad(read.error);
       const filter = read.filter;
       const filtered = Object.keys(filter).length > 0;
-      const [rows, total] = await Promise.all([
+      const rows = await checkedRows(() =>
         listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
-        // The total is a stored counter; a filtered list is not counted (that would read every row).
-        filtered ? Promise.resolve(null) : countVerifiedContracts(ctx.store.db),
-      ]);
+      );
+      // The total is a stored counter; a filtered list is not counted (that would read every row).
+      const total = filtered ? null : await countVerifiedContracts(ctx.store.db);
       const contracts = rows.slice(0, LIST_PAGE_SIZE);
       const last = contracts[contracts.length - 1];
       const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
@@ -330,6 +338,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         );
       }
       const address = given.toLowerCase() as Address;
+      await ctx.records.check(address);
       // Not verified: it may be a copy of a contract that is.
       if (!(await getStoredVerdict(ctx.store.db, address))) await ctx.copies.tryVerify(address);
       const [contract, proxy, history] = await Promise.all([
@@ -337,7 +346,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         getProxyRecord(ctx.store.db, address),
         listReplacedVerifications(ctx.store.db, address),
       ]);
-      const implementation = proxy ? await getVerifiedContract(ctx.store.db, proxy.finalImplementation) : null;
+      const implementation = proxy ? await checkedRecord(proxy.finalImplementation as Address) : null;
       let hasCode: boolean | null = true;
       if (!contract) {
         try {
@@ -363,7 +372,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         return null;
       }
       const given = (request.params as { address: string }).address;
-      const contract = isAddress(given) ? await getVerifiedContract(ctx.store.db, given.toLowerCase() as Address) : null;
+      const contract = isAddress(given) ? await checkedRecord(given.toLowerCase() as Address) : null;
       if (!contract) void sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not verified', message: 'No verified contract has this address.' }), 404);
       return contract;
     };
@@ -399,11 +408,11 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if (body.asProxy === true || body.asProxy === 'true') {
         const proxy = await getProxyRecord(ctx.store.db, address);
         if (!proxy) throw new CallError(404, 'No proxy is recorded for this address (verifyproxycontract first)');
-        const implementation = await getVerifiedContract(ctx.store.db, proxy.finalImplementation);
+        const implementation = await checkedRecord(proxy.finalImplementation as Address);
         if (!implementation) throw new CallError(409, `The implementation ${proxy.finalImplementation} is not verified`);
         return { address, abi: implementation.abi, body };
       }
-      const contract = await getVerifiedContract(ctx.store.db, address);
+      const contract = await checkedRecord(address);
       if (!contract) throw new CallError(404, 'This contract is not verified');
       return { address, abi: contract.abi, body };
     };

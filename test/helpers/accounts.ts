@@ -48,6 +48,8 @@ const DEPLOYERS = [
   'attacks/unprovenParts',
   'api/oldCompilerCreations',
   'api/hashlessMetadata',
+  'bytecodeDatabase/recordsFollowCode',
+  'bytecodeDatabase/rollback',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

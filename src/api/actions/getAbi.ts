@@ -10,6 +10,7 @@ export async function getAbi(ctx: ApiContext, params: Params, okMessage: string)
   const address = params.text('address');
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
+  await ctx.records.check(address as Address);
   let abi = await getVerifiedAbi(ctx.store.db, address);
   // Not verified: it may be a copy of a contract that is.
   if (abi === null && (await ctx.copies.tryVerify(address as Address))) abi = await getVerifiedAbi(ctx.store.db, address);

@@ -12,6 +12,7 @@ export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: 
   const address = params.text('address');
   if (!address) return fail(TEXT.missingParameter('address'));
   if (!isAddress(address)) return fail(TEXT.invalidAddress);
+  await ctx.records.check(address as Address);
   let contract = await getVerifiedContract(ctx.store.db, address);
   // Not verified: it may be a copy of a contract that is.
   if (!contract && (await ctx.copies.tryVerify(address as Address))) contract = await getVerifiedContract(ctx.store.db, address);

@@ -28,7 +28,9 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
 
   // A partial match (or one whose runtime code was never compared) stays open to a better
   // one: whoever verified first must not lock the owner's exact sources out. A full match
-  // cannot be bettered: it publishes only what its metadata proves, whoever submitted it.
+  // cannot be bettered: it publishes only what its metadata proves, whoever submitted it. A
+  // record of code the address no longer holds locks nothing: it is taken off first.
+  await ctx.records.check(submission.address);
   const existing = await getStoredVerdict(ctx.store.db, submission.address);
   if (existing && !canBeImproved(existing)) return fail(TEXT.alreadyVerified);
 

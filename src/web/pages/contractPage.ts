@@ -179,9 +179,17 @@ function history(entries: ReplacedVerification[] | undefined): Html | string {
   if (!entries || entries.length === 0) return '';
   return html`<dt>Earlier</dt><dd>${entries.map(
     (e) =>
-      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && isReceipt(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, ${e.reason === 'chain_reset' ? 'taken off when the chain restarted from genesis' : 'replaced by a better match'} ${timeTag(e.replacedAt)}</div>`,
+      html`<div>${e.matchKind} match of ${timeTag(e.verifiedAt)}${e.receipt && isReceipt(e.receipt) ? html` (<a href="/receipt/${e.receipt}">receipt</a>)` : ''}, ${TAKEN_OFF[e.reason]} ${timeTag(e.replacedAt)}</div>`,
   )}</dd>`;
 }
+
+/** Why an earlier record is no longer served, as the history says it. */
+const TAKEN_OFF: Record<ReplacedVerification['reason'], string> = {
+  replaced: 'replaced by a better match',
+  chain_reset: 'taken off when the chain restarted from genesis',
+  rolled_back: 'taken off when the chain was rolled back past its deployment',
+  code_changed: 'taken off when the code at this address changed',
+};
 
 function formatValue(value: unknown): string {
   const json = toJsonValue(value);
