@@ -65,6 +65,12 @@ describe('readVerifyForm', () => {
     expect(hostile.ok && hostile.params['contractname']).toBe('Only');
   });
 
+  it('a file that imports itself under ever longer paths is refused, not followed without end', () => {
+    expect(sourcesFromFiles([{ filename: 'A.sol', text: 'import "./sub/A.sol";\ncontract A {}' }])).toEqual({
+      error: 'The imports name the files under too many other paths (at most 300); choose the files from the folders the imports name',
+    });
+  });
+
   it('an import no file answers is named', () => {
     expect(sourcesFromFiles([{ filename: 'A.sol', text: 'import "./B.sol";' }])).toEqual({ error: 'A.sol imports "./B.sol", which is not among the files' });
     expect(sourcesFromFiles([{ filename: '../A.sol', text: '' }])).toMatchObject({ error: expect.stringContaining('not a usable file name') });

@@ -53,6 +53,9 @@ export type ReadForm =
 export const FORM_LIBRARIES = 5;
 /** Files accepted in the several-files format. */
 export const MAX_FORM_FILES = 300;
+/** Paths imports may add for uploaded files found by name, and how many times the uploaded text the sources may then hold. */
+const MAX_IMPORTED_PATHS = MAX_FORM_FILES;
+const MAX_IMPORTED_TEXT_FACTOR = 4;
 /** Contracts offered for the name field, at most. */
 const MAX_OFFERED_CONTRACTS = 500;
 
@@ -113,6 +116,12 @@ export function sourcesFromFiles(files: { filename: string; text: string }[]): {
   if (Object.keys(sources).length === 0) return { error: 'Choose the .sol files of the contract (the file that declares it and every file it imports)' };
   const byName = new Map<string, string[]>();
   for (const path of Object.keys(sources)) byName.set(posix.basename(path), [...(byName.get(posix.basename(path)) ?? []), path]);
+  // Each path an import adds repeats a file's text: a file that imports itself under a longer
+  // path (A.sol: `import "./sub/A.sol"`) would add paths without end.
+  let uploaded = 0;
+  for (const text of Object.values(sources)) uploaded += text.length;
+  let total = uploaded;
+  let added = 0;
   const pending = Object.keys(sources);
   while (pending.length) {
     const path = pending.pop()!;
@@ -124,7 +133,12 @@ export function sourcesFromFiles(files: { filename: string; text: string }[]): {
       if (candidates.length !== 1) {
         return { error: `${path} imports "${item.path.slice(0, 200)}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target).slice(0, 200)})` : ''}` };
       }
-      sources[target] = sources[candidates[0]!]!;
+      const text = sources[candidates[0]!]!;
+      total += text.length;
+      if (++added > MAX_IMPORTED_PATHS || target.length > 512 || total > MAX_IMPORTED_TEXT_FACTOR * uploaded) {
+        return { error: `The imports name the files under too many other paths (at most ${MAX_IMPORTED_PATHS}); choose the files from the folders the imports name` };
+      }
+      sources[target] = text;
       pending.push(target);
     }
   }
