@@ -50,7 +50,8 @@ export type MultipartResult =
 /**
  * Reads `payload` as a multipart form. Resolves once the body is read, or as soon as the
  * reading stops at a limit or a refusal (`too_large` only once the body has ended, as the other
- * body parsers answer it); rejects only when the client's connection fails.
+ * body parsers answer it). Rejects when the client's connection fails (code ECONNRESET), or with
+ * what `onPart` or `admit` failed with.
  */
 export function readMultipart(payload: Readable, options: MultipartOptions): Promise<MultipartResult> {
   return new Promise<MultipartResult>((resolve, reject) => {

@@ -271,8 +271,10 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
           bodyLimit: ctx.config.bodyLimit,
           checkApiKey: (apiKey) => ctx.checkApiKey(apiKey, request.ip),
         });
-      } catch {
-        throw new CallError(400, 'The form could not be read');
+      } catch (error) {
+        // The client went away mid-form; anything else (the key lookup failing) is the service's fault.
+        if ((error as { code?: string }).code === 'ECONNRESET') throw new CallError(400, 'The form could not be read');
+        throw error;
       }
     });
 

@@ -45,8 +45,9 @@ export interface VerifyFormBodyOptions {
 const MB = 1024 * 1024;
 
 /**
- * Reads a form post. Rejects only when the client's connection fails; every other problem
- * (too many entries, too large, unreadable, no valid key for a large form) is a refusal.
+ * Reads a form post. Every problem of the form (too many entries, too large, unreadable, no
+ * valid key for a large form) is a refusal; it rejects only when the client's connection fails
+ * (code ECONNRESET) or the key cannot be checked.
  */
 export async function readVerifyFormBody(payload: Readable, options: VerifyFormBodyOptions): Promise<VerifyFormBody> {
   // undefined until a key arrives; then null for a valid one, or the text for a wrong one.
