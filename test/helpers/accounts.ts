@@ -1,5 +1,5 @@
 /** Funded accounts on the suite's anvil (globalSetup starts it with this many). */
-export const DEVNET_ACCOUNTS = 40;
+export const DEVNET_ACCOUNTS = 64;
 
 /**
  * Which funded account each test file deploys from: a file's place in this list. Two files
@@ -45,6 +45,8 @@ const DEPLOYERS = [
   'web/verifyPage',
   'web/sourceView',
   'api/dryRun',
+  'limits/hostileSources',
+  'limits/hostileForms',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
