@@ -47,21 +47,9 @@ export class AccessControl {
     const client = clientAddress.slice(0, MAX_CLIENT_LENGTH);
     let key: ApiKeyRecord | null = null;
     if (apiKey) {
-      if (await this.limits.isBlocked('invalid-key', client)) {
-        // The cool-down is for the failures: a valid key from the same address (a shared NAT,
-        // a CI runner) still works. Lookups during it are rate-limited, and a wrong key gets
-        // the cool-down text, so guessing stays as slow as the block makes it.
-        if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) {
-          return { allowed: false, text: this.texts.tooManyInvalid };
-        }
-        key = await findApiKey(this.store.db, apiKey);
-        if (!key) return { allowed: false, text: this.texts.tooManyInvalid };
-      } else {
-        key = await findApiKey(this.store.db, apiKey);
-        if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) {
-          return { allowed: false, text: this.texts.tooManyInvalid };
-        }
-      }
+      const found = await this.lookUp(apiKey, client);
+      if ('refusal' in found) return { allowed: false, text: found.refusal };
+      key = found.key;
     }
     if (key) {
       const rate = key.tier === 'pro' ? this.config.ratePro : this.config.rateFree;
@@ -84,5 +72,33 @@ export class AccessControl {
         return { allowed: true, key: null, okMessage: this.texts.okKeyless };
       }
     }
+  }
+
+  /**
+   * Whether `apiKey` is a valid key for a submission from `clientAddress`: null when it is,
+   * else the text to show. Counted as decide counts keys (wrong ones start the cool-down), but
+   * no rate token is taken: the submission that follows takes its own. For a body whose rest
+   * is read only once its sender's key is known.
+   */
+  async checkKey(apiKey: string, clientAddress: string): Promise<string | null> {
+    if (!apiKey) return this.texts.invalidKey;
+    const found = await this.lookUp(apiKey, clientAddress.slice(0, MAX_CLIENT_LENGTH));
+    if ('refusal' in found) return found.refusal;
+    return found.key ? null : this.texts.invalidKey;
+  }
+
+  /** The key's record (null when there is none), or the refusal of a client in the invalid-key cool-down. */
+  private async lookUp(apiKey: string, client: string): Promise<{ key: ApiKeyRecord | null } | { refusal: string }> {
+    if (await this.limits.isBlocked('invalid-key', client)) {
+      // The cool-down is for the failures: a valid key from the same address (a shared NAT,
+      // a CI runner) still works. Lookups during it are rate-limited, and a wrong key gets
+      // the cool-down text, so guessing stays as slow as the block makes it.
+      if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) return { refusal: this.texts.tooManyInvalid };
+      const key = await findApiKey(this.store.db, apiKey);
+      return key ? { key } : { refusal: this.texts.tooManyInvalid };
+    }
+    const key = await findApiKey(this.store.db, apiKey);
+    if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) return { refusal: this.texts.tooManyInvalid };
+    return { key };
   }
 }

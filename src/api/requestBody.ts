@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyRequest } from 'fastify';
+import { readMultipart, type MultipartPart } from '../limits/multipartBody.js';
 
 /** More fields than any action takes; past it, parsing and merging would be work for nothing. */
 export const MAX_BODY_FIELDS = 220;
@@ -17,12 +18,16 @@ const DRAIN_FACTOR = 4;
 /** Bodies up to this size are read for anyone; a larger one only once its sender passed the gate. */
 export const OPEN_BODY_LIMIT = 1024 * 1024;
 
-/** A body the service refuses; `message` is the text the client is shown. */
+/**
+ * A body the service refuses; `message` is the text the client is shown. `draining`: the rest
+ * of the body is still being read and dropped, so the answer must not close the connection.
+ */
 export class BodyError extends Error {
   readonly statusCode = 400;
   constructor(
     readonly code: 'SOLPROOF_BODY_TOO_DEEP' | 'SOLPROOF_BODY_TOO_MANY_FIELDS' | 'SOLPROOF_BODY_MALFORMED' | 'SOLPROOF_BODY_REFUSED',
     message: string,
+    readonly draining = false,
   ) {
     super(message);
     this.name = 'BodyError';
@@ -37,23 +42,26 @@ export interface BodyTexts {
 
 /**
  * Decides, from the first OPEN_BODY_LIMIT bytes, whether the rest of a large body is read:
- * resolves null to go on, or the text to refuse it with (the rest is then never buffered).
+ * `field` reads a field from the body so far (null when it does not hold it); resolves null to
+ * go on, or the text to refuse it with (the rest is then never buffered).
  */
-export type BodyGate = (request: FastifyRequest, prefix: Buffer) => Promise<string | null>;
+export type BodyGate = (request: FastifyRequest, field: (name: string) => string | null) => Promise<string | null>;
 
 /**
- * A Fastify content-type parser for every content type: multipart through the platform's
- * FormData reader, anything else as a JSON object when it is one, else as a form. Oversized
- * bodies fail with Fastify's FST_ERR_CTP_BODY_TOO_LARGE, the others with a BodyError. A body
- * beyond OPEN_BODY_LIMIT is read on only when `gate` lets it.
+ * A Fastify content-type parser for every content type: multipart as a stream, part by part
+ * (limits/multipartBody: at most MAX_BODY_FIELDS parts, reading stops at the first past them),
+ * anything else as a JSON object when it is one, else as a form. Oversized bodies fail with
+ * Fastify's FST_ERR_CTP_BODY_TOO_LARGE, the others with a BodyError. A body beyond
+ * OPEN_BODY_LIMIT is read on only when `gate` lets it.
  */
 export function createBodyParser(texts: BodyTexts, gate?: BodyGate) {
   return async function parseBody(request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
     const limit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
-    const check = gate ? (prefix: Buffer) => gate(request, prefix) : null;
-    const raw = await readLimited(payload, limit, Number(request.headers['content-length']), check);
+    const declared = Number(request.headers['content-length']);
     const contentType = request.headers['content-type'] ?? '';
-    if (/^\s*multipart\/form-data/i.test(contentType)) return parseMultipart(raw, contentType, texts);
+    if (/^\s*multipart\/form-data/i.test(contentType)) return parseMultipart(request, payload, limit, declared, contentType, texts, gate);
+    const check = gate ? (prefix: Buffer) => gate(request, (name) => fieldFromBodyPrefix(prefix.toString('utf8'), name)) : null;
+    const raw = await readLimited(payload, limit, declared, check);
     return parseLooseBody(raw.toString('utf8'), texts);
   };
 }
@@ -99,7 +107,7 @@ function readLimited(payload: Readable, limit: number, declared: number, gate: (
             // Answered now; the rest is read and forgotten (up to the drain limit) so that a
             // client still sending can finish and read the answer.
             chunks.length = 0;
-            finish(new BodyError('SOLPROOF_BODY_REFUSED', refusal));
+            finish(new BodyError('SOLPROOF_BODY_REFUSED', refusal, true));
             let drained = received;
             payload.on('data', (more: Buffer) => {
               drained += more.length;
@@ -121,16 +129,12 @@ function readLimited(payload: Readable, limit: number, declared: number, gate: (
 }
 
 /**
- * The first value of field `name` (any letter case) in the beginning of a body, for the
- * gate: a form's complete fields, a multipart part, or a JSON string member. Null when the
- * prefix does not hold it.
+ * The first value of field `name` (any letter case) in the beginning of a body that is not
+ * multipart (the multipart reader hands the gate its parts), for the gate: a form's complete
+ * fields or a JSON string member. Null when the prefix does not hold it.
  */
-export function fieldFromBodyPrefix(prefix: string, contentType: string, name: string): string | null {
+export function fieldFromBodyPrefix(prefix: string, name: string): string | null {
   const wanted = name.toLowerCase();
-  if (/^\s*multipart\/form-data/i.test(contentType)) {
-    const m = new RegExp(`content-disposition:[^\\r\\n]*name="${wanted}"[^\\r\\n]*\\r?\\n(?:[^\\r\\n]+\\r?\\n)*\\r?\\n([^\\r\\n]{0,256})\\r?\\n`, 'i').exec(prefix);
-    return m ? m[1]! : null;
-  }
   const trimmed = prefix.trimStart();
   if (trimmed.startsWith('{')) {
     const m = new RegExp(`"${wanted}"\\s*:\\s*"([^"\\\\]{0,256})"`, 'i').exec(trimmed);
@@ -157,20 +161,43 @@ export function fieldFromBodyPrefix(prefix: string, contentType: string, name: s
   return null;
 }
 
-async function parseMultipart(raw: Buffer, contentType: string, texts: BodyTexts): Promise<Record<string, unknown>> {
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new BodyError('SOLPROOF_BODY_MALFORMED', texts.malformed);
+async function parseMultipart(
+  request: FastifyRequest,
+  payload: Readable,
+  limit: number,
+  declared: number,
+  contentType: string,
+  texts: BodyTexts,
+  gate: BodyGate | undefined,
+): Promise<Record<string, unknown>> {
+  if (declared > limit * DRAIN_FACTOR) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  const field = (parts: readonly MultipartPart[], name: string): string | null => {
+    const wanted = name.toLowerCase();
+    const part = parts.find((p) => p.name.toLowerCase() === wanted && 'value' in p);
+    return part && 'value' in part ? part.value : null;
+  };
+  const read = await readMultipart(payload, {
+    contentType,
+    maxBytes: limit,
+    maxParts: MAX_BODY_FIELDS,
+    drainBytes: limit * DRAIN_FACTOR,
+    ...(gate && limit > OPEN_BODY_LIMIT ? { openBytes: OPEN_BODY_LIMIT, admit: (parts: readonly MultipartPart[]) => gate(request, (name) => field(parts, name)) } : {}),
+  });
+  if (!read.ok) {
+    switch (read.problem) {
+      case 'too_large':
+        throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+      case 'too_many_parts':
+        throw new BodyError('SOLPROOF_BODY_TOO_MANY_FIELDS', texts.tooManyFields(MAX_BODY_FIELDS), read.draining);
+      case 'refused':
+        throw new BodyError('SOLPROOF_BODY_REFUSED', read.refusal ?? texts.malformed, read.draining);
+      case 'malformed':
+        throw new BodyError('SOLPROOF_BODY_MALFORMED', texts.malformed, read.draining);
+    }
   }
+  // A file part (clients attach sources that way) counts as its text; a repeated name keeps the last.
   const fields = new Map<string, string>();
-  let count = 0;
-  for (const [name, value] of form) {
-    if (++count > MAX_BODY_FIELDS) throw new BodyError('SOLPROOF_BODY_TOO_MANY_FIELDS', texts.tooManyFields(MAX_BODY_FIELDS));
-    // A file part (clients attach sources that way) counts as its text; a repeated name keeps the last.
-    fields.set(name, typeof value === 'string' ? value : await value.text());
-  }
+  for (const part of read.parts) fields.set(part.name, 'value' in part ? part.value : part.file.text);
   return Object.fromEntries(fields);
 }
 

@@ -16,7 +16,7 @@ import type { ApiContext, Caller } from './context.js';
 import { fail, type Envelope } from './envelope.js';
 import { Params } from './params.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
-import { BodyError, createBodyParser, fieldFromBodyPrefix, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
+import { BodyError, createBodyParser, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
 import type { AccessDecision } from './access.js';
 import { TEXT } from '../texts/index.js';
 import { redactUrl } from '../core/log.js';
@@ -69,10 +69,26 @@ export function readsFailureReasons(request: FastifyRequest, params: Params): bo
 }
 
 /**
- * Builds the HTTP server: `/api` (and `/api/`), `/health`. `rateLimits` is where the request
- * limits live (default: this process's memory; Redis to share them between processes).
+ * The API's keys and rate limits, whose state lives in `limits`: for the API, and for what
+ * submits through it (the Verify & Publish form checks the key before reading the sources).
  */
-export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateLimitStore } = {}): Promise<FastifyInstance> {
+export function createAccessControl(ctx: Pick<ApiContext, 'store' | 'config'>, limits: RateLimitStore): AccessControl {
+  const texts = {
+    okKeyless: TEXT.okKeyless,
+    maxRateKeyless: TEXT.maxRateKeyless,
+    maxRateKeyed: TEXT.maxRateKeyed,
+    tooManyInvalid: TEXT.tooManyInvalidKeys,
+    invalidKey: TEXT.invalidApiKey,
+  };
+  return new AccessControl(ctx.store, ctx.config, texts, limits);
+}
+
+/**
+ * Builds the HTTP server: `/api` (and `/api/`), `/health`. `rateLimits` is where the request
+ * limits live (default: this process's memory; Redis to share them between processes);
+ * `access` the keys and limits built on them (default: createAccessControl on `rateLimits`).
+ */
+export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateLimitStore; access?: AccessControl } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: ctx.config.bodyLimit,
@@ -97,24 +113,14 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
   // with a raw socket) still gets its answer: by default Node drops the pending response when
   // the request's socket half-closes, which turned any lookup slower than the FIN into nothing.
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const accessTexts = {
-    okKeyless: TEXT.okKeyless,
-    maxRateKeyless: TEXT.maxRateKeyless,
-    maxRateKeyed: TEXT.maxRateKeyed,
-    tooManyInvalid: TEXT.tooManyInvalidKeys,
-    invalidKey: TEXT.invalidApiKey,
-  };
-  const limits = options.rateLimits ?? new MemoryRateLimitStore();
-  const access = new AccessControl(ctx.store, ctx.config, accessTexts, limits);
+  const access = options.access ?? createAccessControl(ctx, options.rateLimits ?? new MemoryRateLimitStore());
 
   // A large body costs memory and parsing: it is read past OPEN_BODY_LIMIT only for a
   // submission by a valid key within its rate, decided from the query and the body's start.
   const gateDecisions = new WeakMap<FastifyRequest, { apiKey: string; decision: AccessDecision }>();
-  const gate: BodyGate = async (request, prefix) => {
-    const text = prefix.toString('utf8');
-    const contentType = request.headers['content-type'] ?? '';
+  const gate: BodyGate = async (request, bodyField) => {
     const query = new Params(request.query as Record<string, unknown>);
-    const field = (name: string): string => (query.text(name) || fieldFromBodyPrefix(text, contentType, name) || '').trim();
+    const field = (name: string): string => (query.text(name) || bodyField(name) || '').trim();
     const action = field('action').toLowerCase();
     if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild'].includes(action)) return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
     const apiKey = field('apikey');
@@ -139,9 +145,9 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
       text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
     } else if (error instanceof BodyError) {
       text = error.message;
-      // Fastify closes the connection after a body it could not parse; a refused large body is
-      // still being drained, and closing now would reset a client that is still sending it.
-      if (error.code === 'SOLPROOF_BODY_REFUSED') reply.removeHeader('connection');
+      // Fastify closes the connection after a body it could not parse; a body refused before
+      // its end is still being drained, and closing now would reset a client still sending it.
+      if (error.draining) reply.removeHeader('connection');
     } else if (error.statusCode !== undefined && error.statusCode < 500) {
       text = TEXT.malformedBody;
     } else if (error.code === 'ECONNRESET') {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildServer } from '../api/server.js';
+import { buildServer, createAccessControl } from '../api/server.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
@@ -146,9 +146,10 @@ export async function start(config: Config): Promise<void> {
     retryDelayMs: config.jobRetryDelayMs,
   });
 
+  const access = createAccessControl({ store, config }, rateLimits);
   const app = await buildServer(
     { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, records, creations, runKnown, logger },
-    { rateLimits },
+    { rateLimits, access },
   );
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
   // The Verify & Publish form is handed to the API in-process: the same checks, limits and quota as over HTTP.
@@ -162,7 +163,8 @@ export async function start(config: Config): Promise<void> {
     });
     return JSON.parse(res.body) as { status: string; message: string; result: unknown };
   };
-  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, records, submitVerification }, rateLimits);
+  const checkApiKey = (apiKey: string, client: string) => access.checkKey(apiKey, client);
+  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, records, submitVerification, checkApiKey }, rateLimits);
   // Copies of verified contracts are verified as they are deployed.
   const follower = config.followChain
     ? new ChainFollower({

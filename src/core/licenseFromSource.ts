@@ -1,3 +1,5 @@
+import { solidityOutline } from './solidityOutline.js';
+
 /** SPDX identifiers to Etherscan licence codes (used when the submission names no licence). */
 const SPDX_TO_CODE: Record<string, number> = {
   UNLICENSED: 1,
@@ -26,16 +28,22 @@ const SPDX_TO_CODE: Record<string, number> = {
   'BUSL-1.1': 14,
 };
 
-/** The licence code named by the first `SPDX-License-Identifier` of a source, 1 (None) when absent or unknown. */
+/**
+ * The licence code named by the first `SPDX-License-Identifier` comment of a source (as solc
+ * reads it: in a comment, not in a string), 1 (None) when absent or unknown.
+ */
 export function licenseFromSource(source: string): number {
   return spdxLicense(source) ?? 1;
 }
 
-/** The licence code the first `SPDX-License-Identifier` of a source names; null when there is none or it has no code. */
+/** The licence code the first `SPDX-License-Identifier` comment of a source names; null when there is none or it has no code. */
 export function spdxLicense(source: string): number | null {
-  const m = /SPDX-License-Identifier:\s*([A-Za-z0-9.+-]+)/.exec(source.slice(0, 10_000));
-  if (!m) return null;
-  return SPDX_TO_CODE[m[1]!] ?? null;
+  for (const item of solidityOutline(source)) {
+    if (item.kind !== 'license') continue;
+    const identifier = /^[A-Za-z0-9.+-]+/.exec(item.expression)?.[0];
+    return identifier ? (SPDX_TO_CODE[identifier] ?? null) : null;
+  }
+  return null;
 }
 
 /**

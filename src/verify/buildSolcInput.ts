@@ -1,6 +1,7 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
 import type { LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
+import { solidityOutline, type DeclarationKeyword } from '../core/solidityOutline.js';
 import type { SolcInput, SolcSettings } from './solcTypes.js';
 import { checkStandardJsonInput, isPlainObject } from './standardJsonText.js';
 
@@ -189,12 +190,12 @@ export function resolveSourcePath(sources: Record<string, unknown>, path: string
   return null;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
-}
-
-function declares(content: string, keyword: string, name: string): boolean {
-  return new RegExp(`(?:^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(content);
+/** Whether `content` declares `name` with one of `keywords`. */
+function declares(content: string, keywords: readonly DeclarationKeyword[], name: string): boolean {
+  for (const item of solidityOutline(content)) {
+    if (item.kind === 'declaration' && item.name === name && keywords.includes(item.keyword)) return true;
+  }
+  return false;
 }
 
 function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLibrary[]): BuiltSolcInput {
@@ -213,7 +214,7 @@ function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLi
   } else {
     // Etherscan wants `path:Name` here; a bare name is still accepted when exactly one file declares it.
     const candidates = Object.entries(input.sources)
-      .filter(([, s]) => ['contract', 'library', 'interface'].some((k) => declares(s.content ?? '', k, name)))
+      .filter(([, s]) => declares(s.content ?? '', ['contract', 'library', 'interface'], name))
       .map(([p]) => p);
     if (candidates.length !== 1) {
       throw new SolproofError('contract_not_found_in_output', { problem: candidates.length === 0 ? 'not_declared' : 'declared_several_times', contractName: name });
@@ -245,7 +246,7 @@ function mergeLibraries(input: SolcInput, libraries: FormLibrary[]): void {
       lib.path !== null
         ? [resolveSourcePath(input.sources, lib.path) ?? lib.path]
         : Object.entries(input.sources)
-            .filter(([, s]) => declares(s.content ?? '', 'library', lib.name))
+            .filter(([, s]) => declares(s.content ?? '', ['library'], lib.name))
             .map(([p]) => p);
     for (const file of files) {
       (merged[file] ??= {})[lib.name] = lib.address;

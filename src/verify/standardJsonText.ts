@@ -5,6 +5,7 @@
  */
 import { SolproofError } from '../core/errors.js';
 import type { SolcInput, SolcSource } from '../core/solcInput.js';
+import { solidityOutline } from '../core/solidityOutline.js';
 
 /** Bounds on one input: more than any real project has, few enough to keep a compile bounded. */
 export const MAX_SOURCES = 2000;
@@ -74,15 +75,15 @@ export function checkStandardJsonInput(parsed: unknown): SolcInput {
   if (libraries !== undefined && !isLibrariesShape(libraries)) {
     throw new SolproofError('invalid_standard_json', { problem: 'libraries_shape' });
   }
-  const declarations = Object.values(cleanSources).reduce((n, source) => n + countDeclarations(source.content ?? ''), 0);
-  if (declarations > MAX_CONTRACT_DECLARATIONS) {
-    throw new SolproofError('invalid_standard_json', { problem: 'too_many_declarations', max: MAX_CONTRACT_DECLARATIONS });
+  let declarations = 0;
+  for (const source of Object.values(cleanSources)) {
+    for (const item of solidityOutline(source.content ?? '')) {
+      if (item.kind === 'declaration' && ++declarations > MAX_CONTRACT_DECLARATIONS) {
+        throw new SolproofError('invalid_standard_json', { problem: 'too_many_declarations', max: MAX_CONTRACT_DECLARATIONS });
+      }
+    }
   }
   return { ...parsed, language, sources: cleanSources, settings: structuredClone(settings) };
-}
-
-function countDeclarations(content: string): number {
-  return content.match(/(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+[A-Za-z_$]/g)?.length ?? 0;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

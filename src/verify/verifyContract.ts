@@ -12,6 +12,7 @@ import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
 import type { SolcContractOutput, SolcError, SolcInput, SolcOutput } from './solcTypes.js';
 import { applyRepairs, flatteningRepairs, type FlatteningRepair } from './flatteningRepairs.js';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
+import { solidityOutline } from '../core/solidityOutline.js';
 import { settingsSummary } from './settingsSummary.js';
 import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
 import { deployedFacts } from './diagnose/deployedFacts.js';
@@ -406,12 +407,11 @@ export function findContractOutput(output: SolcOutput, sourcePath: string, contr
  */
 function declaredContracts(input: SolcInput): string[] {
   const names: string[] = [];
-  const declaration = /(?:^|[^A-Za-z0-9_$])(?:contract|library|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)/g;
   for (const [file, source] of Object.entries(input.sources)) {
-    const code = (source.content ?? '').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
-    for (const m of code.matchAll(declaration)) {
+    for (const item of solidityOutline(source.content ?? '')) {
+      if (item.kind !== 'declaration') continue;
       if (names.length >= 50) return names;
-      names.push(libraryId(file, m[1]!));
+      names.push(libraryId(file, item.name));
     }
   }
   return names;

@@ -22,6 +22,11 @@ export interface WebContext {
   records: RecordCheck;
   /** Submits the Verify & Publish form as the API's verifysourcecode (same checks, limits and quota) for `client`. */
   submitVerification(params: Record<string, string>, client: string): Promise<ApiAnswer>;
+  /**
+   * Whether `apiKey` may submit from `client`, checked as the API checks keys (wrong ones count
+   * towards its cool-down) but without using its rate: null when it may, else the text to show.
+   */
+  checkApiKey(apiKey: string, client: string): Promise<string | null>;
 }
 
 /** The API's envelope, as the explorer needs it. */

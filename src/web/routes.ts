@@ -37,7 +37,8 @@ import { messagePage } from './pages/messagePage.js';
 import { receiptPage } from './pages/receiptPage.js';
 import { receiptDocument } from './receiptDocument.js';
 import { verifyPage } from './pages/verifyPage.js';
-import { emptyFormValues, fieldOfApiError, readVerifyForm, type FormEntry } from './verifyForm.js';
+import { emptyFormValues, fieldOfApiError, readVerifyForm } from './verifyForm.js';
+import { readVerifyFormBody, VerifyFormBody } from './verifyFormBody.js';
 
 
 /** Contracts per list page. */
@@ -63,8 +64,6 @@ const CSV_AT_ONCE = 2;
 const CSV_BUSY_PAUSE_MS = 10;
 /** Verify & Publish form posts per client and second (each may carry megabytes of sources). */
 const VERIFY_FORMS_PER_SECOND = 2;
-/** Fields and files in one form post: the form's own fields, libraries, and up to 300 files. */
-const MAX_FORM_ENTRIES = 400;
 
 export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
 
@@ -271,20 +270,20 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
 
     web.get('/docs/api', async (request, reply) => sendPage(reply, apiDocsPage({ chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request) })));
 
-    // Verify & Publish: the form, and its plain multipart POST (files keep their names).
-    web.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
-      let form: FormData;
+    // Verify & Publish: the form, and its plain multipart POST (files keep their names), read
+    // as it arrives: the key is checked when it comes (first, on the page), before the sources.
+    web.addContentTypeParser('multipart/form-data', { bodyLimit: ctx.config.bodyLimit }, async (request: FastifyRequest, payload: Readable) => {
       try {
-        form = await new Response(new Uint8Array(body), { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData();
-      } catch {
-        throw new CallError(400, 'The form could not be read');
+        return await readVerifyFormBody(payload, {
+          contentType: request.headers['content-type'] ?? '',
+          bodyLimit: ctx.config.bodyLimit,
+          checkApiKey: (apiKey) => ctx.checkApiKey(apiKey, request.ip),
+        });
+      } catch (error) {
+        // The client went away mid-form; anything else (the key lookup failing) is the service's fault.
+        if ((error as { code?: string }).code === 'ECONNRESET') throw new CallError(400, 'The form could not be read');
+        throw error;
       }
-      const entries: FormEntry[] = [];
-      for (const [name, value] of form) {
-        if (entries.length >= MAX_FORM_ENTRIES) throw new CallError(400, `The form has too many fields or files (at most ${MAX_FORM_ENTRIES})`);
-        entries.push(typeof value === 'string' ? { name, value } : { name, file: { filename: value.name, text: await value.text() } });
-      }
-      return entries;
     });
 
     web.get('/verify', async (request, reply) => {
@@ -306,13 +305,15 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         },
       },
       async (request, reply) => {
-        if (!Array.isArray(request.body)) {
+        const body = request.body;
+        if (!(body instanceof VerifyFormBody)) {
           return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Bad request', message: 'The form must be sent as multipart/form-data (the page does this).' }), 400);
         }
-        const read = readVerifyForm(request.body as FormEntry[]);
+        const read = readVerifyForm(body.entries);
         const again = async (errors: Parameters<typeof verifyPage>[0]['errors'], status: number) =>
           sendPage(reply, verifyPage({ chainId: ctx.chainId, values: read.values, compilers: await compilerChoices(), contracts: read.contracts, errors }), status);
-        if (!read.ok) return again(read.errors, 400);
+        if (body.refusal) return again({ [body.refusal.field]: body.refusal.message }, body.refusal.status);
+        if (!read.ok || body.keyRefusal) return again({ ...(read.ok ? {} : read.errors), ...(body.keyRefusal ? { apiKey: body.keyRefusal } : {}) }, 400);
         const answer = await ctx.submitVerification(read.params, request.ip);
         if (answer.status === '1' && typeof answer.result === 'string' && isReceipt(answer.result)) return reply.redirect(`/receipt/${answer.result}`, 303);
         const message = typeof answer.result === 'string' && answer.result ? answer.result : answer.message;

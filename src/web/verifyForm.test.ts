@@ -56,6 +56,21 @@ describe('readVerifyForm', () => {
     expect(Object.keys((JSON.parse(read.params['sourceCode']!) as { sources: object }).sources).sort()).toEqual(['Lib.sol', 'Main.sol', 'lib/Lib.sol']);
   });
 
+  it('contracts and imports in comments and strings are not taken; a megabyte of /* is read in one pass', () => {
+    const source = `/* contract InComment {} */\n// import "./Gone.sol";\nstring constant S = "library InString {}";\nabstract contract Base {}\ninterface I {}\ncontract Main is Base {}`;
+    const read = readVerifyForm([...base, { name: 'format', value: 'single' }, { name: 'source', value: source }]);
+    expect(read.contracts).toEqual(['Base', 'Main']);
+    expect(sourcesFromFiles([{ filename: 'Main.sol', text: source }])).toEqual({ sources: { 'Main.sol': source } });
+    const hostile = readVerifyForm([...base, { name: 'format', value: 'single' }, { name: 'source', value: `contract Only {}\n${'/* '.repeat(350_000)}` }]);
+    expect(hostile.ok && hostile.params['contractname']).toBe('Only');
+  });
+
+  it('a file that imports itself under ever longer paths is refused, not followed without end', () => {
+    expect(sourcesFromFiles([{ filename: 'A.sol', text: 'import "./sub/A.sol";\ncontract A {}' }])).toEqual({
+      error: 'The imports name the files under too many other paths (at most 300); choose the files from the folders the imports name',
+    });
+  });
+
   it('an import no file answers is named', () => {
     expect(sourcesFromFiles([{ filename: 'A.sol', text: 'import "./B.sol";' }])).toEqual({ error: 'A.sol imports "./B.sol", which is not among the files' });
     expect(sourcesFromFiles([{ filename: '../A.sol', text: '' }])).toMatchObject({ error: expect.stringContaining('not a usable file name') });

@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { encodeAbiParameters, parseAbiParameters, type AbiParameter } from 'viem';
 import { isAddress } from '../core/hex.js';
+import { solidityOutline } from '../core/solidityOutline.js';
 import type { SolcInput } from '../core/solcInput.js';
 import { readBuildFile } from '../verify/buildFile.js';
 import { isSolproofError } from '../core/errors.js';
@@ -52,9 +53,11 @@ export type ReadForm =
 export const FORM_LIBRARIES = 5;
 /** Files accepted in the several-files format. */
 export const MAX_FORM_FILES = 300;
-
-const CONTRACT_RE = /^\s*(?:abstract\s+)?(contract|library|interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)/gm;
-const IMPORT_RE = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+/** Paths imports may add for uploaded files found by name, and how many times the uploaded text the sources may then hold. */
+const MAX_IMPORTED_PATHS = MAX_FORM_FILES;
+const MAX_IMPORTED_TEXT_FACTOR = 4;
+/** Contracts offered for the name field, at most. */
+const MAX_OFFERED_CONTRACTS = 500;
 
 export function emptyFormValues(address = ''): VerifyFormValues {
   return {
@@ -79,14 +82,15 @@ export function emptyFormValues(address = ''): VerifyFormValues {
 
 /** The contracts and libraries declared in a set of sources, as `path:Name` (or `Name` for one unnamed file). */
 export function declaredContracts(sources: Record<string, string>, qualified: boolean): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const [path, text] of Object.entries(sources)) {
-    for (const m of text.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(CONTRACT_RE)) {
-      if (m[1] === 'interface') continue;
-      out.push(qualified ? `${path}:${m[2]}` : m[2]!);
+    for (const item of solidityOutline(text)) {
+      if (item.kind !== 'declaration' || item.keyword === 'interface') continue;
+      out.add(qualified ? `${path}:${item.name}` : item.name);
+      if (out.size >= MAX_OFFERED_CONTRACTS) return [...out];
     }
   }
-  return [...new Set(out)].slice(0, 500);
+  return [...out];
 }
 
 /** A file name from an upload as a source path: forward slashes, no leading slash, no `..`. */
@@ -112,17 +116,29 @@ export function sourcesFromFiles(files: { filename: string; text: string }[]): {
   if (Object.keys(sources).length === 0) return { error: 'Choose the .sol files of the contract (the file that declares it and every file it imports)' };
   const byName = new Map<string, string[]>();
   for (const path of Object.keys(sources)) byName.set(posix.basename(path), [...(byName.get(posix.basename(path)) ?? []), path]);
+  // Each path an import adds repeats a file's text: a file that imports itself under a longer
+  // path (A.sol: `import "./sub/A.sol"`) would add paths without end.
+  let uploaded = 0;
+  for (const text of Object.values(sources)) uploaded += text.length;
+  let total = uploaded;
+  let added = 0;
   const pending = Object.keys(sources);
   while (pending.length) {
     const path = pending.pop()!;
-    for (const m of sources[path]!.matchAll(IMPORT_RE)) {
-      const target = m[1]!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), m[1]!)) : m[1]!;
+    for (const item of solidityOutline(sources[path]!)) {
+      if (item.kind !== 'import') continue;
+      const target = item.path.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), item.path)) : item.path;
       if (target in sources) continue;
       const candidates = byName.get(posix.basename(target)) ?? [];
       if (candidates.length !== 1) {
-        return { error: `${path} imports "${m[1]}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target)})` : ''}` };
+        return { error: `${path} imports "${item.path.slice(0, 200)}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target).slice(0, 200)})` : ''}` };
       }
-      sources[target] = sources[candidates[0]!]!;
+      const text = sources[candidates[0]!]!;
+      total += text.length;
+      if (++added > MAX_IMPORTED_PATHS || target.length > 512 || total > MAX_IMPORTED_TEXT_FACTOR * uploaded) {
+        return { error: `The imports name the files under too many other paths (at most ${MAX_IMPORTED_PATHS}); choose the files from the folders the imports name` };
+      }
+      sources[target] = text;
       pending.push(target);
     }
   }

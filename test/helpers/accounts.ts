@@ -50,6 +50,8 @@ const DEPLOYERS = [
   'api/hashlessMetadata',
   'bytecodeDatabase/recordsFollowCode',
   'bytecodeDatabase/rollback',
+  'limits/hostileSources',
+  'limits/hostileForms',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -38,7 +38,9 @@ function row(label: Html | string, control: HtmlValue, error: Html, hint?: strin
  * `/verify`: Etherscan's "Verify & Publish" form. A plain multipart POST to `/verify` does the
  * whole job without scripts (single file pasted or uploaded, several files, standard JSON);
  * the script only shows the chosen format's fields, lists the contracts in the chosen sources,
- * and remembers the API key when asked.
+ * and remembers the API key when asked. The API key is the form's first field: browsers send
+ * fields in the page's order, and the service reads sources past a form's first megabyte only
+ * once it has checked the key.
  */
 export function verifyPage(data: VerifyPageData): Html {
   const v = data.values;
@@ -52,6 +54,14 @@ export function verifyPage(data: VerifyPageData): Html {
 ${general ? html`<p class="notice err" role="alert" id="form-error">${general}</p>` : ''}
 ${Object.keys(data.errors).length && !general ? html`<p class="notice err" role="alert">Please correct the fields marked below.</p>` : ''}
 <form class="verify-form card" method="post" action="/verify" enctype="multipart/form-data" data-verify-form>
+<h2>Your API key</h2>
+${row(
+  html`<label for="apikey">API key</label>`,
+  html`<input type="password" id="apikey" name="apikey" value="${v.apiKey}" autocomplete="off" spellcheck="false"${invalid(data, 'apiKey')}>`,
+  fieldError(data, 'apiKey'),
+  'Counts against its daily verification quota, as from Hardhat or Foundry.',
+)}
+<label class="inline js-only" hidden><input type="checkbox" id="remember-key"> Remember the key in this browser</label>
 ${row(html`<label for="address">Contract address</label>`, html`<input type="text" id="address" name="address" value="${v.address}" placeholder="0x…" autocomplete="off" spellcheck="false" maxlength="42" required${invalid(data, 'address')}>`, fieldError(data, 'address'))}
 <fieldset class="formats">
 <legend>How you give the sources</legend>
@@ -135,14 +145,6 @@ ${row(
   html`<select id="license" name="license"${invalid(data, 'license')}>${Object.entries(LICENSES).map(([code, name]) => html`<option value="${code}"${selected(v.license === code)}>${code}) ${name}</option>`)}</select>`,
   fieldError(data, 'license'),
 )}
-<h2>Your API key</h2>
-${row(
-  html`<label for="apikey">API key</label>`,
-  html`<input type="password" id="apikey" name="apikey" value="${v.apiKey}" autocomplete="off" spellcheck="false"${invalid(data, 'apiKey')}>`,
-  fieldError(data, 'apiKey'),
-  'Counts against its daily verification quota, as from Hardhat or Foundry.',
-)}
-<label class="inline js-only" hidden><input type="checkbox" id="remember-key"> Remember the key in this browser</label>
 <p><button type="submit" id="verify-submit">Verify and publish</button></p>
 </form>`,
   );
