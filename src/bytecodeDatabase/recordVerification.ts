@@ -80,7 +80,7 @@ export async function recordVerification(db: Kysely<Database>, args: RecordVerif
   const inputDocumentId = 'id' in args.input ? args.input.id : await saveInputDocument(db, args.input);
   const deploymentId = await recordSeenDeployment(db, args.deployment);
   const { match } = args;
-  const verdict: VerdictStrength = { ...match, method: args.method };
+  const verdict: VerdictStrength = { ...match, method: args.method, compiledContractId: args.compiledContractId };
   return saveVerifiedContract(
     db,
     {

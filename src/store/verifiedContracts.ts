@@ -96,7 +96,7 @@ const VERIFIED_COUNTER = 'verified_contracts';
 export type SaveOutcome = 'inserted' | 'replaced' | 'not_better';
 
 /** The verdict fields a better-match rule compares. */
-export type StoredVerdict = Pick<VerifiedContract, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method'>;
+export type StoredVerdict = Pick<VerifiedContract, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method' | 'compiledContractId'>;
 
 /**
  * Stores a verified contract. When the address already has one, the new record replaces it
@@ -429,19 +429,20 @@ export async function getRecordedCode(db: Kysely<Database>, address: string): Pr
 export async function getStoredVerdict(db: Kysely<Database>, address: string): Promise<StoredVerdict | null> {
   const row = await db
     .selectFrom('verifiedContracts')
-    .select(['matchKind', 'runtimeMatch', 'creationMatch', 'creationCompared', 'method'])
+    .select(['matchKind', 'runtimeMatch', 'creationMatch', 'creationCompared', 'method', 'compiledContractId'])
     .where('address', '=', address.toLowerCase())
     .executeTakeFirst();
   return row ? toVerdict(row) : null;
 }
 
-function toVerdict(row: Pick<Selectable<VerifiedContractsTable>, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method'>): StoredVerdict {
+function toVerdict(row: Pick<Selectable<VerifiedContractsTable>, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method' | 'compiledContractId'>): StoredVerdict {
   return {
     matchKind: row.matchKind as MatchKind,
     runtimeMatch: row.runtimeMatch as MatchKind | null,
     creationMatch: row.creationMatch as MatchKind | null,
     creationCompared: row.creationCompared === null ? null : Number(row.creationCompared) === 1,
     method: row.method,
+    compiledContractId: row.compiledContractId,
   };
 }
 

@@ -28,15 +28,19 @@ describe('verdict strength', () => {
     expect(isBetterVerdict(v('partial', 'partial', 'partial'), v('partial', 'partial', 'partial'))).toBe(false);
     expect(isBetterVerdict(v('partial', 'partial', 'partial'), v('partial', 'partial', null))).toBe(true);
     expect(isBetterVerdict(v('partial', 'partial', 'partial'), v('full', 'full', null))).toBe(false);
-    // Who made a record does not rank it: a submission proving as much as a similar match replaces nothing.
-    expect(isBetterVerdict({ ...v('full', 'full', 'full'), method: 'submitted' }, { ...v('full', 'full', 'full'), method: 'similar' })).toBe(false);
-    expect(isBetterVerdict({ ...v('partial', 'partial', null), method: 'submitted' }, { ...v('partial', 'partial', null), method: 'similar' })).toBe(false);
+    // A submission proving as much as a similar match replaces it only when it is the compilation the match was made from.
+    const similar = { ...v('full', 'full', 'full'), method: 'similar' as const, compiledContractId: 'a' };
+    expect(isBetterVerdict({ ...v('full', 'full', 'full'), method: 'submitted', compiledContractId: 'a' }, similar)).toBe(true);
+    expect(isBetterVerdict({ ...v('full', 'full', 'full'), method: 'submitted', compiledContractId: 'b' }, similar)).toBe(false);
+    expect(isBetterVerdict({ ...v('full', 'full', 'full'), method: 'submitted' }, similar)).toBe(false);
+    // Never over another submission, whatever it was compiled from.
+    expect(isBetterVerdict({ ...v('full', 'full', 'full'), method: 'submitted', compiledContractId: 'a' }, { ...similar, method: 'submitted' })).toBe(false);
   });
 
   it('calls a full match of the runtime code final; anything else stays open', () => {
     expect(canBeImproved(v('full', 'full', 'full'))).toBe(false);
     expect(canBeImproved(v('full', 'full', null))).toBe(false);
-    expect(canBeImproved({ ...v('full', 'full', null), method: 'similar' })).toBe(false);
+    expect(canBeImproved({ ...v('full', 'full', null), method: 'similar' })).toBe(true);
     expect(canBeImproved(v('partial', 'partial', 'partial'))).toBe(true);
     // Verified from the creation code alone, before the runtime code had to match.
     expect(canBeImproved(v('full', null, 'full'))).toBe(true);

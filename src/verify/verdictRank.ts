@@ -6,8 +6,10 @@ export interface VerdictStrength {
   /** Null only in records from before the runtime code had to match. */
   runtimeMatch: MatchKind | null;
   creationMatch: MatchKind | null;
-  /** How it was verified: it does not change what a verdict proves, so it never ranks one above another. */
+  /** How it was verified; a submission (or a build) counts as 'submitted' when not said. */
   method?: VerificationMethod;
+  /** The compiled contract it was matched with (its compilation is the published sources and settings). */
+  compiledContractId?: string;
 }
 
 /**
@@ -25,21 +27,32 @@ export function verdictRank(v: VerdictStrength): number {
 }
 
 /**
- * True when `candidate` proves strictly more than `existing`: only then may it replace it.
- * Records are about code, not about who sent it: a submission that proves as much as a similar
- * match (or as another submission) publishes the same proven files and licence, so it changes
- * nothing and replaces nothing (the first record stays, whoever made it).
+ * True when `candidate` may replace `existing`: it proves strictly more. One exception, which
+ * changes nothing that is published: a submission (or a build) of the very compilation a similar
+ * match was made from takes that match's place, so the deployer who submits the sources the
+ * service already matched gets a record of their own. Any other submission proving only as much
+ * replaces nothing, whoever sent it: the first record stays.
  */
 export function isBetterVerdict(candidate: VerdictStrength, existing: VerdictStrength): boolean {
-  return verdictRank(candidate) > verdictRank(existing);
+  const a = verdictRank(candidate);
+  const b = verdictRank(existing);
+  if (a !== b) return a > b;
+  return (
+    existing.method === 'similar' &&
+    candidate.method !== 'similar' &&
+    candidate.compiledContractId !== undefined &&
+    candidate.compiledContractId === existing.compiledContractId
+  );
 }
 
 /**
- * False when no submission can prove more: a full match of the runtime code. (A creation code
- * that was not found or did not match stays so for every submission: the metadata and the
- * immutables are already proven.) Records whose runtime code was never compared, and partial
- * matches, can always be improved.
+ * False when no submission can prove more: a full match of the runtime code that was submitted
+ * for this address. (A creation code that was not found or did not match stays so for every
+ * submission: the metadata and the immutables are already proven.) Records whose runtime code
+ * was never compared, partial matches, and similar matches (the submission of the compilation
+ * they were made from takes their place: see isBetterVerdict) stay open.
  */
 export function canBeImproved(existing: VerdictStrength): boolean {
+  if (existing.method === 'similar') return true;
   return !(existing.matchKind === 'full' && existing.runtimeMatch !== null);
 }

@@ -189,7 +189,7 @@ describe('finding 2: files outside the compilation, and the owner locked out', (
     expect(servedInput(await record(address)).sources).toEqual({ 'Vault.sol': { content: vault(tag) } });
   });
 
-  it('a submission proving as much as a similar match does not replace it', async () => {
+  it('a submission proving as much as a similar match does not replace it; the compilation it was made from does', async () => {
     const tag = `similar ${RUN}`;
     const own = await build('0.8.28', standardInput({ 'Vault.sol': vault(tag) }, { optimizer: true }), 'Vault.sol', 'Vault');
     const original = (await deployContract(own.abi, own.bytecode, [], ACCOUNT)).address;
@@ -197,12 +197,23 @@ describe('finding 2: files outside the compilation, and the owner locked out', (
     const copy = (await deployContract(own.abi, own.bytecode, [], ACCOUNT)).address;
     expect(await record(copy)).toMatchObject({ SimilarMatch: original, MatchKind: 'full' });
 
+    // Another compilation (a decoy file more) proves only as much: the similar match stays.
     const decoy = await build('0.8.28', standardInput({ 'Vault.sol': vault(tag), 'Notice.sol': NOTICE }, { optimizer: true }), 'Vault.sol', 'Vault');
-    const attack = await apiPost(apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...standardJsonFields(copy, decoy, 'Vault.sol:Vault', { licenseType: '12' }) });
-    expect(attack).toMatchObject({ status: '0', result: 'Contract source code already verified' });
+    const attack = await verifyAndWait(apiUrl, apiKey, standardJsonFields(copy, decoy, 'Vault.sol:Vault', { licenseType: '12' }));
+    expect(attack.status?.result).toBe('Already Verified');
     const r = await record(copy);
     expect(r).toMatchObject({ SimilarMatch: original, LicenseType: 'MIT' });
     expect(r.SourceCode).not.toContain('SECURITY NOTICE');
+
+    // The deployer submitting the very sources it was matched with gets a record of their own; nothing published changes.
+    const owner = await verifyAndWait(apiUrl, apiKey, standardJsonFields(copy, own, 'Vault.sol:Vault'));
+    expect(owner.status?.result).toBe('Pass - Verified');
+    const mine = await record(copy);
+    expect(mine).toMatchObject({ SimilarMatch: '', MatchKind: 'full' });
+    expect(mine.SourceCode).toBe(r.SourceCode);
+    // And from then on, nobody's submission of equal proof replaces it.
+    const late = await verifyAndWait(apiUrl, apiKey, standardJsonFields(copy, decoy, 'Vault.sol:Vault'));
+    expect(late.submit).toMatchObject({ status: '0', result: 'Contract source code already verified' });
   });
 
   it('a whole build with a decoy file verifies deployments without publishing the decoy', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { encodeAbiParameters, parseAbiParameters } from 'viem';
 import type { Address, Hex } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, apiPost, verifyAndWait, waitForVerdict, type Envelope } from '../helpers/api.js';
+import { apiGet, apiPost, verifyAndWait, type Envelope } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
 import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
 import { describeOnDialects } from '../helpers/dialects.js';
@@ -121,12 +121,16 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
     expect(page).toContain(`/address/${original}`);
   });
 
-  it('verifysourcecode for an unverified copy verifies it through the original at once: a submission proving as much replaces nothing', async () => {
+  it('verifysourcecode for an unverified copy passes at its first status check, without compiling', async () => {
     const copy = (await deployContract(token.abi, token.bytecode, ['submitted copy', 8n], ACCOUNT)).address;
     const submit = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...standardJsonFields(copy, token, 'Token.sol:Token') });
-    // The full similar match proves every byte the submission could: nothing is left to verify.
-    expect(submit).toMatchObject({ status: '0', result: 'Contract source code already verified' });
-    expect(await getsourcecode(copy)).toMatchObject({ SimilarMatch: original, MatchKind: 'full', ConstructorArguments: tokenArgs('submitted copy', 8n) });
+    expect(submit.status).toBe('1');
+    const status = await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: submit.result, apikey: key });
+    expect(status.result).toBe('Pass - Verified');
+    // The owner's own submission replaced the similar match: no SimilarMatch any more.
+    expect(await getsourcecode(copy)).toMatchObject({ SimilarMatch: '', MatchKind: 'full', ConstructorArguments: tokenArgs('submitted copy', 8n) });
+    const receiptPage = await (await fetch(`${service.baseUrl}/receipt/${submit.result}`)).text();
+    expect(receiptPage).toContain('compiled before');
   });
 
   it('a copy whose metadata differs (other comments) is a partial similar match; an exact submission then makes it full', async () => {
@@ -186,14 +190,15 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
     expect(await getsourcecode(libraryCopy)).toMatchObject({ ContractName: 'Maths', SimilarMatch: library });
   });
 
-  it('a dry run of sources compiled before does not compile again', async () => {
+  it('re-submitting sources compiled before does not compile again', async () => {
     const copy = (await deployContract(token.abi, token.bytecode, ['again', 3n], ACCOUNT)).address;
-    const submit = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, dryrun: '1', ...standardJsonFields(copy, token, 'Token.sol:Token') });
-    expect(submit.status).toBe('1');
-    const status = await waitForVerdict(service.apiUrl, submit.result, key);
-    expect(status.result).toBe('Pass - Verified (dry run: nothing was published)');
+    // Verified as a similar match first (a read), then submitted: a stored compilation, no compile.
+    expect((await getabi(copy)).status).toBe('1');
+    const submit = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...standardJsonFields(copy, token, 'Token.sol:Token') });
     const page = await (await fetch(`${service.baseUrl}/receipt/${submit.result}`)).text();
     expect(page).toContain('compiled before');
+    const status = await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: submit.result, apikey: key });
+    expect(status.result).toBe('Pass - Verified');
   });
 });
 

@@ -12,6 +12,7 @@ import { describeOnDialects } from '../helpers/dialects.js';
 import { createKey, startService, type RunningService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 import { migrateToLatest } from '../../src/store/openStore.js';
+import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'previous-release');
 const tables = JSON.parse(readFileSync(join(FIXTURE, 'tables.json'), 'utf8')) as {
@@ -26,6 +27,7 @@ const RELEASE_SCHEMA = '0003_quotas';
 
 describeOnDialects('a store written by the previous release', (dialect) => {
   let tdb: TestDatabase;
+  let devnet: Devnet;
   let service: RunningService;
   let key: string;
 
@@ -44,15 +46,27 @@ describeOnDialects('a store written by the previous release', (dialect) => {
     }
     // The release's answers were read with a key (the fixture keeps only its hash); a new one reads the same.
     key = await createKey(tdb.dataDir, tdb.databaseUrl ? ['--database-url', tdb.databaseUrl] : []);
-    // No RPC URL: the service runs its own devnet, where none of these addresses holds code.
+    // The chain the release served: a record is served only while its address holds code (these
+    // records are older than the bytecode database and name none, so any code stands for theirs).
+    devnet = await startDevnet({});
+    for (const row of tables.tables['verified_contracts']!) {
+      const res = await fetch(devnet.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [row['address'], '0x6000'] }),
+      });
+      expect(((await res.json()) as { error?: unknown }).error).toBeUndefined();
+    }
     service = await startService({
       dataDir: tdb.dataDir,
+      rpcUrl: devnet.rpcUrl,
       args: ['--rate-free', '10000', ...(tdb.databaseUrl ? ['--database-url', tdb.databaseUrl] : [])],
     });
   }, 120_000);
 
   afterAll(async () => {
     await service?.stop();
+    await devnet?.stop();
     await tdb?.dispose();
   });
 

@@ -38,12 +38,8 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const found = await codeOrRefusal(ctx, submission.address);
   if (!found.ok) return found.refusal;
 
-  // A copy of a verified contract is verified through it at once; when that proves all a
-  // submission could, there is nothing left to verify.
-  if (!existing && (await ctx.copies.tryVerify(submission.address, found.code))) {
-    const copy = await getStoredVerdict(ctx.store.db, submission.address);
-    if (copy && !canBeImproved(copy)) return fail(TEXT.alreadyVerified);
-  }
+  // A copy of a verified contract is verified through it at once, whatever this submission proves.
+  if (!existing) await ctx.copies.tryVerify(submission.address, found.code);
 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
