@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from '../../src/bench/amplificationInput.js';
+import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from '../../bench/amplificationInput.js';
 import { apiGet, apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
 import { deployContract, deployRaw } from '../helpers/chain.js';
 import { build, standardInput, type Built } from '../helpers/contracts.js';

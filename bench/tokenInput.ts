@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, posix } from 'node:path';
-import type { SolcInput } from '../verify/index.js';
+import type { SolcInput } from '../src/verify/index.js';
 
 const require = createRequire(import.meta.url);
 

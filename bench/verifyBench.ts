@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, createWalletClient, encodeAbiParameters, http, type Abi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { startDevnet, type Devnet } from '../chain/devnet.js';
-import type { Address, Hex } from '../core/types.js';
-import type { SolcOutput } from '../verify/index.js';
+import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import type { Address, Hex } from '../src/core/types.js';
+import type { SolcOutput } from '../src/verify/index.js';
 import { clearProxyEnv, createKey, startServiceProcess, type ServiceCompileLog, type ServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 
