@@ -297,12 +297,10 @@ describe('downloading from a solc-bin mirror', () => {
     hanging.silent.add('/linux-amd64/list.json');
     try {
       const { compiler } = await freshCompiler({ mirrorUrl: hanging.url, npmRegistryUrl: null, connectTimeoutMs: 300 });
-      const started = performance.now();
+      // The mirror never answers: the failure is the connect timeout's.
       const e = await rejection(compiler.compile(v0612, input));
-      const elapsed = performance.now() - started;
       expect(e.code).toBe('compiler_download_failed');
       expect(e.details.failures).toEqual([expect.stringMatching(/list\.json failed: timed out \(connect\)$/)]);
-      expect(elapsed).toBeLessThan(3_000);
     } finally {
       await hanging.close();
     }

@@ -102,11 +102,9 @@ describe('native compilers', () => {
   });
 
   it('kills a native compiler at the time limit', async () => {
-    const started = Date.now();
     const e = await rejection(compilerWith({ timeoutMs: 1_000 }).compile('0.9.1+commit.00000001', input));
     expect(e.code).toBe('compile_timeout');
     expect(errorSentence(e)).toBe('Compilation exceeded the time limit of 1 s');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("kills a native compiler when its caller's signal fires", async () => {

@@ -87,13 +87,12 @@ describeOnDialects('job runner', (dialect) => {
     });
 
     it('starts a job right away on wake(), without waiting for the poll', async () => {
-      run({ pollMs: 60_000, handler: async () => ({ state: 'pass' }) });
+      // The next poll is past the test's end: only wake() can start the job.
+      run({ pollMs: 600_000, handler: async () => ({ state: 'pass' }) });
       await sleep(50); // the first, empty poll is over
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(1)) });
-      const t = Date.now();
       runner!.wake();
-      await finished(job.receipt);
-      expect(Date.now() - t).toBeLessThan(1_000);
+      expect(await finished(job.receipt)).toMatchObject({ state: 'pass' });
     });
 
     it('retries a job after the delay its handler asked for', async () => {
@@ -229,9 +228,8 @@ describeOnDialects('job runner', (dialect) => {
       runner!.wake();
       // The claim marks the job running a moment before the handler is called: wait for the handler.
       await waitFor(async () => signal !== undefined);
-      const t = Date.now();
+      // The handler never settles: stop() returning at all is it giving up.
       await runner!.stop();
-      expect(Date.now() - t).toBeLessThan(1_000);
       expect(signal?.aborted).toBe(true);
       // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
       expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });

@@ -6,7 +6,7 @@ import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { sourceJob } from '../../test/helpers/jobs.js';
 import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
-import { migrations } from './migrations.js';
+import { migrations } from './migrations/index.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
 import { createTestDatabase, sampleVerifiedContract, saveSampleDocuments, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';

@@ -14,7 +14,7 @@ import {
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from './database.js';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider } from './migrations/index.js';
 import { beginImmediate } from './transactions.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';

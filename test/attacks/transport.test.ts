@@ -39,7 +39,7 @@ async function emptyRegistry(): Promise<{ url: string; hits: string[]; close(): 
  * then stops sending and waits for an answer. Resolves with the answer's body and whether
  * the rest was ever needed (it never is sent), or null when nothing came back in time.
  */
-function sendPartialBody(port: number, target: string, total: number, prefix: Buffer, timeoutMs = 10_000): Promise<string | null> {
+function sendPartialBody(port: number, target: string, total: number, prefix: Buffer, timeoutMs = 30_000): Promise<string | null> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
@@ -94,7 +94,7 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     const total = 8 * 1024 * 1024;
     const head = { module: 'contract', action: 'verifysourcecode', contractaddress: boxAddress, contractname: 'Box', compilerversion: V0_8_28 };
     const prefix = Buffer.concat([form(head), Buffer.from('&sourceCode='), Buffer.alloc(2 * 1024 * 1024, 'a')]);
-    const started = performance.now();
+    // The rest of each body is never sent: every answer below came while 6 MB of it were missing.
     const keyless = await sendPartialBody(service.port, '/api', total, prefix);
     expect(JSON.parse(keyless!)).toEqual({
       status: '0',
@@ -107,8 +107,6 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     const readPrefix = Buffer.concat([form({ apikey: key, module: 'contract', action: 'getabi' }), Buffer.from('&address='), Buffer.alloc(2 * 1024 * 1024, 'a')]);
     const read = await sendPartialBody(service.port, '/api', total, readPrefix);
     expect(JSON.parse(read!)).toMatchObject({ status: '0', result: 'Request bodies over 1048576 bytes are accepted only for verifysourcecode and verifyproxycontract' });
-    // The answers came while 6 MB of each body were still unsent.
-    expect(performance.now() - started).toBeLessThan(10_000);
 
     // A valid key's large submission is read and accepted as usual.
     const big = await apiPost(service.apiUrl, { apikey: key, ...head, sourceCode: `${BOX}//${'x'.repeat(3 * 1024 * 1024)}\n` });
@@ -155,20 +153,24 @@ describe('transport and compiler-source attacks on a service of its own', () => 
   });
 
   it('attack 9: a client that sends its request line and nothing more is cut off within seconds', async () => {
-    const started = performance.now();
-    const closed = await new Promise<boolean>((resolve) => {
+    const { closed, received } = await new Promise<{ closed: boolean; received: string }>((resolve) => {
       const socket = connect(service.port, '127.0.0.1');
+      let received = '';
       socket.write('GET /api?module=contract&action=getabi HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-      socket.on('data', () => undefined);
+      socket.on('data', (d: Buffer) => (received += d.toString('utf8')));
       socket.on('error', () => undefined);
-      socket.on('close', () => resolve(true));
+      socket.on('close', () => resolve({ closed: true, received }));
       setTimeout(() => {
         socket.destroy();
-        resolve(false);
-      }, 30_000);
+        resolve({ closed: false, received });
+      }, 60_000);
     });
     expect(closed).toBe(true);
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // Cut off by the headers' time limit (10 s), which answers before closing: the idle limit
+    // (30 s) closes without an answer.
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
+      status: '0', message: 'NOTOK', result: 'The request took too long to arrive',
+    });
   });
 
   it('attack 9: an API key in the query string is never logged in clear when a request fails inside', async () => {

@@ -294,12 +294,10 @@ describe('a node that cannot be reached', () => {
   it('fails fast with chain_unavailable on a closed port', async () => {
     const rpcUrl = `http://127.0.0.1:${await freePort()}/v3/secret-api-key`;
     const reader = createRpcChainReader({ rpcUrl });
-    const started = Date.now();
     const error = await expectUnavailable(reader.findCreation(cases[0]!.address));
-    const elapsed = Date.now() - started;
     expect(errorSentence(error)).toMatch(/network node could not be reached/);
-    expect(error.details.nodeMessage).toMatch(/ECONNREFUSED/);
-    expect(elapsed).toBeLessThan(2000);
+    // Ended by the refused connection, not by waiting out the request timeout.
+    expect(error.details).toMatchObject({ reason: 'unreachable', nodeMessage: expect.stringMatching(/ECONNREFUSED/) });
     // What a log line of this error could show must not carry the key in the URL.
     const texts: string[] = [];
     for (let e: unknown = error; e instanceof Error; e = e.cause) texts.push(e.message, e.stack ?? '');
@@ -315,10 +313,9 @@ describe('a node that cannot be reached', () => {
     proxy.hang = true;
     try {
       const reader = createRpcChainReader({ rpcUrl: proxy.url, timeoutMs: 300, traceTimeoutMs: 300 });
-      const started = Date.now();
+      // The node answers nothing, ever: an answer at all is the reader giving up.
       const error = await expectUnavailable(reader.findCreation(cases[0]!.address));
       expect(error.details.reason).toBe('timeout');
-      expect(Date.now() - started).toBeLessThan(1500);
       await expectUnavailable(reader.getBlockNumber());
     } finally {
       proxy.hang = false;

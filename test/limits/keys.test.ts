@@ -31,6 +31,7 @@ describe('solproof keys', () => {
   afterAll(async () => service?.stop());
 
   it('create prints the key once, list shows owner, tier, created and last used but never the key, revoke disables it at once', async () => {
+    const beforeCreate = Date.now();
     const created = await keysCli(dataDir, ['create', '--owner', 'alice', '--tier', 'pro']);
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
@@ -40,6 +41,7 @@ describe('solproof keys', () => {
     expect(id, created.stdout).toBeDefined();
 
     // Used through the running service: OK with the key (not the keyless note).
+    const beforeUse = Date.now();
     const read = await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: ZERO, apikey: key });
     expect(read.message).toBe('OK');
 
@@ -51,10 +53,14 @@ describe('solproof keys', () => {
     const field = (name: string) => row[header.indexOf(name)];
     expect(field('OWNER')).toBe('alice');
     expect(field('TIER')).toBe('pro');
-    expect(Date.parse(field('CREATED')!)).toBeGreaterThan(Date.now() - 120_000);
-    expect(Date.parse(field('LAST USED')!)).toBeGreaterThan(Date.now() - 120_000);
+    // Each time is when it happened: between the moments the test did it and listed it.
+    expect(Date.parse(field('CREATED')!)).toBeGreaterThanOrEqual(beforeCreate);
+    expect(Date.parse(field('CREATED')!)).toBeLessThanOrEqual(beforeUse);
+    expect(Date.parse(field('LAST USED')!)).toBeGreaterThanOrEqual(beforeUse);
+    expect(Date.parse(field('LAST USED')!)).toBeLessThanOrEqual(Date.now());
     expect(field('REVOKED')).toBe('-');
 
+    const beforeRevoke = Date.now();
     const revoked = await keysCli(dataDir, ['revoke', id!]);
     expect(revoked).toMatchObject({ code: 0, stdout: `Revoked ${id}\n` });
     // The very next requests, on the service that was running all along.
@@ -65,7 +71,8 @@ describe('solproof keys', () => {
     expect(after.message).toBe('OK-Missing/Invalid API Key, rate limit of 1/5sec applied');
     const relisted = await keysCli(dataDir, ['list']);
     const revokedRow = relisted.stdout.split('\n').find((l) => l.startsWith(id!))!.split('\t');
-    expect(Date.parse(revokedRow[header.indexOf('REVOKED')]!)).toBeGreaterThan(Date.now() - 120_000);
+    expect(Date.parse(revokedRow[header.indexOf('REVOKED')]!)).toBeGreaterThanOrEqual(beforeRevoke);
+    expect(Date.parse(revokedRow[header.indexOf('REVOKED')]!)).toBeLessThanOrEqual(Date.now());
 
     expect(await keysCli(dataDir, ['revoke', id!])).toMatchObject({ code: 1, stderr: `no active key with id ${id}\n` });
   });

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Abi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openZeppelinStandardInput } from '../../src/bench/tokenInput.js';
+import { openZeppelinStandardInput } from '../../bench/tokenInput.js';
 import type { Address } from '../../src/core/types.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, type Envelope } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';

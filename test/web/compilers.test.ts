@@ -105,9 +105,8 @@ describe('the published compiler list', () => {
     await registry.close();
     await service.stop();
     service = await startService({ rpcUrl: inject('rpcUrl'), dataDir: service.dataDir, args: ['--npm-registry', registry.url] });
-    const started = Date.now();
     const again = await compilersJson(service);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // The list fetched before the restart, not a new one: the registry could not have answered.
     expect(again.sources.npm).toMatchObject({ url: registry.url, fetchedAt: first.sources.npm!.fetchedAt, builds: first.sources.npm!.builds });
     expect(again.sources.npm!.ageSeconds).toBeGreaterThanOrEqual(first.sources.npm!.ageSeconds!);
     expect(again.builds).toEqual(first.builds);

@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, createWalletClient, encodeAbiParameters, http, type Abi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { startDevnet, type Devnet } from '../chain/devnet.js';
-import type { Address, Hex } from '../core/types.js';
-import type { SolcOutput } from '../verify/index.js';
+import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import type { Address, Hex } from '../src/core/types.js';
+import type { SolcOutput } from '../src/verify/index.js';
 import { clearProxyEnv, createKey, startServiceProcess, type ServiceCompileLog, type ServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 
@@ -170,14 +170,12 @@ async function main(): Promise<void> {
     if (!longVersion) throw new Error(`unexpected solc version ${solc.version()}`);
     process.stdout.write(`solc ${longVersion}; ${Object.keys(input.sources).length} source files, ${inputText.length} bytes of standard JSON\n`);
 
-    // The build for deployment is also the warm-up of the in-process compiler.
-    const built = compileChecked(solc, inputText).contracts![TOKEN_PATH]![TOKEN_NAME]!;
-    const abi = built.abi as Abi;
-    const bytecode = `0x${built.evm!.bytecode!.object}` as Hex;
+    // Warms the in-process compiler up.
+    const abi = compileChecked(solc, inputText).contracts![TOKEN_PATH]![TOKEN_NAME]!.abi as Abi;
     const bareWarm: number[] = [];
-    const bareCompile = (): void => {
+    const bareCompile = (text: string): void => {
       const t0 = performance.now();
-      compileChecked(solc, inputText);
+      compileChecked(solc, text);
       bareWarm.push(performance.now() - t0);
     };
 
@@ -188,16 +186,21 @@ async function main(): Promise<void> {
     const publicClient = createPublicClient({ chain, transport: http(devnet.rpcUrl) });
     const walletClient = createWalletClient({ chain, account, transport: http(devnet.rpcUrl) });
     let deployments = 0;
-    // Each deployment mints a different supply, so every one has its own constructor arguments.
+    // Each deployment is an edition of its own (its code and compilation are new to the service:
+    // a copy of code it has verified is verified without a submission, and an input it has
+    // compiled is not compiled again) and mints a different supply.
     const deploy = async (): Promise<Record<string, string>> => {
-      const args = ['Bench Token', 'BENCH', 10n ** 24n + BigInt(++deployments)] as const;
+      const edition = ++deployments;
+      const editionText = JSON.stringify(tokenStandardInput(edition));
+      const bytecode = `0x${compileChecked(solc, editionText).contracts![TOKEN_PATH]![TOKEN_NAME]!.evm!.bytecode!.object}` as Hex;
+      const args = ['Bench Token', 'BENCH', 10n ** 24n + BigInt(edition)] as const;
       const hash = await walletClient.deployContract({ abi, bytecode, args });
       const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment failed: ${hash}`);
       const encoded = encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], args);
       return {
         contractaddress: receipt.contractAddress.toLowerCase() as Address,
-        sourceCode: inputText,
+        sourceCode: editionText,
         codeformat: 'solidity-standard-json-input',
         contractname: `${TOKEN_PATH}:${TOKEN_NAME}`,
         compilerversion: `v${longVersion}`,
@@ -220,7 +223,7 @@ async function main(): Promise<void> {
       const v = await verify(warmService, warmKey, fields);
       warm.push(v);
       // Alternating with the service keeps both under the same load from other processes.
-      bareCompile();
+      bareCompile(fields.sourceCode!);
       process.stdout.write(
         `warm verification: ${ms(v.totalMs)}, ${v.polls} polls [${describeCompiles(v.compiles)}]; bare solc.compile ${ms(bareWarm.at(-1))}\n`,
       );

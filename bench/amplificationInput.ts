@@ -1,4 +1,4 @@
-import type { SolcInput } from '../verify/index.js';
+import type { SolcInput } from '../src/verify/index.js';
 
 /** The contract of the amplification input that gets deployed and verified. */
 export const AMPLIFICATION_PATH = 'contracts/Many.sol';

@@ -5,7 +5,7 @@
  * its threads), and how long getabi takes to answer while the input compiles (a stalled
  * event loop shows as a slow read). Prints numbers, asserts nothing, talks only to 127.0.0.1.
  *
- *   node dist/bench/amplificationBench.js [--cli path/to/dist/cli/main.js] [--contracts 1700]
+ *   node dist-bench/bench/amplificationBench.js [--cli path/to/dist/cli/main.js] [--contracts 1700]
  *
  * `--cli` runs another build of the service (an older checkout) against the same input.
  */
@@ -18,9 +18,9 @@ import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { startDevnet } from '../chain/devnet.js';
-import type { Hex } from '../core/types.js';
-import type { SolcOutput } from '../verify/index.js';
+import { startDevnet } from '../src/chain/devnet.js';
+import type { Hex } from '../src/core/types.js';
+import type { SolcOutput } from '../src/verify/index.js';
 import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from './amplificationInput.js';
 import { clearProxyEnv, createKey, startServiceProcess } from './serviceProcess.js';
 

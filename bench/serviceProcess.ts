@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from '../chain/devnet.js';
+import { freePort } from '../src/chain/devnet.js';
 
 /** One `compiled` debug line of the service: where a compile's time went inside the worker. */
 export interface ServiceCompileLog {

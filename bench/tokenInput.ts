@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, posix } from 'node:path';
-import type { SolcInput } from '../verify/index.js';
+import type { SolcInput } from '../src/verify/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -60,7 +60,11 @@ export function openZeppelinStandardInput(
   };
 }
 
-/** The benchmark token's standard JSON input. */
-export function tokenStandardInput(): SolcInput {
-  return openZeppelinStandardInput({ [TOKEN_PATH]: TOKEN_SOURCE });
+/**
+ * The benchmark token's standard JSON input; an `edition` appends a comment naming it, which
+ * changes the metadata hash and so the code: each edition is a compilation of its own.
+ */
+export function tokenStandardInput(edition?: number): SolcInput {
+  const source = edition === undefined ? TOKEN_SOURCE : `${TOKEN_SOURCE}// edition ${edition}\n`;
+  return openZeppelinStandardInput({ [TOKEN_PATH]: source });
 }
