@@ -24,6 +24,8 @@ export interface BuildVerificationDeps {
   deploymentsRecorded?: () => Promise<unknown>;
 }
 
+const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result: { outcome: 'failure', document } });
+
 /**
  * The whole-build job: compiles the build once (every contract), keeps each contract with
  * code as a known compilation, and verifies every recorded deployment that is one of them
@@ -34,8 +36,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runBuildVerification(job: VerificationJob): Promise<JobOutcome> {
     if (job.request?.kind !== 'build') {
-      const result: FailureResult = job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } };
-      return { state: 'fail', result };
+      return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } });
     }
     const { compilerVersion, input: given, format } = job.request.build;
     let input: SolcInput;
@@ -47,7 +48,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         settings: { ...compileSettings(checked.settings), outputSelection: { '*': { '*': [...CONTRACT_OUTPUTS] } } },
       };
     } catch (error) {
-      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
+      if (isSolproofError(error)) return failed(errorFacts(error));
       throw error;
     }
     let output: SolcOutput;
@@ -58,14 +59,11 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'build verification will be retried');
         return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: storedError(error) };
       }
-      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
+      if (isSolproofError(error)) return failed(errorFacts(error));
       throw error;
     }
     const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-    if (errors.length > 0) {
-      const result: FailureResult = { code: 'compiler_error', details: { errors: errors.slice(0, 20) } };
-      return { state: 'fail', result };
-    }
+    if (errors.length > 0) return failed({ code: 'compiler_error', details: { errors: errors.slice(0, 20) } });
     const units: CompiledUnit[] = [];
     for (const [path, byName] of Object.entries(output.contracts ?? {})) {
       for (const [name, contract] of Object.entries(byName)) {
@@ -74,7 +72,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         if (compiled.runtime.code !== '' && compiled.creation.code !== '') units.push({ path, name, compiled });
       }
     }
-    if (units.length === 0) return { state: 'fail', result: { code: 'no_contract_in_build', details: {} } satisfies FailureResult };
+    if (units.length === 0) return failed({ code: 'no_contract_in_build', details: {} });
 
     const { db } = deps.store;
     const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
@@ -86,7 +84,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     deps.logger.info({ receipt: job.receipt, contracts: units.length, verified: verified.length }, 'build verified');
     return {
       state: 'pass',
-      result: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified },
+      result: { outcome: 'build_pass', document: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified } },
     };
   };
 }

@@ -51,7 +51,9 @@ export interface DiagnosisDeps {
 const DIAGNOSABLE: ReadonlySet<ErrorCode> = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
 /** A failure as the job keeps it: the code and facts (worded when the receipt is read). */
-const failed = (result: FailureResult): JobOutcome => ({ state: 'fail', result });
+const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result: { outcome: 'failure', document } });
+
+const passed = (document: SourcePassResult): JobOutcome => ({ state: 'pass', result: { outcome: 'source_pass', document } });
 
 /**
  * The verification job: reads the chain, compiles, matches, and stores the verdict.
@@ -102,15 +104,14 @@ export function createVerificationHandler(deps: VerificationDeps) {
 
     // A dry run stores nothing: no record, and no compilation that copies could be matched through.
     if (dryRun) {
-      const passed: SourcePassResult = {
+      return passed({
         dryRun: true,
         matchKind: result.matchKind,
         creationMatch: result.creationMatch,
         runtimeMatch: result.runtimeMatch,
         ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
         ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
-      };
-      return { state: 'pass', result: passed };
+      });
     }
     const sourceText =
       submission.codeFormat === 'solidity-single-file'
@@ -154,7 +155,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         .catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not look for earlier copies'));
     }
     if (outcome === 'not_better') return { state: 'already_verified' };
-    const passed: SourcePassResult = {
+    return passed({
       matchKind: result.matchKind,
       creationMatch: result.creationMatch,
       runtimeMatch: result.runtimeMatch,
@@ -163,8 +164,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
-    };
-    return { state: 'pass', result: passed };
+    });
   };
 }
 
