@@ -9,6 +9,7 @@ import type { Address, CodeFormat, Hex, LibraryLink, VerificationMethod } from '
 import type { Database } from '../store/database.js';
 import { recordDeployment } from '../store/deployments.js';
 import { saveInputDocument, type InputDocument } from '../store/inputDocuments.js';
+import { storedTransformations } from '../store/matchFacts.js';
 import { saveVerifiedContract, type SaveOutcome } from '../store/verifiedContracts.js';
 import { codeFingerprint, isBetterVerdict, type ContractCreation, type VerdictStrength } from '../verify/index.js';
 import type { Transformation, TransformationValues } from '../verify/index.js';
@@ -99,7 +100,7 @@ export async function recordVerification(db: Kysely<Database>, args: RecordVerif
       creationMatch: match.creationMatch,
       creationCompared: match.creationCompared,
       runtimeMatch: match.runtimeMatch,
-      transformations: { applied: match.transformations, values: match.transformationValues },
+      transformations: storedTransformations(match),
       swarmSource: match.swarmSource,
       method: args.method,
       similarTo: args.similarTo,

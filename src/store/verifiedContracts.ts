@@ -14,6 +14,7 @@ import { randomString } from '../core/random.js';
 import { writeTransaction } from './transactions.js';
 import { compilationSources } from './compilations.js';
 import { readInputDocument } from './inputDocuments.js';
+import { decodeLibraries, decodeTransformations, type StoredTransformations } from './matchFacts.js';
 
 /** A verified contract as served: its record and the documents it is made from. */
 export interface VerifiedContract {
@@ -51,7 +52,7 @@ export interface VerifiedContract {
   /** Null only for records written before the runtime code had to match. */
   runtimeMatch: MatchKind | null;
   /** The fix-ups applied to the compiled code and their values. */
-  transformations: unknown;
+  transformations: StoredTransformations;
   swarmSource: string;
   method: VerificationMethod;
   /** For a similar match: the verified contract it was matched through. */
@@ -82,7 +83,7 @@ export interface NewVerifiedContract {
   creationMatch: MatchKind | null;
   creationCompared: boolean | null;
   runtimeMatch: MatchKind | null;
-  transformations: unknown;
+  transformations: StoredTransformations;
   swarmSource: string;
   method: VerificationMethod;
   similarTo: Address | null;
@@ -325,7 +326,7 @@ function toRow(contract: NewVerifiedContract) {
     creationMatch: contract.creationMatch,
     creationCompared: contract.creationCompared === null ? null : contract.creationCompared ? 1 : 0,
     runtimeMatch: contract.runtimeMatch,
-    transformations: JSON.stringify(contract.transformations ?? null),
+    transformations: JSON.stringify(contract.transformations),
     swarmSource: contract.swarmSource,
     method: contract.method,
     similarTo: contract.similarTo?.toLowerCase() ?? null,
@@ -375,9 +376,9 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     metadata: row.metadata,
     ...settingsSummary(settings),
     constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
-    libraries: JSON.parse(row.libraries) as LibraryLink[],
+    libraries: decodeLibraries(row.libraries),
     licenseType: Number(row.licenseType),
-    transformations: JSON.parse(row.transformations),
+    transformations: decodeTransformations(row.transformations),
     swarmSource: row.swarmSource,
     similarTo: row.similarTo as Address | null,
     receipt: row.receipt,
