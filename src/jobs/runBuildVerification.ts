@@ -3,9 +3,8 @@ import { storedError, type FailureResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
-import { saveBuild } from '../store/builds.js';
-import { saveCompilation, type CompiledUnit } from '../store/compilations.js';
-import { saveInputDocument } from '../store/inputDocuments.js';
+import { recordBuild } from '../bytecodeDatabase/recordVerification.js';
+import type { CompiledUnit } from '../store/compilations.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import { checkStandardJsonInput, compileSettings, compiledContractOf, CONTRACT_OUTPUTS, type Compiler, type SolcInput, type SolcOutput } from '../verify/index.js';
@@ -74,10 +73,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     }
     if (units.length === 0) return failed({ code: 'no_contract_in_build', details: {} });
 
-    const { db } = deps.store;
-    const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
-    const inputDocumentId = await saveInputDocument(db, { kind: 'standard-json', input: given });
-    await saveBuild(db, { receipt: job.receipt, compilationId, inputDocumentId, compilerVersion: `v${compilerVersion}`, format });
+    const contractIds = await recordBuild(deps.store.db, { receipt: job.receipt, compilerVersion, input, units, submitted: given, format });
     await deps.deploymentsRecorded?.();
     const addresses = await deps.recogniser.recogniseDeploymentsOf(contractIds);
     const verified = await describe(deps.store, addresses);

@@ -111,35 +111,42 @@ export async function saveVerifiedContract(
   contract: NewVerifiedContract,
   isBetter: (existing: StoredVerdict) => boolean,
 ): Promise<SaveOutcome> {
+  return writeTransaction(db, (trx) => writeVerifiedContract(trx, contract, isBetter));
+}
+
+/** saveVerifiedContract within a transaction of writeTransaction that the caller holds (`trx`). */
+export async function writeVerifiedContract(
+  trx: Kysely<Database>,
+  contract: NewVerifiedContract,
+  isBetter: (existing: StoredVerdict) => boolean,
+): Promise<SaveOutcome> {
   const row = toRow(contract);
-  return writeTransaction(db, async (trx) => {
-    const inserted = await trx
-      .insertInto('verifiedContracts')
-      .values(row)
-      .onConflict((oc) => oc.column('address').doNothing())
-      .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) {
-      await bumpCounter(trx, 1);
-      return 'inserted';
-    }
-    const existing = await trx
-      .selectFrom('verifiedContracts')
-      .selectAll()
-      .where('address', '=', row.address)
-      .$if(isPostgres(db), (qb) => qb.forUpdate())
-      .executeTakeFirst();
-    if (!existing) return 'not_better';
-    let reason: HistoryReason = 'replaced';
-    if (!isBetter(toVerdict(existing))) {
-      // The new verdict was reached on the code the address holds now: a record of other code is stale, whatever its strength.
-      if (!(await describeOtherCode(trx, existing.deploymentId, row.deploymentId))) return 'not_better';
-      reason = 'code_changed';
-    }
-    await keepInHistory(trx, existing, contract.receipt, reason);
-    await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
-    if (reason === 'code_changed') await repointCopies(trx, [existing]);
-    return 'replaced';
-  });
+  const inserted = await trx
+    .insertInto('verifiedContracts')
+    .values(row)
+    .onConflict((oc) => oc.column('address').doNothing())
+    .executeTakeFirst();
+  if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) {
+    await bumpCounter(trx, 1);
+    return 'inserted';
+  }
+  const existing = await trx
+    .selectFrom('verifiedContracts')
+    .selectAll()
+    .where('address', '=', row.address)
+    .$if(isPostgres(trx), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!existing) return 'not_better';
+  let reason: HistoryReason = 'replaced';
+  if (!isBetter(toVerdict(existing))) {
+    // The new verdict was reached on the code the address holds now: a record of other code is stale, whatever its strength.
+    if (!(await describeOtherCode(trx, existing.deploymentId, row.deploymentId))) return 'not_better';
+    reason = 'code_changed';
+  }
+  await keepInHistory(trx, existing, contract.receipt, reason);
+  await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
+  if (reason === 'code_changed') await repointCopies(trx, [existing]);
+  return 'replaced';
 }
 
 /** True when both deployments are known and their runtime codes differ. */
