@@ -33,7 +33,8 @@ import { saveInputDocument } from '../src/store/inputDocuments.js';
 import { openStore, type Store, type StoreDialect } from '../src/store/openStore.js';
 import { storeStats } from '../src/store/storeStats.js';
 import { writeTransaction } from '../src/store/transactions.js';
-import { formatListCursor, insertVerifiedContracts, type NewVerifiedContract } from '../src/store/verifiedContracts.js';
+import { sampleRecord } from '../test/helpers/sampleRecords.js';
+import { formatListCursor, insertVerifiedContracts } from '../src/store/verifiedContracts.js';
 import { codeFingerprint, compiledContractOf, type CompiledContract, type SolcInput, type SolcOutput } from '../src/verify/index.js';
 import { clearProxyEnv, startServiceProcess } from './serviceProcess.js';
 import { openZeppelinStandardInput } from './tokenInput.js';
@@ -258,29 +259,26 @@ async function fill(store: Store, n: number, generation: string, compiled: Retur
       return targets.map((t, j) => {
         const i = start + j;
         const copy = i >= DISTINCT_TEMPLATES && i % 20 !== 19;
-        return {
-          address: addressOf(i),
-          compiledContractId: t.contractId,
-          inputDocumentId: t.inputDocumentId,
-          deploymentId: ids[j]!,
-          contractName: t.name,
-          sourcePath: t.path,
-          compilerVersion: `v${compiled.version}`,
-          codeFormat: 'solidity-standard-json-input',
-          constructorArguments: (i + 1).toString(16).padStart(64, '0'),
-          libraries: [],
-          licenseType: 3,
-          matchKind: 'full',
-          creationMatch: 'full',
-          creationCompared: true,
-          runtimeMatch: 'full',
-          transformations: { applied: { runtime: [], creation: [{ type: 'constructorArguments', offset: t.compiled.creation.code.length / 2 }] }, values: { constructorArguments: `0x${(i + 1).toString(16).padStart(64, '0')}` } },
-          swarmSource: '',
-          method: copy ? 'similar' : 'submitted',
-          similarTo: copy ? addressOf(i % DISTINCT_TEMPLATES) : null,
-          receipt: copy ? null : sha256Hex(`receipt-${i}`).slice(0, 50),
-          verifiedAt: base + i,
-        } satisfies NewVerifiedContract;
+        return sampleRecord(
+          {
+            address: addressOf(i),
+            compiledContractId: t.contractId,
+            inputDocumentId: t.inputDocumentId,
+            contractName: t.name,
+            sourcePath: t.path,
+            compilerVersion: `v${compiled.version}`,
+            codeFormat: 'solidity-standard-json-input',
+            licenseType: 3,
+            constructorArguments: { hex: (i + 1).toString(16).padStart(64, '0'), creationCodeBytes: t.compiled.creation.code.length / 2 },
+          },
+          {
+            deploymentId: ids[j]!,
+            method: copy ? 'similar' : 'submitted',
+            similarTo: copy ? addressOf(i % DISTINCT_TEMPLATES) : null,
+            receipt: copy ? null : sha256Hex(`receipt-${i}`).slice(0, 50),
+            verifiedAt: base + i,
+          },
+        );
       });
     });
     await insertVerifiedContracts(store.db, records);

@@ -5,11 +5,10 @@
  * submission, and every library the copy calls must hold a verified library of that name.
  */
 import type { Kysely } from 'kysely';
-import { licenseFromSource } from '../core/licenseFromSource.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { Database } from '../store/database.js';
-import { compilationSources, compiledContractsWithFingerprint, compiledContractsWithMetadataHash, loadCompiledContract } from '../store/compilations.js';
+import { compiledContractsWithFingerprint, compiledContractsWithMetadataHash, loadCompiledContract } from '../store/compilations.js';
 import { findCopyTemplate } from '../store/copyTemplates.js';
 import { deploymentsWithFingerprints, latestDeployment } from '../store/deployments.js';
 import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js';
@@ -17,7 +16,7 @@ import { codeFingerprint, matchCopy, metadataHashOf, verdictRank, type ContractC
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 import type { RecordCheck } from './recordCheck.js';
-import { libraryLinks, recordVerification } from './recordVerification.js';
+import { recordVerification } from './recordVerification.js';
 
 export interface CopyRecogniserDeps {
   db: Kysely<Database>;
@@ -103,22 +102,9 @@ export class CopyRecogniser {
       template = await findCopyTemplate(db, best.id, address);
     }
     if (!template) return 'no_match';
-    const licenseType =
-      template.licenseType ??
-      licenseFromSource((await compilationSources(db, best.compilationId)).find((s) => s.path === template.sourcePath)?.content ?? '');
-    const outcome = await recordVerification(db, {
+    const { outcome } = await recordVerification(db, {
       deployment: { address, generation, runtimeCode, creation: creation ?? null, factory: options.factory ?? null },
-      compiledContractId: best.id,
-      input: { id: template.inputDocumentId },
-      contractName: template.contractName,
-      sourcePath: template.sourcePath,
-      compilerVersion: template.compilerVersion,
-      codeFormat: template.codeFormat,
-      licenseType,
-      match: { ...best.match, libraries: libraryLinks(best.match.libraries) },
-      method: template.method,
-      similarTo: template.similarTo,
-      receipt: template.receipt,
+      from: { compiledContractId: best.id, compilationId: best.compilationId, match: best.match, template },
     });
     if (outcome === 'not_better') return 'already_verified';
     options.verified?.add(address);

@@ -9,7 +9,8 @@ import { isSolproofError, type ErrorDetails, type ErrorFacts, type FlatteningRep
 export interface SourcePassResult {
   matchKind: string;
   creationMatch: string | null;
-  runtimeMatch: string;
+  /** Null in the results of early releases, which passed a creation-only match. */
+  runtimeMatch: string | null;
   /** A dry run: nothing was published. */
   dryRun?: true;
   /** It replaced a weaker record. */
@@ -18,7 +19,20 @@ export interface SourcePassResult {
   reusedCompilation?: true;
   flatteningRepairs?: FlatteningRepairFact[];
   /** Metadata settings read from the deployed code (it has no metadata hash) that were compiled instead of the submission's. */
-  metadataSettingsFromCode?: { setting: string; from: string; to: string }[];
+  metadataSettingsFromCode?: MetadataSettingFromCode[];
+}
+
+/** A metadata setting read from deployed code without a metadata hash, compiled instead of the submitted one. */
+export interface MetadataSettingFromCode {
+  setting: string;
+  from: string;
+  to: string;
+}
+
+/** A whole build that compiled: its contracts, and the addresses verified as one of them when it ran. */
+export interface BuildPassResult {
+  contracts: { path: string; name: string }[];
+  verified: { address: string; contractName: string; sourcePath: string; matchKind: string }[];
 }
 
 /** A verification or build that failed with a verdict: the error's code and facts, and the diagnosis of a source failure. */
@@ -40,10 +54,40 @@ export interface UnfinishedResult {
   error: { code: string; message: string };
 }
 
+/** A proxy job's implementation, found at one pinned block. */
+export interface ProxyFoundResult {
+  implementation: string;
+  pattern: string;
+  blockNumber: number;
+}
+
+/** Why a proxy job found no implementation (or not the expected one). */
+export interface ProxyNotFoundResult {
+  reason: string;
+  expectedImplementation?: string;
+  candidates?: { implementation: string }[];
+}
+
 /** A proxy job's result: the implementation found, or why none was. */
-export type ProxyResult =
-  | { implementation: string; pattern: string; blockNumber: number }
-  | { reason: string; expectedImplementation?: string; candidates?: { implementation: string }[] };
+export type ProxyResult = ProxyFoundResult | ProxyNotFoundResult;
+
+/**
+ * What a finished job kept, as read back: its document, tagged with what it is. The store keeps
+ * the document alone (it is what `/receipt/<guid>.json` shows as `result`, and what earlier
+ * releases wrote), and store/jobResult.ts is the one place that tells the documents apart.
+ * A source job ends in `source_pass`, `failure` or `unfinished`; a build in `build_pass`,
+ * `failure` or `unfinished`; a proxy job in `proxy_found`, `proxy_not_found` or `unfinished`.
+ * `older` is a document of an earlier release that no later one writes (a build's compiler
+ * errors, an unreadable request's text): such a job answers the text it kept beside it.
+ */
+export type JobResult =
+  | { outcome: 'source_pass'; document: SourcePassResult }
+  | { outcome: 'build_pass'; document: BuildPassResult }
+  | { outcome: 'proxy_found'; document: ProxyFoundResult }
+  | { outcome: 'proxy_not_found'; document: ProxyNotFoundResult }
+  | { outcome: 'failure'; document: FailureResult }
+  | { outcome: 'unfinished'; document: UnfinishedResult }
+  | { outcome: 'older'; document: unknown };
 
 /** A job's last error as the job keeps it (`lastError`, an unfinished job's message): the facts as JSON, or the text of an error that has none. */
 export function storedError(e: unknown): string {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
+import type { JobResult } from '../core/jobResults.js';
 import type { Address } from '../core/types.js';
 import {
   claimNextJob,
@@ -18,6 +19,12 @@ import { proxyStatusText, verifyStatusText } from '../texts/index.js';
 const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' ? job.request.submission.runs : -1);
 /** Whether a test job is one that recovers (marked by viaIR). */
 const recovers = (job: VerificationJob): boolean => job.request?.kind === 'source' && job.request.submission.viaIR;
+
+/** A pass that names the job's number, to tell whose result was recorded. */
+const passedWithRuns = (runs: number): JobResult => ({
+  outcome: 'source_pass',
+  document: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full', metadataSettingsFromCode: [{ setting: 'runs', from: '200', to: String(runs) }] },
+});
 
 const logger = pino({ level: 'silent' });
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address;
@@ -69,7 +76,7 @@ describeOnDialects('job runner', (dialect) => {
           seen.push(runsOf(job));
           await sleep(30);
           now--;
-          return { state: 'pass', result: { n: runsOf(job) } };
+          return { state: 'pass', result: passedWithRuns(runsOf(job)) };
         },
       });
 
@@ -80,7 +87,7 @@ describeOnDialects('job runner', (dialect) => {
       expect(await getJob(stores.store.db, receipts[4]!)).toMatchObject({
         state: 'pass',
         resultText: null,
-        result: { n: 4 },
+        result: passedWithRuns(4),
         attempts: 1,
         leaseOwner: null,
       });
@@ -131,7 +138,7 @@ describeOnDialects('job runner', (dialect) => {
       expect(failedSource).toMatchObject({
         state: 'fail',
         resultText: null,
-        result: { error: { code: 'internal', message: 'cannot read properties of undefined' } },
+        result: { outcome: 'unfinished', document: { error: { code: 'internal', message: 'cannot read properties of undefined' } } },
         attempts: 1,
       });
       // The unexpected error's own text stays in the logs.
@@ -163,7 +170,7 @@ describeOnDialects('job runner', (dialect) => {
         state: 'fail',
         resultText: null,
         attempts: 3,
-        result: { error: { code: 'attempts_exhausted', message: expect.stringContaining('"nodeMessage":"RPC node unreachable"') } },
+        result: { outcome: 'unfinished', document: { error: { code: 'attempts_exhausted', message: expect.stringContaining('"nodeMessage":"RPC node unreachable"') } } },
       });
       expect(calls.get(never.receipt)).toBe(3);
     });

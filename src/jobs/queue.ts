@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { storedError, type UnfinishedResult } from '../core/jobResults.js';
+import { storedError, type JobResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from '../store/database.js';
 import {
@@ -14,7 +14,7 @@ import {
 /** What a handler decided: a final state, or "try again later" for passing trouble. */
 export type JobOutcome =
   /** `result`: codes and facts only (core/jobResults.ts); the texts are worded when the receipt is read. */
-  | { state: FinalJobState; result?: unknown }
+  | { state: FinalJobState; result?: JobResult }
   /** `error`: the error as `storedError` keeps it. */
   | { retry: true; delayMs: number; error: string };
 
@@ -60,6 +60,11 @@ export interface JobRunner {
 
 const MAX_RETRY_DELAY_MS = 5 * 60_000;
 const MAX_HANDLER_RETRY_DELAY_MS = 60_000;
+
+/** A job that ends without a verdict of its own, with its last error. */
+function unfinished(code: string, message: string): JobResult {
+  return { outcome: 'unfinished', document: { error: { code, message } } };
+}
 
 /** The wait before attempt `attempts + 1` of a job that asked to be retried: doubling from `baseMs`, at most a minute. */
 export function retryDelay(baseMs: number, attempts: number): number {
@@ -139,8 +144,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     if (job.attempts > maxAttempts) {
       // Claimed again after its lease lapsed too often: its handler keeps killing workers.
       log.warn('verification job abandoned after too many attempts');
-      const result: UnfinishedResult = { error: { code: 'attempts_exhausted', message: job.lastError ?? 'lease expired repeatedly' } };
-      await record(job, { state: 'fail', result });
+      await record(job, { state: 'fail', result: unfinished('attempts_exhausted', job.lastError ?? 'lease expired repeatedly') });
       return;
     }
 
@@ -172,8 +176,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
 
     if ('retry' in outcome && job.attempts >= maxAttempts) {
       log.warn({ error: outcome.error }, 'verification job failed after its last attempt');
-      const result: UnfinishedResult = { error: { code: 'attempts_exhausted', message: outcome.error } };
-      outcome = { state: 'fail', result };
+      outcome = { state: 'fail', result: unfinished('attempts_exhausted', outcome.error) };
     }
     await record(job, outcome);
     log.info(
@@ -189,8 +192,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       return { retry: true, delayMs, error: message };
     }
     const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal';
-    const result: UnfinishedResult = { error: { code, message: message.slice(0, 2000) } };
-    return { state: 'fail', result };
+    return { state: 'fail', result: unfinished(code, message.slice(0, 2000)) };
   }
 
   async function record(job: VerificationJob, outcome: JobOutcome): Promise<void> {

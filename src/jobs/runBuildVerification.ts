@@ -3,9 +3,8 @@ import { storedError, type FailureResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
-import { saveBuild } from '../store/builds.js';
-import { saveCompilation, type CompiledUnit } from '../store/compilations.js';
-import { saveInputDocument } from '../store/inputDocuments.js';
+import { recordBuild } from '../bytecodeDatabase/recordVerification.js';
+import type { CompiledUnit } from '../store/compilations.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import { checkStandardJsonInput, compileSettings, compiledContractOf, CONTRACT_OUTPUTS, type Compiler, type SolcInput, type SolcOutput } from '../verify/index.js';
@@ -24,6 +23,8 @@ export interface BuildVerificationDeps {
   deploymentsRecorded?: () => Promise<unknown>;
 }
 
+const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result: { outcome: 'failure', document } });
+
 /**
  * The whole-build job: compiles the build once (every contract), keeps each contract with
  * code as a known compilation, and verifies every recorded deployment that is one of them
@@ -34,8 +35,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runBuildVerification(job: VerificationJob): Promise<JobOutcome> {
     if (job.request?.kind !== 'build') {
-      const result: FailureResult = job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } };
-      return { state: 'fail', result };
+      return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } });
     }
     const { compilerVersion, input: given, format } = job.request.build;
     let input: SolcInput;
@@ -47,7 +47,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         settings: { ...compileSettings(checked.settings), outputSelection: { '*': { '*': [...CONTRACT_OUTPUTS] } } },
       };
     } catch (error) {
-      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
+      if (isSolproofError(error)) return failed(errorFacts(error));
       throw error;
     }
     let output: SolcOutput;
@@ -58,14 +58,11 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'build verification will be retried');
         return { retry: true, delayMs: retryDelay(retryDelayMs, job.attempts), error: storedError(error) };
       }
-      if (isSolproofError(error)) return { state: 'fail', result: errorFacts(error) };
+      if (isSolproofError(error)) return failed(errorFacts(error));
       throw error;
     }
     const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-    if (errors.length > 0) {
-      const result: FailureResult = { code: 'compiler_error', details: { errors: errors.slice(0, 20) } };
-      return { state: 'fail', result };
-    }
+    if (errors.length > 0) return failed({ code: 'compiler_error', details: { errors: errors.slice(0, 20) } });
     const units: CompiledUnit[] = [];
     for (const [path, byName] of Object.entries(output.contracts ?? {})) {
       for (const [name, contract] of Object.entries(byName)) {
@@ -74,19 +71,16 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
         if (compiled.runtime.code !== '' && compiled.creation.code !== '') units.push({ path, name, compiled });
       }
     }
-    if (units.length === 0) return { state: 'fail', result: { code: 'no_contract_in_build', details: {} } satisfies FailureResult };
+    if (units.length === 0) return failed({ code: 'no_contract_in_build', details: {} });
 
-    const { db } = deps.store;
-    const { compilationId, contractIds } = await saveCompilation(db, compilerVersion, input, units);
-    const inputDocumentId = await saveInputDocument(db, { kind: 'standard-json', input: given });
-    await saveBuild(db, { receipt: job.receipt, compilationId, inputDocumentId, compilerVersion: `v${compilerVersion}`, format });
+    const contractIds = await recordBuild(deps.store.db, { receipt: job.receipt, compilerVersion, input, units, submitted: given, format });
     await deps.deploymentsRecorded?.();
     const addresses = await deps.recogniser.recogniseDeploymentsOf(contractIds);
     const verified = await describe(deps.store, addresses);
     deps.logger.info({ receipt: job.receipt, contracts: units.length, verified: verified.length }, 'build verified');
     return {
       state: 'pass',
-      result: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified },
+      result: { outcome: 'build_pass', document: { contracts: units.map((u) => ({ path: u.path, name: u.name })), verified } },
     };
   };
 }

@@ -1,5 +1,5 @@
 import { isSolproofError } from '../core/errors.js';
-import { storedError, type ProxyResult } from '../core/jobResults.js';
+import { storedError, type ProxyNotFoundResult } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import { saveProxyRecord } from '../store/proxyRecords.js';
@@ -14,6 +14,8 @@ export interface ProxyVerificationDeps {
   retryDelayMs?: number;
 }
 
+const notFound = (document: ProxyNotFoundResult): JobOutcome => ({ state: 'fail', result: { outcome: 'proxy_not_found', document } });
+
 /**
  * The proxy job: detects the implementation at one pinned block and records the link
  * (replacing an earlier one, so an upgraded proxy is updated by verifying it again).
@@ -21,7 +23,7 @@ export interface ProxyVerificationDeps {
 export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
   return async function runProxyVerification(job: VerificationJob): Promise<JobOutcome> {
-    if (job.request?.kind !== 'proxy') return { state: 'fail', result: { reason: 'request_unreadable' } satisfies ProxyResult };
+    if (job.request?.kind !== 'proxy') return notFound({ reason: 'request_unreadable' });
     const request = job.request.proxy;
     try {
       const detection = await detectProxy(deps.chain, request.address, {
@@ -29,10 +31,9 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
       });
       if (!detection.found) {
         if (detection.reason === 'expected_implementation_differs') {
-          const result: ProxyResult = { reason: detection.reason, expectedImplementation: request.expectedImplementation ?? '', candidates: detection.candidates ?? [] };
-          return { state: 'fail', result };
+          return notFound({ reason: detection.reason, expectedImplementation: request.expectedImplementation ?? '', candidates: detection.candidates ?? [] });
         }
-        return { state: 'fail', result: { reason: detection.reason } satisfies ProxyResult };
+        return notFound({ reason: detection.reason });
       }
       await saveProxyRecord(deps.store.db, {
         address: request.address,
@@ -44,8 +45,10 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
         checkedAt: Date.now(),
         receipt: job.receipt,
       });
-      const result: ProxyResult = { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) };
-      return { state: 'pass', result };
+      return {
+        state: 'pass',
+        result: { outcome: 'proxy_found', document: { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) } },
+      };
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'proxy detection will be retried');

@@ -5,13 +5,11 @@ import type { Hex } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
 import { getStoredVerdict } from '../store/verifiedContracts.js';
-import { saveCompilation } from '../store/compilations.js';
 import { canBeImproved, verifyContract, type ChainReader, type Compiler, type ContractCreation, type VerificationResult } from '../verify/index.js';
 import type { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
-import { libraryLinks, recordVerification } from '../bytecodeDatabase/recordVerification.js';
-import { publishedLicense } from '../core/licenseFromSource.js';
+import { recordVerification } from '../bytecodeDatabase/recordVerification.js';
 import { retryDelay, type JobOutcome } from './queue.js';
 import { diagnoseFailure, type DiagnosisBudget } from '../verify/index.js';
 import type { SourceSubmission } from '../core/types.js';
@@ -51,7 +49,9 @@ export interface DiagnosisDeps {
 const DIAGNOSABLE: ReadonlySet<ErrorCode> = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
 /** A failure as the job keeps it: the code and facts (worded when the receipt is read). */
-const failed = (result: FailureResult): JobOutcome => ({ state: 'fail', result });
+const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result: { outcome: 'failure', document } });
+
+const passed = (document: SourcePassResult): JobOutcome => ({ state: 'pass', result: { outcome: 'source_pass', document } });
 
 /**
  * The verification job: reads the chain, compiles, matches, and stores the verdict.
@@ -102,59 +102,31 @@ export function createVerificationHandler(deps: VerificationDeps) {
 
     // A dry run stores nothing: no record, and no compilation that copies could be matched through.
     if (dryRun) {
-      const passed: SourcePassResult = {
+      return passed({
         dryRun: true,
         matchKind: result.matchKind,
         creationMatch: result.creationMatch,
         runtimeMatch: result.runtimeMatch,
         ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
         ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
-      };
-      return { state: 'pass', result: passed };
+      });
     }
-    const sourceText =
-      submission.codeFormat === 'solidity-single-file'
-        ? submission.sourceCode
-        : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
-    // Compiled with metadata settings the submission did not have: served as the standard JSON
-    // input that matched (a single file cannot carry them), so a reader can build the code again.
-    const fromCode = result.metadataSettingsFromCode !== undefined;
-    const { contractIds } = await saveCompilation(deps.store.db, result.compilerVersion, result.compilerInput, [
-      { path: result.sourcePath, name: result.contractName, compiled: result.compiled },
-    ]);
-    const outcome = await recordVerification(deps.store.db, {
+    const { outcome, compiledContractId } = await recordVerification(deps.store.db, {
       deployment: { address, generation: await deps.generation.current(), runtimeCode, creation },
-      compiledContractId: contractIds[0]!,
-      // Served as getsourcecode's SourceCode: for standard JSON the input as it was parsed,
-      // so that duplicate keys cannot show a reader another source than the one compiled.
-      input: fromCode
-        ? { kind: 'standard-json', input: compiledInput(result) }
-        : submission.codeFormat === 'solidity-standard-json-input'
-          ? { kind: 'standard-json', input: submission.standardJson as unknown as Record<string, unknown> }
-          : // A flattened file repaired to compile is served as compiled (its dropped lines blank).
-            { kind: 'single-file', content: result.flatteningRepairs ? (result.compilerInput.sources[result.sourcePath]?.content ?? submission.sourceCode) : submission.sourceCode },
-      contractName: result.contractName,
-      sourcePath: result.sourcePath,
-      compilerVersion: submission.compilerVersion,
-      codeFormat: fromCode ? 'solidity-standard-json-input' : submission.codeFormat,
-      licenseType: publishedLicense(sourceText, submission.licenseType),
-      match: { ...result, libraries: libraryLinks(result.libraries) },
-      method: 'submitted',
-      similarTo: null,
-      receipt: job.receipt,
+      from: { submission, result, receipt: job.receipt },
     });
     if (!result.reusedCompilation && deps.recogniser) {
       // Copies deployed before this contract was verified: verified now, in the background.
       const recogniser = deps.recogniser;
       void recogniser
-        .recogniseDeploymentsOf(contractIds)
+        .recogniseDeploymentsOf([compiledContractId])
         .then((addresses) => {
           if (addresses.length > 0) deps.logger.info({ receipt: job.receipt, copies: addresses.length }, 'verified earlier copies of a newly verified contract');
         })
         .catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not look for earlier copies'));
     }
     if (outcome === 'not_better') return { state: 'already_verified' };
-    const passed: SourcePassResult = {
+    return passed({
       matchKind: result.matchKind,
       creationMatch: result.creationMatch,
       runtimeMatch: result.runtimeMatch,
@@ -163,15 +135,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
-    };
-    return { state: 'pass', result: passed };
+    });
   };
-}
-
-/** The standard JSON input that was compiled, without the service's output selection. */
-function compiledInput(result: VerificationResult): Record<string, unknown> {
-  const { outputSelection: _outputSelection, ...settings } = result.compilerInput.settings;
-  return { language: result.compilerInput.language, sources: result.compilerInput.sources, settings };
 }
 
 /**

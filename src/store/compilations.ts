@@ -59,7 +59,8 @@ export function compiledContractId(compilationId: string, path: string, name: st
 export async function saveSources(db: Kysely<Database>, contents: Iterable<string>): Promise<void> {
   const rows = new Map<string, string>();
   for (const content of contents) rows.set(sourceHash(content), content);
-  const values = [...rows].map(([hash, content]) => ({ sourceHash: hash, content }));
+  // In key order: two transactions writing shared sources take their row locks in one order (PostgreSQL), so neither waits on the other in turn.
+  const values = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([hash, content]) => ({ sourceHash: hash, content }));
   for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
     await db.insertInto('sources').values(values.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.column('sourceHash').doNothing()).execute();
   }
@@ -107,7 +108,9 @@ export async function saveCompilation(
     .execute();
   // Many rows a statement: an input of thousands of files holds the store's one connection for
   // a few statements, not thousands (reads wait for it on SQLite).
-  const links = Object.entries(identity.sourceHashes).map(([path, hash]) => ({ compilationId: identity.id, path, sourceHash: hash }));
+  const links = Object.entries(identity.sourceHashes)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, hash]) => ({ compilationId: identity.id, path, sourceHash: hash }));
   for (let i = 0; i < links.length; i += ROWS_PER_STATEMENT) {
     await db
       .insertInto('compilationSources')

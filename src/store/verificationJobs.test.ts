@@ -4,6 +4,7 @@ import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.j
 import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { quotaUsed } from './quotas.js';
 import { queueSubmission } from './submissions.js';
+import type { JobResult } from '../core/jobResults.js';
 import type { Address } from '../core/types.js';
 import {
   claimNextJob,
@@ -189,7 +190,7 @@ describeOnDialects('verification jobs', (dialect) => {
       const recent = await insertJob(stores.store.db, { request: sourceJob(addr(42), { sourceCode: source }), now: T0 });
       const queued = await insertJob(stores.store.db, { request: sourceJob(addr(43), { sourceCode: source }), now: T0 });
       const before = await requestBytes(passed.receipt);
-      await finishJob(stores.store.db, passed.receipt, { state: 'pass', result: { matchKind: 'full' }, now: T0 + 1 });
+      await finishJob(stores.store.db, passed.receipt, { state: 'pass', result: { outcome: 'source_pass', document: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } }, now: T0 + 1 });
       await finishJob(stores.store.db, failed.receipt, { state: 'fail', now: T0 + 1 });
       await finishJob(stores.store.db, recent.receipt, { state: 'fail', now: T0 + 10_000 });
       const afterPass = await requestBytes(passed.receipt);
@@ -203,7 +204,7 @@ describeOnDialects('verification jobs', (dialect) => {
       expect(await requestBytes(queued.receipt)).toBe(before);
       expect(await pruneJobPayloads(stores.store.db, { finishedBefore: T0 + 5_000 })).toBe(0);
       // What receipts answer is untouched.
-      expect(await getJobStatus(stores.other.db, passed.receipt)).toMatchObject({ state: 'pass', result: { matchKind: 'full' } });
+      expect(await getJobStatus(stores.other.db, passed.receipt)).toMatchObject({ state: 'pass', result: { outcome: 'source_pass', document: { matchKind: 'full' } } });
       expect(await getJobStatus(stores.other.db, failed.receipt)).toMatchObject({ state: 'fail', payloadPrunedAt: T0 + 20_000 });
       expect((await getJob(stores.store.db, failed.receipt))?.request).toBeNull();
     });
@@ -211,7 +212,7 @@ describeOnDialects('verification jobs', (dialect) => {
     it('records the final state once and never overwrites it', async () => {
       const job = await insertJob(stores.store.db, { request: sourceJob(addr(6)), now: T0 });
       await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 1_000, now: T0 });
-      const verdict = { matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial' };
+      const verdict: JobResult = { outcome: 'source_pass', document: { matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial' } };
       expect(
         await finishJob(stores.store.db, job.receipt, {
           state: 'already_verified',

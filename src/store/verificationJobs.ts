@@ -5,6 +5,8 @@ import type { Database, JobKind, JobState, VerificationJobsTable } from './datab
 import { isPostgres } from './dialect.js';
 import { newReceipt } from '../core/receipt.js';
 import { decodeJobRequest, encodeJobRequest, jobRequestAddress, type JobRequest } from './jobRequest.js';
+import { decodeJobResult, encodeJobResult } from './jobResult.js';
+import type { JobResult } from '../core/jobResults.js';
 
 export type { JobKind, JobState };
 
@@ -16,8 +18,8 @@ type JobRow = Selectable<VerificationJobsTable>;
  */
 export type JobStatus = Omit<JobRow, 'address' | 'request' | 'result'> & {
   address: Address;
-  /** Verdict details, parsed from JSON; null when none were recorded. */
-  result: unknown;
+  /** What the job kept, decoded (store/jobResult.ts); null when it kept nothing. */
+  result: JobResult | null;
 };
 
 /** A job with its request, decoded (null when the stored request cannot be read: see `requestError`). */
@@ -219,7 +221,7 @@ export async function renewLease(
 export async function finishJob(
   db: Kysely<Database>,
   receipt: string,
-  outcome: { state: FinalJobState; result?: unknown; owner?: string; now?: number },
+  outcome: { state: FinalJobState; result?: JobResult; owner?: string; now?: number },
 ): Promise<boolean> {
   const now = outcome.now ?? Date.now();
   // A passed job's sources are the verified record's (or the build's) input document, found by
@@ -231,7 +233,7 @@ export async function finishJob(
       state: outcome.state,
       // Texts are worded when the receipt is read; the column keeps the texts of older jobs.
       resultText: null,
-      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      result: outcome.result === undefined ? null : encodeJobResult(outcome.result),
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,
@@ -332,10 +334,6 @@ export async function countJobs(db: Kysely<Database>): Promise<Record<JobState, 
   return counts;
 }
 
-function parseJson(text: string | null): unknown {
-  return text === null ? null : JSON.parse(text);
-}
-
 function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
   const ms = (v: number | null) => (v === null ? null : Number(v));
   return {
@@ -344,7 +342,7 @@ function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
     address: row.address as Address,
     state: row.state,
     resultText: row.resultText,
-    result: parseJson(row.result),
+    result: decodeJobResult(row.kind, row.result),
     lastError: row.lastError,
     apiKeyId: row.apiKeyId,
     attempts: Number(row.attempts),

@@ -35,7 +35,10 @@ describeOnDialects('verified contracts', (dialect) => {
         runtimeMatch: 'partial',
         matchKind: 'partial',
         constructorArguments: '00000000000000000000000000000000000000000000000000000000000000ff',
-        transformations: { runtime: [{ type: 'immutable', offset: 120, id: '3' }] },
+        transformations: {
+          applied: { runtime: [{ type: 'replace', reason: 'immutable', offset: 120, id: '3' }], creation: [{ type: 'insert', reason: 'constructorArguments', offset: 16 }] },
+          values: { runtime: { immutables: { '3': `0x${'00'.repeat(31)}2a` } }, creation: { constructorArguments: `0x${'00'.repeat(31)}ff` } },
+        },
         receipt: 'r'.repeat(50),
         verifiedAt: 1_700_000_000_000,
       });

@@ -14,6 +14,7 @@ import { randomString } from '../core/random.js';
 import { writeTransaction } from './transactions.js';
 import { compilationSources } from './compilations.js';
 import { readInputDocument } from './inputDocuments.js';
+import { decodeLibraries, decodeTransformations, type StoredTransformations } from './matchFacts.js';
 
 /** A verified contract as served: its record and the documents it is made from. */
 export interface VerifiedContract {
@@ -51,7 +52,7 @@ export interface VerifiedContract {
   /** Null only for records written before the runtime code had to match. */
   runtimeMatch: MatchKind | null;
   /** The fix-ups applied to the compiled code and their values. */
-  transformations: unknown;
+  transformations: StoredTransformations;
   swarmSource: string;
   method: VerificationMethod;
   /** For a similar match: the verified contract it was matched through. */
@@ -82,7 +83,7 @@ export interface NewVerifiedContract {
   creationMatch: MatchKind | null;
   creationCompared: boolean | null;
   runtimeMatch: MatchKind | null;
-  transformations: unknown;
+  transformations: StoredTransformations;
   swarmSource: string;
   method: VerificationMethod;
   similarTo: Address | null;
@@ -110,35 +111,42 @@ export async function saveVerifiedContract(
   contract: NewVerifiedContract,
   isBetter: (existing: StoredVerdict) => boolean,
 ): Promise<SaveOutcome> {
+  return writeTransaction(db, (trx) => writeVerifiedContract(trx, contract, isBetter));
+}
+
+/** saveVerifiedContract within a transaction of writeTransaction that the caller holds (`trx`). */
+export async function writeVerifiedContract(
+  trx: Kysely<Database>,
+  contract: NewVerifiedContract,
+  isBetter: (existing: StoredVerdict) => boolean,
+): Promise<SaveOutcome> {
   const row = toRow(contract);
-  return writeTransaction(db, async (trx) => {
-    const inserted = await trx
-      .insertInto('verifiedContracts')
-      .values(row)
-      .onConflict((oc) => oc.column('address').doNothing())
-      .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) {
-      await bumpCounter(trx, 1);
-      return 'inserted';
-    }
-    const existing = await trx
-      .selectFrom('verifiedContracts')
-      .selectAll()
-      .where('address', '=', row.address)
-      .$if(isPostgres(db), (qb) => qb.forUpdate())
-      .executeTakeFirst();
-    if (!existing) return 'not_better';
-    let reason: HistoryReason = 'replaced';
-    if (!isBetter(toVerdict(existing))) {
-      // The new verdict was reached on the code the address holds now: a record of other code is stale, whatever its strength.
-      if (!(await describeOtherCode(trx, existing.deploymentId, row.deploymentId))) return 'not_better';
-      reason = 'code_changed';
-    }
-    await keepInHistory(trx, existing, contract.receipt, reason);
-    await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
-    if (reason === 'code_changed') await repointCopies(trx, [existing]);
-    return 'replaced';
-  });
+  const inserted = await trx
+    .insertInto('verifiedContracts')
+    .values(row)
+    .onConflict((oc) => oc.column('address').doNothing())
+    .executeTakeFirst();
+  if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) {
+    await bumpCounter(trx, 1);
+    return 'inserted';
+  }
+  const existing = await trx
+    .selectFrom('verifiedContracts')
+    .selectAll()
+    .where('address', '=', row.address)
+    .$if(isPostgres(trx), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!existing) return 'not_better';
+  let reason: HistoryReason = 'replaced';
+  if (!isBetter(toVerdict(existing))) {
+    // The new verdict was reached on the code the address holds now: a record of other code is stale, whatever its strength.
+    if (!(await describeOtherCode(trx, existing.deploymentId, row.deploymentId))) return 'not_better';
+    reason = 'code_changed';
+  }
+  await keepInHistory(trx, existing, contract.receipt, reason);
+  await trx.updateTable('verifiedContracts').set(row).where('address', '=', row.address).execute();
+  if (reason === 'code_changed') await repointCopies(trx, [existing]);
+  return 'replaced';
 }
 
 /** True when both deployments are known and their runtime codes differ. */
@@ -325,7 +333,7 @@ function toRow(contract: NewVerifiedContract) {
     creationMatch: contract.creationMatch,
     creationCompared: contract.creationCompared === null ? null : contract.creationCompared ? 1 : 0,
     runtimeMatch: contract.runtimeMatch,
-    transformations: JSON.stringify(contract.transformations ?? null),
+    transformations: JSON.stringify(contract.transformations),
     swarmSource: contract.swarmSource,
     method: contract.method,
     similarTo: contract.similarTo?.toLowerCase() ?? null,
@@ -375,9 +383,9 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     metadata: row.metadata,
     ...settingsSummary(settings),
     constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
-    libraries: JSON.parse(row.libraries) as LibraryLink[],
+    libraries: decodeLibraries(row.libraries),
     licenseType: Number(row.licenseType),
-    transformations: JSON.parse(row.transformations),
+    transformations: decodeTransformations(row.transformations),
     swarmSource: row.swarmSource,
     similarTo: row.similarTo as Address | null,
     receipt: row.receipt,

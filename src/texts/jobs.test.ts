@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { storedError } from '../core/jobResults.js';
 import { SolproofError } from '../core/errors.js';
+import { decodeJobResult } from '../store/jobResult.js';
+import type { JobKind } from '../store/database.js';
 import { buildStatusText, proxyStatusText, receiptOutcomeText, verifyStatusText, type JobView } from './jobs.js';
 import { searchLimitText } from './diagnosis.js';
 import { TEXT } from './etherscan.js';
 
 const ADDRESS = '0x00000000000000000000000000000000000000aa';
-const job = (over: Partial<JobView>): JobView => ({ kind: 'source', state: 'fail', address: ADDRESS, resultText: null, result: null, lastError: null, ...over });
+/** A job whose `result` is the document it stored, read back as the store reads it. */
+const job = ({ result, ...over }: Partial<Omit<JobView, 'result'>> & { result?: unknown }): JobView => {
+  const kind = (over.kind ?? 'source') as JobKind;
+  return { kind, state: 'fail', address: ADDRESS, resultText: null, lastError: null, ...over, result: decodeJobResult(kind, result === undefined ? null : JSON.stringify(result)) };
+};
 
 describe('how a job reads', () => {
   it('words a failure from its code and facts, with the reason only for clients that read reasons', () => {
@@ -28,20 +34,33 @@ describe('how a job reads', () => {
     expect(proxyStatusText(job({ kind: 'proxy', state: 'pass', resultText: 'found it' }))).toEqual({ ok: true, text: 'found it' });
   });
 
+  it('answers the jobs of earlier releases with the texts they kept, whatever document they kept beside them', () => {
+    const pass = { resultText: 'Pass - Verified', state: 'pass' };
+    expect(verifyStatusText(job({ ...pass, result: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } }), true)).toEqual({ ok: true, text: 'Pass - Verified' });
+    // A creation-only match of the first release, and its dry run.
+    expect(verifyStatusText(job({ ...pass, result: { matchKind: 'partial', creationMatch: 'partial', runtimeMatch: null } }), true).text).toBe('Pass - Verified');
+    expect(verifyStatusText(job({ state: 'pass', resultText: TEXT.passDryRun, result: { dryRun: true, matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } }), false).text).toBe(TEXT.passDryRun);
+    const unreadable = 'The stored request is not a source verification';
+    expect(verifyStatusText(job({ resultText: unreadable, result: { error: unreadable } }), true).text).toBe(`Fail - Unable to verify. ${unreadable}`);
+    expect(receiptOutcomeText(job({ resultText: unreadable, result: {} }))).toBe(unreadable);
+    const compileError = 'Solidity Compilation Error: ParserError: Expected ";"';
+    expect(buildStatusText(job({ kind: 'build', resultText: compileError, result: { errors: [{ severity: 'error', message: 'Expected ";"' }] } })).text).toBe(compileError);
+    expect(proxyStatusText(job({ kind: 'proxy', resultText: TEXT.proxyNotDetected, result: { reason: 'no_implementation', candidates: [] } }))).toEqual({ ok: false, text: TEXT.proxyNotDetected });
+  });
+
   it("says a failure was not diagnosed because the key's daily diagnoses are used up, and when they reset", () => {
-    const skipped = job({
-      result: {
-        code: 'no_match',
-        details: { compiledRuntimeLength: 10, onchainRuntimeLength: 12 },
-        diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1, resetsAt: '2026-11-23T00:00:00.000Z' } },
-      },
-    });
+    const stored = {
+      code: 'no_match',
+      details: { compiledRuntimeLength: 10, onchainRuntimeLength: 12 },
+      diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1, resetsAt: '2026-11-23T00:00:00.000Z' } },
+    };
+    const skipped = job({ result: stored });
     expect(verifyStatusText(skipped, true).text).toBe(
       'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode. ' +
         "No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at 2026-11-23T00:00:00Z.",
     );
     expect(verifyStatusText(skipped, false).text).toBe('Fail - Unable to verify');
-    const many = { ...(skipped.result as object), diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 20, resetsAt: '2026-11-23T00:00:00.000Z' } } };
+    const many = { ...stored, diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 20, resetsAt: '2026-11-23T00:00:00.000Z' } } };
     expect(receiptOutcomeText(job({ result: many }))).toMatch(/ No diagnosis was run: this API key's daily limit of 20 diagnoses is used up; it resets at 2026-11-23T00:00:00Z\.$/);
   });
 
@@ -60,8 +79,8 @@ describe('how a job reads', () => {
   });
 
   it('tells a dry run from a published pass', () => {
-    expect(verifyStatusText(job({ state: 'pass', result: { dryRun: true, matchKind: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified (dry run: nothing was published)' });
-    expect(verifyStatusText(job({ state: 'pass', result: { matchKind: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified' });
+    expect(verifyStatusText(job({ state: 'pass', result: { dryRun: true, matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified (dry run: nothing was published)' });
+    expect(verifyStatusText(job({ state: 'pass', result: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } }), false)).toEqual({ ok: true, text: 'Pass - Verified' });
   });
 
   it('words a job whose attempts ran out with the last error it was retried for', () => {
@@ -93,6 +112,6 @@ describe('how a job reads', () => {
     expect(buildStatusText(job({ kind: 'build', result: { code: 'compile_timeout', details: { timeoutMs: 1500 } } })).text).toBe(
       'Solidity Compilation Error: Compilation exceeded the time limit of 1.5 s',
     );
-    expect(buildStatusText(job({ kind: 'build', state: 'pass', result: { contracts: [] } }))).toEqual({ ok: true, text: 'Pass - Verified' });
+    expect(buildStatusText(job({ kind: 'build', state: 'pass', result: { contracts: [], verified: [] } }))).toEqual({ ok: true, text: 'Pass - Verified' });
   });
 });

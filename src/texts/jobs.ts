@@ -5,7 +5,7 @@
  * its text in `resultText`, which is answered as it was.
  */
 import type { ErrorFacts } from '../core/errors.js';
-import { storedErrorFacts, type FailureResult, type ProxyResult, type UnfinishedResult } from '../core/jobResults.js';
+import { storedErrorFacts, type FailureResult, type JobResult, type UnfinishedResult } from '../core/jobResults.js';
 import { diagnosisSentences, type DiagnosisView } from './diagnosis.js';
 import { compilerErrorsText, errorSentence, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
@@ -17,7 +17,8 @@ export interface JobView {
   address: string;
   /** The text a job finished before texts were worded at read time kept; null for later ones. */
   resultText: string | null;
-  result: unknown;
+  /** What the job kept, decoded (store/jobResult.ts). */
+  result: JobResult | null;
   lastError: string | null;
 }
 
@@ -27,15 +28,13 @@ export interface StatusText {
   text: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
 /** The error a failed job kept, if it kept one. */
 function failureOf(job: JobView): FailureResult | null {
-  return isObject(job.result) && typeof job.result['code'] === 'string' && isObject(job.result['details']) ? (job.result as FailureResult) : null;
+  return job.result?.outcome === 'failure' ? job.result.document : null;
 }
 
 function unfinishedOf(job: JobView): UnfinishedResult['error'] | null {
-  return isObject(job.result) && isObject(job.result['error']) ? (job.result['error'] as UnfinishedResult['error']) : null;
+  return job.result?.outcome === 'unfinished' ? job.result.document.error : null;
 }
 
 /** A job's last error (the one it is retried for), in words. */
@@ -72,7 +71,7 @@ export function sourceFailureReason(job: JobView): string {
 }
 
 function isDryRun(job: JobView): boolean {
-  return (isObject(job.result) && job.result['dryRun'] === true) || job.resultText === TEXT.passDryRun;
+  return (job.result?.outcome === 'source_pass' && job.result.document.dryRun === true) || job.resultText === TEXT.passDryRun;
 }
 
 /**
@@ -102,13 +101,12 @@ export function verifyStatusText(job: JobView, readsReasons: boolean): StatusTex
 export function proxyStatusText(job: JobView): StatusText {
   if (job.state === 'queued' || job.state === 'running') return { ok: false, text: TEXT.pending };
   if (job.resultText) return { ok: job.state === 'pass', text: job.resultText };
-  // Either shape of ProxyResult, read field by field.
-  const result = (isObject(job.result) ? job.result : {}) as Partial<Extract<ProxyResult, { implementation: string }> & Extract<ProxyResult, { reason: string }>>;
-  if (job.state === 'pass') return { ok: true, text: TEXT.proxyFound(job.address, result.implementation ?? '') };
+  if (job.state === 'pass') return { ok: true, text: TEXT.proxyFound(job.address, job.result?.outcome === 'proxy_found' ? job.result.document.implementation : '') };
   const unfinished = unfinishedOf(job);
   if (unfinished) return { ok: false, text: unfinishedText(job, unfinished) };
-  if (result.reason === 'expected_implementation_differs') {
-    return { ok: false, text: TEXT.proxyExpectedDiffers(result.expectedImplementation ?? '', result.candidates?.[0]?.implementation ?? '0x') };
+  const notFound = job.result?.outcome === 'proxy_not_found' ? job.result.document : null;
+  if (notFound?.reason === 'expected_implementation_differs') {
+    return { ok: false, text: TEXT.proxyExpectedDiffers(notFound.expectedImplementation ?? '', notFound.candidates?.[0]?.implementation ?? '0x') };
   }
   return { ok: false, text: TEXT.proxyNotDetected };
 }

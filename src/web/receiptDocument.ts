@@ -29,13 +29,18 @@ export interface ReceiptDocument {
 
 export function receiptDocument(job: JobStatus): ReceiptDocument {
   const pending = job.state === 'queued' || job.state === 'running';
-  const result = (job.result ?? null) as { code?: string; reasonCode?: string; diagnosis?: Parameters<typeof diagnosisReasonCode>[0]; error?: { code?: string } } | null;
+  const failure = job.result?.outcome === 'failure' ? job.result.document : null;
   const status = receiptStatusText(job);
   const reasonCode =
     job.state !== 'fail'
       ? null
-      : (result?.reasonCode ?? (result?.diagnosis ? diagnosisReasonCode(result.diagnosis) : (result?.code ?? result?.error?.code ?? 'failed')));
-  const { diagnosis = null, ...rest } = result ?? {};
+      : failure
+        ? (failure.reasonCode ?? (failure.diagnosis ? diagnosisReasonCode(failure.diagnosis as Parameters<typeof diagnosisReasonCode>[0]) : failure.code))
+        : job.result?.outcome === 'unfinished'
+          ? job.result.document.error.code
+          : 'failed';
+  // The diagnosis is a field of its own; the result is the document the job kept.
+  const { diagnosis = null, ...rest } = failure ?? {};
   return {
     receipt: job.receipt,
     kind: job.kind,
@@ -43,7 +48,7 @@ export function receiptDocument(job: JobStatus): ReceiptDocument {
     state: pending ? 'pending' : job.state,
     status,
     reasonCode,
-    result: result ? rest : null,
+    result: failure ? rest : (job.result?.document ?? null),
     diagnosis,
     createdAt: new Date(Number(job.createdAt)).toISOString(),
     finishedAt: job.finishedAt ? new Date(Number(job.finishedAt)).toISOString() : null,

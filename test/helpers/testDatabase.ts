@@ -12,6 +12,7 @@ import { randomString } from '../../src/core/random.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { NewVerifiedContract } from '../../src/store/verifiedContracts.js';
+import { sampleRecord } from './sampleRecords.js';
 import type { Database } from '../../src/store/database.js';
 import { compilationIdentity, compiledContractId, saveCompilation, sourceHash } from '../../src/store/compilations.js';
 import { saveInputDocument } from '../../src/store/inputDocuments.js';
@@ -138,29 +139,19 @@ export function sampleVerifiedContract(
   address: `0x${string}`,
   overrides: Partial<NewVerifiedContract> = {},
 ): NewVerifiedContract {
-  return {
-    address,
-    compiledContractId: SAMPLE_IDS.compiledContractId,
-    inputDocumentId: sampleInputDocumentId,
-    deploymentId: null,
-    contractName: 'Box',
-    sourcePath: 'Box.sol',
-    compilerVersion: 'v0.8.26+commit.8a97fa7a',
-    codeFormat: 'solidity-single-file',
-    constructorArguments: '',
-    libraries: [],
-    licenseType: 3,
-    matchKind: 'full',
-    creationMatch: 'full',
-    creationCompared: true,
-    runtimeMatch: 'full',
-    transformations: { runtime: [], creation: [] },
-    swarmSource: '',
-    method: 'submitted',
-    similarTo: null,
-    receipt: null,
-    ...overrides,
-  };
+  return sampleRecord(
+    {
+      address,
+      compiledContractId: SAMPLE_IDS.compiledContractId,
+      inputDocumentId: sampleInputDocumentId,
+      contractName: 'Box',
+      sourcePath: 'Box.sol',
+      compilerVersion: 'v0.8.26+commit.8a97fa7a',
+      codeFormat: 'solidity-single-file',
+      licenseType: 3,
+    },
+    overrides,
+  );
 }
 
 /** The single-file input document's id (sha256 of its kind and the source's hash). */

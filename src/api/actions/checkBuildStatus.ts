@@ -4,12 +4,6 @@ import type { Params } from '../params.js';
 import { buildStatusText } from '../../texts/index.js';
 import { findJob, isEnvelope } from './findJob.js';
 
-/** What a finished build verification found, as its job result keeps it. */
-interface BuildResult {
-  contracts?: { path: string; name: string }[];
-  verified?: { address: string; contractName: string; sourcePath: string; matchKind: string }[];
-}
-
 /**
  * `checkbuildstatus`: where a `verifybuild` receipt stands and, once done, the contracts the
  * build holds and the addresses it verified.
@@ -19,6 +13,6 @@ export async function checkBuildStatus(ctx: ApiContext, params: Params): Promise
   if (isEnvelope(job)) return job;
   const status = buildStatusText(job);
   if (!status.ok) return fail(status.text);
-  const result = (job.result ?? {}) as BuildResult;
-  return ok({ status: status.text, contracts: result.contracts ?? [], verified: result.verified ?? [] });
+  const built = job.result?.outcome === 'build_pass' ? job.result.document : null;
+  return ok({ status: status.text, contracts: built?.contracts ?? [], verified: built?.verified ?? [] });
 }

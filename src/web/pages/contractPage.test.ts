@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Address } from '../../core/types.js';
+import type { Address, Hex } from '../../core/types.js';
+import { noTransformations, type StoredTransformations } from '../../store/matchFacts.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ProxyPattern } from '../../verify/index.js';
 import type { VerifiedContract } from '../../store/verifiedContracts.js';
@@ -40,7 +41,7 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     creationMatch: null,
     creationCompared: false,
     runtimeMatch: 'partial',
-    transformations: null,
+    transformations: noTransformations(),
     swarmSource: '',
     method: 'submitted',
     similarTo: null,
@@ -90,7 +91,7 @@ describe('contractPage', () => {
   });
 
   it('explains a partial match and offers Read/Write; no proxy tabs while the implementation is unverified', () => {
-    const otherMetadata = {
+    const otherMetadata: StoredTransformations = {
       applied: { runtime: [{ type: 'replace', reason: 'cborAuxdata', offset: 2, id: '1' }], creation: [] },
       values: { runtime: { cborAuxdata: { '1': `0x${'a2'.repeat(4)}0004` } }, creation: {} },
     };
@@ -108,9 +109,9 @@ describe('contractPage', () => {
   });
 
   it('names each immutable value nothing proves, and says why', () => {
-    const guardian = `0x${'00'.repeat(12)}${'ab'.repeat(20)}`;
-    const limit = `0x${'ff'.repeat(32)}`;
-    const transformations = {
+    const guardian: Hex = `0x${'00'.repeat(12)}${'ab'.repeat(20)}`;
+    const limit: Hex = `0x${'ff'.repeat(32)}`;
+    const transformations: StoredTransformations = {
       applied: { runtime: [{ type: 'replace', reason: 'immutable', offset: 1, id: '3' }, { type: 'replace', reason: 'immutable', offset: 40, id: '5' }], creation: [] },
       values: { runtime: { immutables: { '3': guardian, '5': limit } }, creation: {} },
     };

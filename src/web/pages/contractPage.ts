@@ -5,11 +5,11 @@ import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
-import { unprovenImmutableValues, type ProxyPattern, type TransformationValues } from '../../verify/index.js';
+import { unprovenImmutableValues, type ProxyPattern } from '../../verify/index.js';
 import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
 import { html, type Html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
-import { markedCode, readTransformations, sourceView } from './sourceView.js';
+import { markedCode, sourceView } from './sourceView.js';
 
 
 /** Everything the contract page shows, gathered by the route. */
@@ -64,9 +64,9 @@ const FULL_MATCH_TEXT = 'Full match: the deployed code is byte for byte what the
  */
 function matchExplanation(contract: VerifiedContract): Html {
   if (contract.matchKind === 'full') return html`${FULL_MATCH_TEXT}`;
-  const t = readTransformations(contract.transformations);
-  const auxdata = [...t.runtime, ...t.creation].filter((x) => x.reason === 'cborAuxdata');
-  const unproven = Object.entries(unprovenImmutableValues(t.runtimeValues as TransformationValues, contract.creationMatch));
+  const { applied, values } = contract.transformations;
+  const auxdata = [...applied.runtime, ...applied.creation].filter((x) => x.reason === 'cborAuxdata');
+  const unproven = Object.entries(unprovenImmutableValues(values.runtime, contract.creationMatch));
   const reasons: Html[] = [];
   if (auxdata.some((x) => x.type === 'replace')) {
     reasons.push(
@@ -168,11 +168,11 @@ ${d.transactionHash ? html`<dt>Creation transaction</dt><dd class="mono">${d.tra
 /** The compiled creation and runtime code, with what the chain fills in marked. */
 function compiledCodeSection(contract: VerifiedContract, code: { creation: string; runtime: string } | null): Html | string {
   if (!code) return '';
-  const t = readTransformations(contract.transformations);
+  const { applied, values } = contract.transformations;
   return html`<h2>Bytecode</h2>
 <p class="muted">The compiled code these sources give; marked regions are filled in at deployment (hover for what the chain holds there).</p>
-<details class="code-details"><summary>Runtime code (${code.runtime.length / 2} bytes)</summary>${markedCode(code.runtime, t.runtime, t.runtimeValues)}</details>
-${code.creation ? html`<details class="code-details"><summary>Creation code (${code.creation.length / 2} bytes${contract.constructorArguments ? ' + constructor arguments' : ''})</summary>${markedCode(code.creation, t.creation, t.creationValues, contract.constructorArguments ?? '')}</details>` : ''}`;
+<details class="code-details"><summary>Runtime code (${code.runtime.length / 2} bytes)</summary>${markedCode(code.runtime, applied.runtime, values.runtime)}</details>
+${code.creation ? html`<details class="code-details"><summary>Creation code (${code.creation.length / 2} bytes${contract.constructorArguments ? ' + constructor arguments' : ''})</summary>${markedCode(code.creation, applied.creation, values.creation, contract.constructorArguments ?? '')}</details>` : ''}`;
 }
 
 function history(entries: ReplacedVerification[] | undefined): Html | string {

@@ -17,13 +17,10 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   const job = data.job;
   const proxy = job.kind === 'proxy';
   const pending = job.state === 'queued' || job.state === 'running';
-  const repairs = (typeof job.result === 'object' && job.result !== null && Array.isArray((job.result as { flatteningRepairs?: unknown }).flatteningRepairs)
-    ? (job.result as { flatteningRepairs: { line: number; text: string; why: string }[] }).flatteningRepairs
-    : []).slice(0, 50);
-  const dryRun = typeof job.result === 'object' && job.result !== null && (job.result as { dryRun?: unknown }).dryRun === true;
-  const fromCode = (typeof job.result === 'object' && job.result !== null && Array.isArray((job.result as { metadataSettingsFromCode?: unknown }).metadataSettingsFromCode)
-    ? (job.result as { metadataSettingsFromCode: { setting: string; from: string; to: string }[] }).metadataSettingsFromCode
-    : []).slice(0, 2);
+  const passed = job.result?.outcome === 'source_pass' ? job.result.document : null;
+  const repairs = (passed?.flatteningRepairs ?? []).slice(0, 50);
+  const dryRun = passed?.dryRun === true;
+  const fromCode = (passed?.metadataSettingsFromCode ?? []).slice(0, 2);
   const labels = proxy ? ['Queued', 'Reading the proxy', 'Implementation found'] : ['Queued', 'Compiling and comparing', 'Verified'];
   let steps: StepState[];
   let status: Html;
@@ -54,7 +51,7 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   const elapsed = Math.max(0, Math.round(((job.finishedAt ?? data.now ?? Date.now()) - job.createdAt) / 1000));
   let outcome: Html | string = '';
   if (job.state === 'pass' || job.state === 'already_verified') {
-    const reused = typeof job.result === 'object' && job.result !== null && (job.result as { reusedCompilation?: unknown }).reusedCompilation === true;
+    const reused = passed?.reusedCompilation === true;
     const reusedNote = reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : '';
     outcome = dryRun
       ? html`<p class="notice ok">${receiptOutcomeText(job)} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>
@@ -64,7 +61,7 @@ ${reusedNote}
 ${fromCode.length ? html`<p class="muted">The deployed code carries no metadata hash; it was compiled with the metadata settings the code shows, ${metadataSettingsText(fromCode)}, and its creation code matched too (so the constructor arguments are proven). The contract's sources are published as the standard JSON input with these settings.</p>` : ''}
 ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
-    const diagnosis = typeof job.result === 'object' && job.result !== null ? (job.result as { diagnosis?: unknown }).diagnosis : undefined;
+    const diagnosis = job.result?.outcome === 'failure' ? job.result.document.diagnosis : undefined;
     outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>

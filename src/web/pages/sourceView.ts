@@ -5,6 +5,7 @@
  * metadata hash, constructor arguments). A contract with many or large files shows one file at
  * a time (`?file=N`), so its page stays small.
  */
+import type { Transformation, TransformationValues } from '../../verify/index.js';
 import { html, type Html } from '../html.js';
 import { highlightSolidityLines } from '../solidityHighlight.js';
 
@@ -77,14 +78,6 @@ ${shown.map(({ f, i }) => fileBlock(address, f, i, files.length))}
 </div>`;
 }
 
-interface StoredTransformation {
-  type: string;
-  reason: string;
-  offset: number;
-  id?: string;
-  length?: number;
-}
-
 const REGION_LENGTH: Readonly<Record<string, number>> = { immutable: 32, library: 20, callProtection: 20 };
 const REGION_LABEL: Readonly<Record<string, string>> = {
   immutable: 'immutable value',
@@ -94,44 +87,26 @@ const REGION_LABEL: Readonly<Record<string, string>> = {
   constructorArguments: 'constructor arguments',
 };
 
-/** The stored transformations: `{applied: {runtime, creation}, values}` (or the older `{runtime, creation}`). */
-export function readTransformations(stored: unknown): {
-  runtime: StoredTransformation[];
-  creation: StoredTransformation[];
-  runtimeValues: Record<string, unknown>;
-  creationValues: Record<string, unknown>;
-} {
-  const record = (stored ?? {}) as { applied?: unknown; values?: unknown; runtime?: unknown; creation?: unknown };
-  const applied = (record.applied ?? record) as { runtime?: unknown; creation?: unknown };
-  const list = (x: unknown): StoredTransformation[] =>
-    Array.isArray(x) ? x.filter((t): t is StoredTransformation => typeof t === 'object' && t !== null && typeof (t as StoredTransformation).offset === 'number') : [];
-  const object = (x: unknown): Record<string, unknown> => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : {});
-  // Values are kept per part ({runtime, creation}); older records kept one set.
-  const values = object(record.values);
-  const perPart = 'runtime' in values || 'creation' in values;
-  return {
-    runtime: list(applied.runtime),
-    creation: list(applied.creation),
-    runtimeValues: perPart ? object(values['runtime']) : values,
-    creationValues: perPart ? object(values['creation']) : values,
-  };
-}
-
-function valueOf(t: StoredTransformation, values: Record<string, unknown>): string {
-  const group = values[t.reason === 'cborAuxdata' ? 'cborAuxdata' : t.reason === 'immutable' ? 'immutables' : t.reason === 'library' ? 'libraries' : t.reason];
-  if (typeof group === 'string') return group;
-  if (group && typeof group === 'object' && t.id !== undefined) {
-    const v = (group as Record<string, unknown>)[t.id];
-    if (typeof v === 'string') return v;
+/** The value the chain holds where `t` applies: one of the part's values, or one of a group by the transformation's id. */
+function valueOf(t: Transformation, values: TransformationValues): string {
+  switch (t.reason) {
+    case 'constructorArguments':
+    case 'callProtection':
+      return values[t.reason] ?? '';
+    case 'cborAuxdata':
+      return (t.id !== undefined ? values.cborAuxdata?.[t.id] : undefined) ?? '';
+    case 'immutable':
+      return (t.id !== undefined ? values.immutables?.[t.id] : undefined) ?? '';
+    case 'library':
+      return (t.id !== undefined ? values.libraries?.[t.id] : undefined) ?? '';
   }
-  return '';
 }
 
 /**
  * How many bytes a transformation covers: as stored, else by its kind, else (an auxdata replaced
  * in Sourcify's vocabulary names no length) the length of the value the chain holds there.
  */
-function regionLength(t: StoredTransformation, values: Record<string, unknown>): number {
+function regionLength(t: Transformation, values: TransformationValues): number {
   if (t.length !== undefined) return t.length;
   const fixed = REGION_LENGTH[t.reason];
   if (fixed !== undefined) return fixed;
@@ -143,7 +118,7 @@ function regionLength(t: StoredTransformation, values: Record<string, unknown>):
  * Code as hex with the transformed regions marked; each mark says what the chain holds there.
  * `appended` is code the chain has after the compiled code (the constructor arguments).
  */
-export function markedCode(code: string, transformations: StoredTransformation[], values: Record<string, unknown>, appended = ''): Html {
+export function markedCode(code: string, transformations: readonly Transformation[], values: TransformationValues, appended = ''): Html {
   const regions = transformations
     .filter((t) => t.type !== 'insert' && t.reason !== 'constructorArguments')
     .map((t) => ({ t, from: t.offset * 2, to: (t.offset + regionLength(t, values)) * 2 }))
