@@ -25,7 +25,7 @@ import {
 import { readStaticAsset } from './staticAssets.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from './contractCalls.js';
 import { csvRow } from './csv.js';
-import { html, type Html } from './html.js';
+import { html } from './html.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';
 import { apiDocsPage } from './pages/apiDocsPage.js';
 import { compilersPage } from './pages/compilersPage.js';
@@ -39,6 +39,9 @@ import { receiptDocument } from './receiptDocument.js';
 import { verifyPage } from './pages/verifyPage.js';
 import { emptyFormValues, fieldOfApiError, readVerifyForm } from './verifyForm.js';
 import { readVerifyFormBody, VerifyFormBody } from './verifyFormBody.js';
+import { checkedRecord, checkedRows } from './routes/records.js';
+import { baseUrlOf, sendPage, tooMany } from './routes/reply.js';
+import { createWebRuntime } from './routes/runtime.js';
 
 
 /** Contracts per list page. */
@@ -94,16 +97,6 @@ function readListFilter(query: Record<string, unknown>): { filter: ListFilter } 
   return { filter };
 }
 
-function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
-  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
-}
-
-/** The public base URL for hints shown on pages. */
-function baseUrlOf(ctx: WebContext, request: FastifyRequest): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
-}
-
 interface CallBody {
   function?: unknown;
   index?: unknown;
@@ -124,27 +117,18 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
   const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
   // The whole list is up to a few thousand builds: bounded like the other pages that cost work.
   const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
-  let csvExports = 0;
-  const openDownloads = new Set<import('node:http').ServerResponse>();
-  const receiptStreams = new Map<string, number>();
-  const tooMany = (request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply => {
-    void reply.header('retry-after', '1');
-    if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
-    return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
-  };
+  const runtime = createWebRuntime(limits);
   // API requests in flight: while there are any, the CSV export pauses between batches, so a
   // download of the whole store takes longer rather than taking the API's CPU.
-  let apiInFlight = 0;
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api')) return;
-    apiInFlight++;
-    reply.raw.once('close', () => apiInFlight--);
+    runtime.apiInFlight++;
+    reply.raw.once('close', () => runtime.apiInFlight--);
   });
-  const apiBusy = (): boolean => apiInFlight > 0;
   // Closing the service ends open downloads (a client that stopped reading would hold it open).
   app.addHook('preClose', async () => {
-    for (const response of openDownloads) response.destroy();
-    openDownloads.clear();
+    for (const response of runtime.openDownloads) response.destroy();
+    runtime.openDownloads.clear();
   });
   await app.register(async (web) => {
     web.addHook('onSend', async (_request, reply, payload) => {
@@ -185,20 +169,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(js),
     );
 
-    /** A list page's rows, each checked to still hold the code it describes (read again when one was taken off). */
-    const checkedRows = async <T extends { address: Address }>(read: () => Promise<T[]>): Promise<T[]> => {
-      const rows = await read();
-      return (await ctx.records.checkListed(rows.map((r) => r.address))) ? read() : rows;
-    };
-
-    /** The verified contract at `address`, once checked to still hold the code it describes; or null. */
-    const checkedRecord = async (address: Address): Promise<VerifiedContract | null> => {
-      await ctx.records.check(address);
-      return getVerifiedContract(ctx.store.db, address);
-    };
-
     web.get('/', async (_request, reply) => {
-      const latest = await checkedRows(() => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
+      const latest = await checkedRows(ctx, () => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
       const total = await countVerifiedContracts(ctx.store.db);
       return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total }));
     });
@@ -209,7 +181,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if (isAddress(q)) return reply.redirect(`/address/${q.toLowerCase()}`, 303);
       if (isReceipt(q)) return reply.redirect(`/receipt/${q}`, 303);
       if (/^[A-Za-z_$][A-Za-z0-9_$]{0,255}$/.test(q)) return reply.redirect(`/contracts?q=${encodeURIComponent(q)}`, 303);
-      const latest = await checkedRows(() => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
+      const latest = await checkedRows(ctx, () => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
       const total = await countVerifiedContracts(ctx.store.db);
       const message = q
         ? 'Not an address, a receipt or a contract name: an address is 0x and 40 hex digits, a receipt 50 lower-case letters and digits, a name a Solidity identifier.'
@@ -238,7 +210,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if ('error' in read) return bad(read.error);
       const filter = read.filter;
       const filtered = Object.keys(filter).length > 0;
-      const rows = await checkedRows(() =>
+      const rows = await checkedRows(ctx, () =>
         listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
       );
       // The total is a stored counter; a filtered list is not counted (that would read every row).
@@ -251,7 +223,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.get('/compilers.json', async (request, reply) => {
-      if (!(await limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+      if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
         return reply.code(429).header('retry-after', '1').send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
       }
       const listing = await ctx.compilers.list();
@@ -259,8 +231,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.get('/compilers', async (request, reply) => {
-      if (!(await limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
-        return tooMany(request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`);
+      if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+        return tooMany(ctx, request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`);
       }
       const params = request.query as Record<string, unknown>;
       const query = typeof params.q === 'string' ? params.q.trim().slice(0, 80) : '';
@@ -298,8 +270,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         bodyLimit: ctx.config.bodyLimit,
         // Counted before the body is read: a client cannot make the service read megabytes at will.
         onRequest: async (request, reply) => {
-          if (!(await limits.takeToken('web-verify', request.ip, VERIFY_FORMS_PER_SECOND))) {
-            return tooMany(request, reply, `At most ${VERIFY_FORMS_PER_SECOND} verification forms per second; please slow down.`);
+          if (!(await runtime.limits.takeToken('web-verify', request.ip, VERIFY_FORMS_PER_SECOND))) {
+            return tooMany(ctx, request, reply, `At most ${VERIFY_FORMS_PER_SECOND} verification forms per second; please slow down.`);
           }
           return undefined;
         },
@@ -322,8 +294,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     );
 
     web.get('/address/:address', async (request, reply) => {
-      if (!(await limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-        return tooMany(request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+      if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+        return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
       }
       const given = (request.params as { address: string }).address;
       if (!isAddress(given)) {
@@ -347,7 +319,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         getProxyRecord(ctx.store.db, address),
         listReplacedVerifications(ctx.store.db, address),
       ]);
-      const implementation = proxy ? await checkedRecord(proxy.finalImplementation as Address) : null;
+      const implementation = proxy ? await checkedRecord(ctx, proxy.finalImplementation as Address) : null;
       let hasCode: boolean | null = true;
       if (!contract) {
         try {
@@ -368,12 +340,12 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
 
     // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
     const verifiedFor = async (request: FastifyRequest, reply: FastifyReply): Promise<VerifiedContract | null> => {
-      if (!(await limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-        void tooMany(request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+      if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+        void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
         return null;
       }
       const given = (request.params as { address: string }).address;
-      const contract = isAddress(given) ? await checkedRecord(given.toLowerCase() as Address) : null;
+      const contract = isAddress(given) ? await checkedRecord(ctx, given.toLowerCase() as Address) : null;
       if (!contract) void sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not verified', message: 'No verified contract has this address.' }), 404);
       return contract;
     };
@@ -409,18 +381,18 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if (body.asProxy === true || body.asProxy === 'true') {
         const proxy = await getProxyRecord(ctx.store.db, address);
         if (!proxy) throw new CallError(404, 'No proxy is recorded for this address (verifyproxycontract first)');
-        const implementation = await checkedRecord(proxy.finalImplementation as Address);
+        const implementation = await checkedRecord(ctx, proxy.finalImplementation as Address);
         if (!implementation) throw new CallError(409, `The implementation ${proxy.finalImplementation} is not verified`);
         return { address, abi: implementation.abi, body };
       }
-      const contract = await checkedRecord(address);
+      const contract = await checkedRecord(ctx, address);
       if (!contract) throw new CallError(404, 'This contract is not verified');
       return { address, abi: contract.abi, body };
     };
 
     web.post('/address/:address/read', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
-      if (!(await limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
-        return tooMany(request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
+      if (!(await runtime.limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
+        return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
       }
       const { address, abi, body } = await abiFor(request);
       const fn = findFunction(abiFunctions(abi), body.function, body.index);
@@ -429,8 +401,8 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     });
 
     web.post('/address/:address/encode', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
-      if (!(await limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
-        return tooMany(request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
+      if (!(await runtime.limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
+        return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
       }
       const { address, abi, body } = await abiFor(request);
       const fn = findFunction(abiFunctions(abi), body.function, body.index);
@@ -472,20 +444,20 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
       if (!isReceipt(guid)) return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
       const first = await getJobStatus(ctx.store.db, guid);
       if (!first) return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({ error: 'No verification has this receipt.' });
-      const perClient = receiptStreams.get(request.ip) ?? 0;
-      if (perClient >= RECEIPT_STREAMS_PER_CLIENT || openDownloads.size >= RECEIPT_STREAMS_AT_ONCE) {
-        return tooMany(request, reply, 'Too many receipt streams are open; poll checkverifystatus or /receipt/<guid>.json instead.');
+      const perClient = runtime.receiptStreams.get(request.ip) ?? 0;
+      if (perClient >= RECEIPT_STREAMS_PER_CLIENT || runtime.openDownloads.size >= RECEIPT_STREAMS_AT_ONCE) {
+        return tooMany(ctx, request, reply, 'Too many receipt streams are open; poll checkverifystatus or /receipt/<guid>.json instead.');
       }
-      receiptStreams.set(request.ip, perClient + 1);
+      runtime.receiptStreams.set(request.ip, perClient + 1);
       const raw = reply.raw;
-      openDownloads.add(raw);
+      runtime.openDownloads.add(raw);
       let closed = false;
       raw.once('close', () => {
         closed = true;
-        openDownloads.delete(raw);
-        const left = (receiptStreams.get(request.ip) ?? 1) - 1;
-        if (left > 0) receiptStreams.set(request.ip, left);
-        else receiptStreams.delete(request.ip);
+        runtime.openDownloads.delete(raw);
+        const left = (runtime.receiptStreams.get(request.ip) ?? 1) - 1;
+        if (left > 0) runtime.receiptStreams.set(request.ip, left);
+        else runtime.receiptStreams.delete(request.ip);
       });
       reply.hijack();
       raw.writeHead(200, {
@@ -526,17 +498,17 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     }
 
     web.get('/verified-contracts.csv', async (request, reply) => {
-      if (csvExports >= CSV_AT_ONCE || !(await limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
-        return tooMany(request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
+      if (runtime.csvExports >= CSV_AT_ONCE || !(await runtime.limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
+        return tooMany(ctx, request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
       }
-      csvExports++;
-      const stream = Readable.from(csvLines(ctx, apiBusy));
+      runtime.csvExports++;
+      const stream = Readable.from(csvLines(ctx, () => runtime.apiInFlight > 0));
       // A client that stops reading keeps its download open: closing the service ends it.
-      openDownloads.add(reply.raw);
-      reply.raw.once('close', () => openDownloads.delete(reply.raw));
+      runtime.openDownloads.add(reply.raw);
+      reply.raw.once('close', () => runtime.openDownloads.delete(reply.raw));
       let released = false;
       const release = (): void => {
-        if (!released) csvExports--;
+        if (!released) runtime.csvExports--;
         released = true;
       };
       stream.once('close', release);
