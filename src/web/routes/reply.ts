@@ -3,6 +3,7 @@ import type { WebContext } from '../context.js';
 import type { Html } from '../html.js';
 import { messagePage } from '../pages/messagePage.js';
 
+/** A page as the answer: HTML, never cached. */
 export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
   return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
 }
