@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAddress } from '../../core/hex.js';
+import type { Address } from '../../core/types.js';
+import { loadCompiledContract } from '../../store/compilations.js';
+import { getProxyRecord } from '../../store/proxyRecords.js';
+import { getStoredVerdict, getVerifiedContract, listReplacedVerifications, type VerifiedContract } from '../../store/verifiedContracts.js';
+import type { WebContext } from '../context.js';
+import { html } from '../html.js';
+import { contractPage, sourceFiles } from '../pages/contractPage.js';
+import { messagePage } from '../pages/messagePage.js';
+import { checkedRecord } from './records.js';
+import { baseUrlOf, sendPage, tooMany } from './reply.js';
+import type { WebRuntime } from './runtime.js';
+
+/**
+ * `/address/<address>`: the contract page (sources, ABI, proxy, history; an unverified address
+ * with a link to Verify & Publish), and a verified contract's downloads: one source file
+ * (`/source/<n>`, 1-based in the page's order) or its standard JSON input.
+ */
+export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
+  // Per client and second: address pages may ask the node.
+  const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
+
+  web.get('/address/:address', async (request, reply) => {
+    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+      return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+    }
+    const given = (request.params as { address: string }).address;
+    if (!isAddress(given)) {
+      return sendPage(
+        reply,
+        messagePage({
+          chainId: ctx.chainId,
+          title: 'Not an address',
+          message: html`“${given.slice(0, 120)}” is not an address: an address is 0x followed by 40 hex digits.`,
+          query: given.slice(0, 120),
+        }),
+        400,
+      );
+    }
+    const address = given.toLowerCase() as Address;
+    await ctx.records.check(address);
+    // Not verified: it may be a copy of a contract that is.
+    if (!(await getStoredVerdict(ctx.store.db, address))) await ctx.copies.tryVerify(address);
+    const [contract, proxy, history] = await Promise.all([
+      getVerifiedContract(ctx.store.db, address),
+      getProxyRecord(ctx.store.db, address),
+      listReplacedVerifications(ctx.store.db, address),
+    ]);
+    const implementation = proxy ? await checkedRecord(ctx, proxy.finalImplementation as Address) : null;
+    let hasCode: boolean | null = true;
+    if (!contract) {
+      try {
+        hasCode = (await ctx.chain.getCode(address)) !== '0x';
+      } catch {
+        hasCode = null;
+      }
+    }
+    const fileText = (request.query as Record<string, unknown>).file;
+    const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
+    const compiled = contract ? await loadCompiledContract(ctx.store.db, contract.compiledContractId) : null;
+    const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
+    return sendPage(
+      reply,
+      contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode, history, chosenFile, compiledCode }),
+    );
+  });
+
+  // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
+  const verifiedFor = async (request: FastifyRequest, reply: FastifyReply): Promise<VerifiedContract | null> => {
+    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
+      void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+      return null;
+    }
+    const given = (request.params as { address: string }).address;
+    const contract = isAddress(given) ? await checkedRecord(ctx, given.toLowerCase() as Address) : null;
+    if (!contract) void sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not verified', message: 'No verified contract has this address.' }), 404);
+    return contract;
+  };
+  web.get('/address/:address/source/:index', async (request, reply) => {
+    const contract = await verifiedFor(request, reply);
+    if (!contract) return reply;
+    const files = sourceFiles(contract);
+    const index = Number((request.params as { index: string }).index);
+    const file = Number.isInteger(index) && index >= 1 ? files[index - 1] : undefined;
+    if (!file) return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'No such file', message: `This contract has ${files.length} source file${files.length === 1 ? '' : 's'}.` }), 404);
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${attachmentName(file.path.split('/').pop() ?? '')}"`)
+      .send(file.content);
+  });
+  web.get('/address/:address/standard-input.json', async (request, reply) => {
+    const contract = await verifiedFor(request, reply);
+    if (!contract) return reply;
+    const input = { language: 'Solidity', sources: Object.fromEntries(sourceFiles(contract).map((f) => [f.path, { content: f.content }])), settings: contract.settings };
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.standard-input.json"`)
+      .send(JSON.stringify(input, null, 2));
+  });
+}
+
+function attachmentName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'source.sol';
+}

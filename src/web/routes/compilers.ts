@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebContext } from '../context.js';
+import { compilersPage } from '../pages/compilersPage.js';
+import { sendPage, tooMany } from './reply.js';
+import type { WebRuntime } from './runtime.js';
+
+/** Long versions of the releases (no nightlies), newest first: what the form and the list filter offer. */
+export async function compilerChoices(ctx: WebContext): Promise<string[]> {
+  return (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+}
+
+/** `/compilers` and `/compilers.json`: the compilers the service can use. */
+export function compilersRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
+  // The whole list is up to a few thousand builds: bounded like the other pages that cost work.
+  const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
+
+  web.get('/compilers.json', async (request, reply) => {
+    if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+      return reply.code(429).header('retry-after', '1').send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
+    }
+    const listing = await ctx.compilers.list();
+    return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(listing));
+  });
+
+  web.get('/compilers', async (request, reply) => {
+    if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+      return tooMany(ctx, request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`);
+    }
+    const params = request.query as Record<string, unknown>;
+    const query = typeof params.q === 'string' ? params.q.trim().slice(0, 80) : '';
+    const listing = await ctx.compilers.list();
+    return sendPage(reply, compilersPage({ chainId: ctx.chainId, listing, query, nightlies: params.nightlies === '1' }));
+  });
+}

@@ -1,0 +1,143 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { isOpenSourceLicense, licenseName, LICENSES } from '../../core/licenses.js';
+import {
+  allVerifiedContracts,
+  countVerifiedContracts,
+  formatListCursor,
+  listVerifiedContracts,
+  parseListCursor,
+  type ListCursor,
+  type ListFilter,
+} from '../../store/verifiedContracts.js';
+import type { WebContext } from '../context.js';
+import { csvRow } from '../csv.js';
+import { contractListPage } from '../pages/contractListPage.js';
+import { messagePage } from '../pages/messagePage.js';
+import { compilerChoices } from './compilers.js';
+import { checkedRows } from './records.js';
+import { sendPage, tooMany } from './reply.js';
+import type { WebRuntime } from './runtime.js';
+
+/** Contracts per list page. */
+export const LIST_PAGE_SIZE = 25;
+/** `?page=N` reads by offset: only this far (deeper pages follow the keyset Older links). */
+const MAX_OFFSET_PAGE = 40;
+/** Rows read from the store per batch while writing the CSV. */
+const CSV_BATCH = 100;
+/** Per client: one CSV export per this many ms; and this many exports at once in all. */
+const CSV_INTERVAL_MS = 10_000;
+const CSV_AT_ONCE = 2;
+/** Pause after each CSV batch while API requests are in flight (at most CSV_BATCH rows per pause then). */
+const CSV_BUSY_PAUSE_MS = 10;
+
+export const CSV_COLUMNS = ['ContractAddress', 'ContractName', 'CompilerVersion', 'LicenseType', 'MatchKind', 'VerifiedAt'] as const;
+
+/** `/contracts` (the verified list, searched and filtered) and `/verified-contracts.csv` (the open-source-licensed ones). */
+export function contractsRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
+  web.get('/contracts', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const afterText = typeof query.after === 'string' ? query.after : '';
+    const pageText = typeof query.page === 'string' ? query.page.trim() : '';
+    const bad = (message: string) => sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Bad request', message }), 400);
+    // Newest first, by keyset: `?after=<cursor>` continues after a row, whatever was verified
+    // since, and costs the same at any depth. `?page=N` (offsets) only for the first pages.
+    let after: ListCursor | null = null;
+    let page = 1;
+    if (afterText) {
+      after = parseListCursor(afterText);
+      if (!after) return bad('after must be a position from an Older link: <time>-<address>.');
+    } else if (pageText) {
+      page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : NaN;
+      if (!Number.isInteger(page) || page < 1) return bad(`page must be a whole number from 1 to ${MAX_OFFSET_PAGE}`);
+      if (page > MAX_OFFSET_PAGE) return bad(`Pages past ${MAX_OFFSET_PAGE} are reached with the Older links (?after=…), which stay fast at any depth.`);
+    }
+    const read = readListFilter(query);
+    if ('error' in read) return bad(read.error);
+    const filter = read.filter;
+    const filtered = Object.keys(filter).length > 0;
+    const rows = await checkedRows(ctx, () =>
+      listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
+    );
+    // The total is a stored counter; a filtered list is not counted (that would read every row).
+    const total = filtered ? null : await countVerifiedContracts(ctx.store.db);
+    const contracts = rows.slice(0, LIST_PAGE_SIZE);
+    const last = contracts[contracts.length - 1];
+    const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
+    const compilers = await compilerChoices(ctx);
+    return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total, filter, compilers }));
+  });
+
+  web.get('/verified-contracts.csv', async (request, reply) => {
+    if (runtime.csvExports >= CSV_AT_ONCE || !(await runtime.limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
+      return tooMany(ctx, request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
+    }
+    runtime.csvExports++;
+    const stream = Readable.from(csvLines(ctx, () => runtime.apiInFlight > 0));
+    // A client that stops reading keeps its download open: closing the service ends it.
+    runtime.openDownloads.add(reply.raw);
+    reply.raw.once('close', () => runtime.openDownloads.delete(reply.raw));
+    let released = false;
+    const release = (): void => {
+      if (!released) runtime.csvExports--;
+      released = true;
+    };
+    stream.once('close', release);
+    reply.raw.once('close', release);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="verified-contracts.csv"')
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
+}
+
+/** The list's filters from the query (`q` name, `compiler`, `license`, `match`), or what is wrong with one. */
+function readListFilter(query: Record<string, unknown>): { filter: ListFilter } | { error: string } {
+  const text = (name: string): string => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const filter: ListFilter = {};
+  const name = text('q');
+  if (name) {
+    if (name.length > 256 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return { error: 'Search by a contract name: letters, digits, _ and $, not starting with a digit.' };
+    filter.name = name;
+  }
+  const compiler = text('compiler');
+  if (compiler) {
+    if (!/^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8}$/.test(compiler)) return { error: 'compiler must be a long version, e.g. v0.8.28+commit.7893614a' };
+    filter.compiler = compiler.startsWith('v') ? compiler : `v${compiler}`;
+  }
+  const license = text('license');
+  if (license) {
+    if (!/^\d{1,2}$/.test(license) || !LICENSES[Number(license)]) return { error: 'license must be a licence code from 1 to 14' };
+    filter.license = Number(license);
+  }
+  const match = text('match');
+  if (match) {
+    if (match !== 'full' && match !== 'partial') return { error: 'match must be full or partial' };
+    filter.matchKind = match;
+  }
+  return { filter };
+}
+
+/**
+ * The CSV rows, read in batches so a large store is never held in memory at once. Rows
+ * verified while the export runs may shift the pages; the address set keeps each row once.
+ */
+async function* csvLines(ctx: WebContext, apiBusy: () => boolean): AsyncGenerator<string> {
+  yield csvRow(CSV_COLUMNS);
+  // By keyset, newest first: each batch is one short indexed query, whatever the store's size,
+  // and the stream is pulled (a client that stops reading stops the reads).
+  let chunk = '';
+  let rows = 0;
+  for await (const c of allVerifiedContracts(ctx.store.db, CSV_BATCH)) {
+    if (isOpenSourceLicense(c.licenseType)) {
+      chunk += csvRow([c.address, c.contractName, c.compilerVersion, licenseName(c.licenseType), c.matchKind, new Date(c.verifiedAt).toISOString()]);
+    }
+    if (++rows % CSV_BATCH === 0) {
+      if (chunk) yield chunk;
+      chunk = '';
+      if (apiBusy()) await new Promise((resolve) => setTimeout(resolve, CSV_BUSY_PAUSE_MS));
+    }
+  }
+  if (chunk) yield chunk;
+}

@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WebContext } from '../context.js';
+import type { Html } from '../html.js';
+import { messagePage } from '../pages/messagePage.js';
+
+/** A page as the answer: HTML, never cached. */
+export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
+}
+
+/** A request over its rate: JSON `{error}` to the call and form posts, a page to the rest. */
+export function tooMany(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
+  void reply.header('retry-after', '1');
+  if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
+  return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
+}
+
+/** The public base URL for hints shown on pages. */
+export function baseUrlOf(ctx: WebContext, request: FastifyRequest): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}

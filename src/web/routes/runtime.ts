@@ -1,0 +1,23 @@
+import type { ServerResponse } from 'node:http';
+import type { RateLimitStore } from '../../limits/rateLimits.js';
+
+/**
+ * What the explorer's routes share while the service runs: the rate limits (one store with the
+ * API) and what is open or in flight now. Created once by `registerWebRoutes`, which keeps the
+ * counts of API requests and ends the open responses when the service closes.
+ */
+export interface WebRuntime {
+  limits: RateLimitStore;
+  /** API requests in flight: while there are any, the CSV export pauses between batches. */
+  apiInFlight: number;
+  /** CSV exports being written now (bounded in all). */
+  csvExports: number;
+  /** Responses held open (CSV downloads, receipt event streams): closing the service ends them. */
+  openDownloads: Set<ServerResponse>;
+  /** Receipt event streams open now, per client. */
+  receiptStreams: Map<string, number>;
+}
+
+export function createWebRuntime(limits: RateLimitStore): WebRuntime {
+  return { limits, apiInFlight: 0, csvExports: 0, openDownloads: new Set(), receiptStreams: new Map() };
+}
