@@ -186,8 +186,8 @@ try {
   const migrations = db.prepare('select name from kysely_migration order by name').all().map((r) => r.name);
   db.close();
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'tables.json'), JSON.stringify({ migrations, tables }, null, 1) + '\n');
-  writeFileSync(join(out, 'answers.json'), JSON.stringify({ csv, addresses: answers }, null, 1) + '\n');
+  writeFileSync(join(out, 'tables.json'), `${JSON.stringify({ migrations, tables }, null, 1)}\n`);
+  writeFileSync(join(out, 'answers.json'), `${JSON.stringify({ csv, addresses: answers }, null, 1)}\n`);
   console.log(`wrote ${out}: ${Object.values(tables).reduce((n, rows) => n + rows.length, 0)} rows, ${addresses.length} contracts`);
 } finally {
   service?.kill('SIGKILL');

@@ -69,7 +69,7 @@ function checkIntegrity(buf, dist) {
   if (dist.integrity) {
     const sha512 = dist.integrity.split(/\s+/).find((s) => s.startsWith('sha512-'));
     if (sha512) {
-      const got = 'sha512-' + createHash('sha512').update(buf).digest('base64');
+      const got = `sha512-${createHash('sha512').update(buf).digest('base64')}`;
       return got === sha512 ? null : `sha512 mismatch (expected ${sha512}, got ${got})`;
     }
   }
@@ -200,7 +200,7 @@ async function pool(items, n, fn) {
 async function main() {
   await mkdir(tarDir, { recursive: true });
   await mkdir(jsDir, { recursive: true });
-  await writeFile(join(scratch, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+  await writeFile(join(scratch, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   await writeFile(join(scratch, 'read-version.cjs'), CHILD);
 
   const packument = await (await fetchWithRetry(REGISTRY)).json();
@@ -248,7 +248,7 @@ async function main() {
   const out = { generatedFrom: 'npm registry', releases, mislabelled };
   if (Object.keys(conflicts).length) out.conflicts = conflicts;
   if (Object.keys(failures).length) out.failures = failures;
-  process.stdout.write(asTypeScript ? typeScriptTable(releases) : JSON.stringify(out, null, 2) + '\n');
+  process.stdout.write(asTypeScript ? typeScriptTable(releases) : `${JSON.stringify(out, null, 2)}\n`);
   if (Object.keys(failures).length) process.exitCode = 1;
 }
 

@@ -114,7 +114,7 @@ describeOnDialects('recording a verification', (dialect) => {
       from: {
         submission: single(fromCode),
         result: verdictOf(SOURCE, {
-          metadataSettingsFromCode: changes as VerificationResult['metadataSettingsFromCode'],
+          metadataSettingsFromCode: changes as NonNullable<VerificationResult['metadataSettingsFromCode']>,
           compilerInput: { language: 'Solidity', sources: { 'Box.sol': { content: SOURCE } }, settings: { ...compiledSettings, outputSelection: { '*': { '*': ['abi'] } } } },
         }),
         receipt: 'c'.repeat(50),

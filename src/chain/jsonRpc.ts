@@ -36,7 +36,7 @@ export class RpcFailure extends Error {
     method: string,
     kind: RpcFailureKind,
     message: string,
-    extra: { code?: number; status?: number; data?: unknown } = {},
+    extra: { code?: number | undefined; status?: number | undefined; data?: unknown } = {},
   ) {
     super(message);
     this.name = 'RpcFailure';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
 import { installedLongVersion } from '../../test/helpers/compilerCache.js';
-import type { SolcInput } from '../verify/solcTypes.js';
+import type { SolcInput } from '../verify/index.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
 import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
 import { errorSentence } from '../texts/index.js';

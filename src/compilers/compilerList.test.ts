@@ -58,7 +58,9 @@ const NPM_VERSIONS = ['0.3.6', '0.4.11', '0.7.6', '0.8.1', '0.8.7', '0.8.7-fixed
 const NPM = { '/solc': { name: 'solc', versions: Object.fromEntries(NPM_VERSIONS.map((v) => [v, { version: v }])) } };
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A cache dir holding the named compiler files (names only; their bytes are never read). */
 function cacheWith(files: string[]): string {

@@ -17,7 +17,7 @@ export interface CompilerPoolOptions {
   warmPerWorker: number;
   /** Idle workers (and the compilers they keep warm) are dropped after this long. */
   idleTimeoutMs: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 export interface CompilerPoolStats {
@@ -303,7 +303,7 @@ export class CompilerPool {
     }
     this.counters.crashes++;
     const message = e instanceof Error ? e.message : String(e);
-    return new SolproofError('compiler_crashed', { detail: message }, { cause: e, retryable: this.closed ? false : true });
+    return new SolproofError('compiler_crashed', { detail: message }, { cause: e, retryable: !this.closed });
   }
 
   private async acquireSlot(signal?: AbortSignal): Promise<() => void> {

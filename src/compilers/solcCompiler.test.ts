@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
 import { INSTALLED_SOLC_VERSIONS, seedCompilerCache } from '../../test/helpers/compilerCache.js';
-import type { SolcInput } from '../verify/solcTypes.js';
+import type { SolcInput } from '../verify/index.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
 import { errorSentence } from '../texts/index.js';
 

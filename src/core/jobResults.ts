@@ -97,7 +97,7 @@ export function storedError(e: unknown): string {
 
 /** The facts `storedError` kept, or null for a plain text (or a job that kept none). */
 export function storedErrorFacts(stored: string | null | undefined): ErrorFacts | null {
-  if (!stored || !stored.startsWith('{')) return null;
+  if (!stored?.startsWith('{')) return null;
   try {
     const parsed = JSON.parse(stored) as { code?: unknown; details?: unknown };
     return typeof parsed.code === 'string' && typeof parsed.details === 'object' && parsed.details !== null ? (parsed as ErrorFacts) : null;

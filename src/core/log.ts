@@ -4,7 +4,7 @@ export type { Logger };
 
 /** The service's logger: JSON lines on stderr, level from SOLPROOF_LOG_LEVEL (default info). */
 export function createLogger(level = process.env.SOLPROOF_LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: undefined }, pino.destination(2));
+  return pino({ level, base: null }, pino.destination(2));
 }
 
 /**

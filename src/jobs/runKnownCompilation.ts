@@ -32,7 +32,7 @@ export function createKnownCompilationRunner(options: KnownCompilationRunnerOpti
   const known = storedCompilations(options.store.db);
   return async function runIfKnown(receipt: string, submission: SourceSubmission): Promise<boolean> {
     const version = submission.compilerVersion.trim().replace(/^v/, '');
-    let inputs;
+    let inputs: ReturnType<typeof submissionInputs>;
     try {
       inputs = submissionInputs(submission);
     } catch {

@@ -117,7 +117,7 @@ describe('readMultipart', () => {
       },
     });
     // The key's part ends where the next boundary begins.
-    stream.write(field('apikey', 'KEY') + `--${BOUNDARY}`);
+    stream.write(`${field('apikey', 'KEY')}--${BOUNDARY}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     stream.write(`\r\nContent-Disposition: form-data; name="source"\r\n\r\ncontract A {}\r\n${END}`);
     stream.end();

@@ -24,7 +24,7 @@ interface LogLine {
 
 function captureLogger(): { logger: pino.Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  const logger = pino({ level: 'info', base: null }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   return { logger, lines };
 }
 

@@ -22,10 +22,10 @@ function hashKey(key: string): string {
  */
 export async function createApiKey(
   db: Kysely<Database>,
-  options: { owner?: string; tier?: ApiKeyTier; now?: number } = {},
+  options: { owner?: string | undefined; tier?: ApiKeyTier; now?: number } = {},
 ): Promise<{ id: string; key: string }> {
   const key = randomString(KEY_ALPHABET, KEY_LENGTH);
-  const id = 'key_' + randomString('abcdefghijklmnopqrstuvwxyz0123456789', 16);
+  const id = `key_${randomString('abcdefghijklmnopqrstuvwxyz0123456789', 16)}`;
   await db
     .insertInto('apiKeys')
     .values({

@@ -33,7 +33,7 @@ export interface OpenStoreOptions {
    * A `postgres://` or `postgresql://` URL selects PostgreSQL. libpq-style query options
    * pass through, e.g. `?options=-c%20search_path%3Dmyschema`.
    */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /** Migrate to the latest schema while opening (default true). */
@@ -122,6 +122,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
 export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>, options: { upTo?: string } = {}): Promise<string[]> {
   const run = (migrator: Migrator) => (options.upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(options.upTo));
   // Migrations use literal snake_case names; the camelCase plugin must not touch them.
+  // biome-ignore lint/suspicious/noExplicitAny: the raw database without the typed schema, as Kysely's own docs do
   const db = store.db.withoutPlugins() as unknown as Kysely<any>;
   try {
     if (store.dialect === 'postgres') {

@@ -7,6 +7,7 @@ import { isPostgres } from './dialect.js';
  * better-sqlite3's busy handler sleeps synchronously, which would also stall whoever
  * holds the lock when that is another connection in this process.
  */
+// biome-ignore lint/suspicious/noExplicitAny: the raw database without the typed schema, as Kysely's own docs do
 export async function beginImmediate(db: Kysely<any>): Promise<void> {
   const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
   const busyTimeoutMs = Number(rows[0]?.timeout ?? 0);
@@ -37,6 +38,7 @@ export async function beginImmediate(db: Kysely<any>): Promise<void> {
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   if (isPostgres(db)) return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
+    // biome-ignore lint/suspicious/noExplicitAny: the raw database without the typed schema, as Kysely's own docs do
     await beginImmediate(conn as unknown as Kysely<any>);
     try {
       const result = await fn(conn);

@@ -221,7 +221,7 @@ export async function renewLease(
 export async function finishJob(
   db: Kysely<Database>,
   receipt: string,
-  outcome: { state: FinalJobState; result?: JobResult; owner?: string; now?: number },
+  outcome: { state: FinalJobState; result?: JobResult | undefined; owner?: string; now?: number },
 ): Promise<boolean> {
   const now = outcome.now ?? Date.now();
   // A passed job's sources are the verified record's (or the build's) input document, found by

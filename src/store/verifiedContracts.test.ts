@@ -128,10 +128,10 @@ describeOnDialects('verified contracts', (dialect) => {
       }
       expect(await countVerifiedContracts(stores.other.db)).toBe(5);
       const page1 = await listVerifiedContracts(stores.store.db, { limit: 2 });
-      const page2 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page1[1] });
+      const page2 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page1[1]! });
       // A contract verified meanwhile does not shift the pages after it.
       await insertVerifiedContract(stores.store.db, sampleVerifiedContract(addr(3999), { verifiedAt: 5_000 }));
-      const page3 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page2[1] });
+      const page3 = await listVerifiedContracts(stores.store.db, { limit: 2, after: page2[1]! });
       const newestFirst = [4, 3, 2, 1, 0].map((i) => addr(3000 + i));
       expect([...page1, ...page2, ...page3].map((c) => c.address)).toEqual(newestFirst);
       const all: string[] = [];

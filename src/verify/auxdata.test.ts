@@ -36,8 +36,8 @@ describe('auxdata decoding', () => {
   });
 
   it('refuses bytes that are not exactly one CBOR map of the declared length', () => {
-    expect(tryDecodeAuxdata(IPFS_0_8_28.slice(0, -4) + '0034')).toBeNull();
-    expect(tryDecodeAuxdata(IPFS_0_8_28.slice(0, -4) + '00' + '0034')).toBeNull();
+    expect(tryDecodeAuxdata(`${IPFS_0_8_28.slice(0, -4)}0034`)).toBeNull();
+    expect(tryDecodeAuxdata(`${IPFS_0_8_28.slice(0, -4)}000034`)).toBeNull();
     expect(tryDecodeAuxdata('8301020300' + '04')).toBeNull();
     expect(tryDecodeAuxdata('6161' + '0002')).toBeNull(); // a text string, not a map
     expect(tryDecodeAuxdata('bf' + 'ff' + '0002')).toBeNull(); // indefinite length

@@ -104,7 +104,7 @@ describe('buildSolcInput for standard JSON', () => {
 
   it('matches the contract path with or without a leading slash', () => {
     expect(buildSolcInput(std({ contractName: '/contracts/A.sol:A' })).sourcePath).toBe('contracts/A.sol');
-    const slashed = { ...JSON_INPUT, sources: { '/contracts/A.sol': JSON_INPUT.sources['contracts/A.sol'] } };
+    const slashed = { ...JSON_INPUT, sources: { '/contracts/A.sol': JSON_INPUT.sources['contracts/A.sol']! } };
     expect(buildSolcInput(std({ standardJson: slashed })).sourcePath).toBe('/contracts/A.sol');
   });
 

@@ -184,9 +184,9 @@ export function compileSettings(given: Record<string, unknown>): SolcSettings {
 
 /** The key of `sources` for a user-given path; a leading `/` on either side is tolerated. */
 export function resolveSourcePath(sources: Record<string, unknown>, path: string): string | null {
-  if (Object.prototype.hasOwnProperty.call(sources, path)) return path;
+  if (Object.hasOwn(sources, path)) return path;
   const alt = path.startsWith('/') ? path.slice(1) : `/${path}`;
-  if (Object.prototype.hasOwnProperty.call(sources, alt)) return alt;
+  if (Object.hasOwn(sources, alt)) return alt;
   return null;
 }
 

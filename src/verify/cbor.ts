@@ -75,7 +75,7 @@ function readItem(r: Reader, depth: number): CborValue {
       for (let i = 0; i < n; i++) {
         const key = readItem(r, depth + 1);
         if (typeof key !== 'string') throw new Error('CBOR: map key is not a text string');
-        if (Object.prototype.hasOwnProperty.call(map, key)) throw new Error('CBOR: duplicate map key');
+        if (Object.hasOwn(map, key)) throw new Error('CBOR: duplicate map key');
         map[key] = readItem(r, depth + 1);
       }
       return map;

@@ -45,7 +45,7 @@ describe('bytecode fix-ups', () => {
     expect(replaceAuxdata(`00fe${AUX}`, `00fe${other}`, [{ id: '1', offset: 2, length: 53, value: AUX }], { tailMayDiffer: false })?.code).toBe(
       `00fe${other}`,
     );
-    const notCbor = 'ff'.repeat(51) + '0033';
+    const notCbor = `${'ff'.repeat(51)}0033`;
     expect(replaceAuxdata(`00fe${AUX}`, `00fe${notCbor}`, [{ id: '1', offset: 2, length: 53, value: AUX }], { tailMayDiffer: false })).toBeNull();
   });
 

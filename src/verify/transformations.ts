@@ -34,7 +34,7 @@ export interface Fixup {
   values: TransformationValues;
 }
 
-const CALL_PROTECTION_PLACEHOLDER = '73' + '00'.repeat(20);
+const CALL_PROTECTION_PLACEHOLDER = `73${'00'.repeat(20)}`;
 
 /**
  * A library's runtime starts with `PUSH20 <own address>`, compiled as zeros and filled in
@@ -46,7 +46,7 @@ export function applyCallProtection(code: string, onchain: string): Fixup {
   }
   const address = onchain.slice(2, 42);
   return {
-    code: '73' + address + code.slice(42),
+    code: `73${address}${code.slice(42)}`,
     transformations: [{ type: 'replace', reason: 'callProtection', offset: 1 }],
     values: { callProtection: `0x${address}` },
   };

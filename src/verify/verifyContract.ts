@@ -395,7 +395,7 @@ function throwOnCompilerErrors(output: SolcOutput): void {
 export function findContractOutput(output: SolcOutput, sourcePath: string, contractName: string): SolcContractOutput | null {
   const contracts = output.contracts ?? {};
   const own = (file: string): SolcContractOutput | null =>
-    Object.prototype.hasOwnProperty.call(contracts, file) && Object.prototype.hasOwnProperty.call(contracts[file], contractName)
+    Object.hasOwn(contracts, file) && Object.hasOwn(contracts[file]!, contractName)
       ? contracts[file]![contractName]!
       : null;
   return own(sourcePath) ?? own('');

@@ -16,9 +16,9 @@ export interface PageOptions {
   title: string;
   chainId: number;
   /** Seconds after which the browser reloads the page (progress pages). */
-  refreshSeconds?: number;
+  refreshSeconds?: number | undefined;
   /** Put into the search box. */
-  query?: string;
+  query?: string | undefined;
 }
 
 /** The whole document around a page's main content. */

@@ -39,7 +39,7 @@ describe('readVerifyForm', () => {
     ]);
     expect(read.ok).toBe(true);
     if (!read.ok) return;
-    expect(read.params).toMatchObject({ contractname: 'A', codeformat: 'solidity-single-file', constructorArguements: '0'.repeat(63) + '5' });
+    expect(read.params).toMatchObject({ contractname: 'A', codeformat: 'solidity-single-file', constructorArguements: `${'0'.repeat(63)}5` });
   });
 
   it('several files: imports resolved among them, a bare name qualified with its file', () => {

@@ -10,7 +10,7 @@ import { encodeAbiParameters, parseAbiParameters, type AbiParameter } from 'viem
 import { isAddress } from '../core/hex.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 import type { SolcInput } from '../core/solcInput.js';
-import { readBuildFile } from '../verify/buildFile.js';
+import { readBuildFile } from '../verify/index.js';
 import { isSolproofError } from '../core/errors.js';
 import { errorSentence } from '../texts/index.js';
 

@@ -90,8 +90,8 @@ describe('a contract deployed without a metadata hash, submitted as a single fil
       const record = await sourceRecord(address);
       expect(record).toMatchObject({ MatchKind: 'partial', CreationMatch: 'partial', RuntimeMatch: 'partial', ConstructorArguments: ENCODED, SwarmSource: '', OptimizationUsed: '1', Runs: '200' });
       // Served as the standard JSON input that matched: the single file, with the code's metadata settings.
-      expect(record.SourceCode.startsWith('{{') && record.SourceCode.endsWith('}}')).toBe(true);
-      const served = JSON.parse(record.SourceCode.slice(1, -1)) as { sources: Record<string, { content: string }>; settings: Record<string, unknown> };
+      expect(record.SourceCode!.startsWith('{{') && record.SourceCode!.endsWith('}}')).toBe(true);
+      const served = JSON.parse(record.SourceCode!.slice(1, -1)) as { sources: Record<string, { content: string }>; settings: Record<string, unknown> };
       expect(served.sources).toEqual({ [`${name}.sol`]: { content: text } });
       expect(served.settings).toEqual({ optimizer: { enabled: true, runs: 200 }, metadata: c.compiled });
       expect(record.ContractName).toBe(name);
@@ -118,7 +118,7 @@ describe('a contract deployed without a metadata hash, submitted as a single fil
     expect(receipt.result).toMatchObject({ matchKind: 'partial', creationMatch: 'partial' });
     expect(receipt.result.metadataSettingsFromCode).toBeUndefined();
     const record = await sourceRecord(address);
-    expect(record.SourceCode.startsWith('// SPDX')).toBe(true);
+    expect(record.SourceCode!.startsWith('// SPDX')).toBe(true);
     expect(record.ConstructorArguments).toBe(ENCODED);
   });
 });

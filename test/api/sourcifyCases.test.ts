@@ -73,7 +73,7 @@ describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', 
       RuntimeMatch: runtime,
     });
     expect(record.CompilerVersion).toBe(`v${fixture.input.compilerVersion}`);
-    expect(JSON.parse(record.SourceCode.slice(1, -1))).toEqual(expectedServedInput(name, fixture));
+    expect(JSON.parse(record.SourceCode!.slice(1, -1))).toEqual(expectedServedInput(name, fixture));
 
     const args = expected.creationValues?.constructorArguments;
     if (args) expect(record.ConstructorArguments).toBe(args.replace(/^0x/, ''));

@@ -93,7 +93,7 @@ describe('verifysourcecode: passes', () => {
     expect(record.Implementation).toBe('');
     expect(record.SwarmSource).toMatch(/^ipfs:\/\//);
     expect(record.MatchKind).toBe('full');
-    expect(JSON.parse(record.ABI)).toEqual(counter.abi);
+    expect(JSON.parse(record.ABI!)).toEqual(counter.abi);
 
     const abi = await apiGet(apiUrl, { module: 'contract', action: 'getabi', address, apikey: apiKey });
     expect(abi.status).toBe('1');
@@ -112,9 +112,9 @@ describe('verifysourcecode: passes', () => {
     const { status } = await verifyAndWait(apiUrl, apiKey, standardJsonFields(address, counter, 'Counter.sol:Counter', { constructorArguments: `0x${encodedArgs}` }));
     expect(status?.result).toBe('Pass - Verified');
     const record = await sourceRecord(address);
-    expect(record.SourceCode.startsWith('{{')).toBe(true);
-    expect(record.SourceCode.endsWith('}}')).toBe(true);
-    expect(JSON.parse(record.SourceCode.slice(1, -1))).toEqual(counter.input);
+    expect(record.SourceCode!.startsWith('{{')).toBe(true);
+    expect(record.SourceCode!.endsWith('}}')).toBe(true);
+    expect(JSON.parse(record.SourceCode!.slice(1, -1))).toEqual(counter.input);
     expect(record.ContractFileName).toBe('Counter.sol');
     expect(record.MatchKind).toBe('full');
   });

@@ -54,7 +54,7 @@ describe('attack 4: the first submission wins forever', () => {
     const r = await record(address);
     expect(r.MatchKind).toBe('full');
     expect(r.SourceCode).not.toContain('drain');
-    expect(JSON.parse(r.SourceCode.slice(1, -1))).toEqual(token.input);
+    expect(JSON.parse(r.SourceCode!.slice(1, -1))).toEqual(token.input);
 
     const html = await (await fetch(`${baseUrl}/address/${address}`)).text();
     expect(html).not.toContain('drain every balance');
@@ -78,7 +78,7 @@ describe('attack 4: the first submission wins forever', () => {
     const r = await record(address);
     expect(r.MatchKind).toBe('full');
     expect(r.SourceCode).not.toContain('drain');
-    expect(JSON.parse(r.SourceCode.slice(1, -1))).toEqual(token.input);
+    expect(JSON.parse(r.SourceCode!.slice(1, -1))).toEqual(token.input);
   });
 
   it('libraries the code never links are not stored or shown', async () => {

@@ -84,9 +84,9 @@ describe('attack 10: libraries linked at deployment', () => {
     expect(status?.result).toBe('Pass - Verified');
     const r = await record(address);
     expect(r.MatchKind).toBe('full');
-    expect(r.Library.split(';').sort()).toEqual([`Inner:${libs['contracts/libs/Inner.sol:Inner']}`, `Outer:${libs['contracts/libs/Outer.sol:Outer']}`].sort());
+    expect(r.Library!.split(';').sort()).toEqual([`Inner:${libs['contracts/libs/Inner.sol:Inner']}`, `Outer:${libs['contracts/libs/Outer.sol:Outer']}`].sort());
     // The input served is the one that was compiled: without settings.libraries.
-    expect(JSON.parse(r.SourceCode.slice(1, -1)).settings.libraries).toBeUndefined();
+    expect(JSON.parse(r.SourceCode!.slice(1, -1)).settings.libraries).toBeUndefined();
   });
 
   it('with its libraries in settings.libraries of an input compiled without them: a full match', async () => {

@@ -193,7 +193,7 @@ describeOnDialects('a whole build in one call', (dialect) => {
       expect(record.ABI).not.toBe('Contract source code not verified');
     }
     const splitterRecord = ((await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: splitter, apikey: key })).result as Record<string, string>[])[0]!;
-    expect(splitterRecord.Library.toLowerCase()).toContain(shareMath.slice(2));
+    expect(splitterRecord.Library!.toLowerCase()).toContain(shareMath.slice(2));
 
     // The page says the contract was verified with a whole build.
     const page = await (await fetch(`${service.baseUrl}/address/${escrow}`)).text();

@@ -1,7 +1,7 @@
 import { Etherscan } from '@nomicfoundation/hardhat-verify/etherscan.js';
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SolcInput } from '../../src/verify/solcTypes.js';
+import type { SolcInput } from '../../src/verify/index.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, type Built } from '../helpers/contracts.js';
@@ -150,7 +150,7 @@ describe("Hardhat verify v2's Etherscan client", () => {
     const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
     const record = env.result[0] as Record<string, string>;
     // The whole compilation job was compiled; only the files Greeter's metadata lists are published.
-    expect(Object.keys(JSON.parse(record.SourceCode.slice(1, -1)).sources).sort()).toEqual(['contracts/Greeter.sol', 'contracts/Owned.sol']);
+    expect(Object.keys(JSON.parse(record.SourceCode!.slice(1, -1)).sources).sort()).toEqual(['contracts/Greeter.sol', 'contracts/Owned.sol']);
     expect(record.ConstructorArguments).toBe(args);
     expect(record.ContractName).toBe('Greeter');
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // `hardhat` at run time: their only `hardhat` imports are types.
 import { rejectLocalNetworks } from '../../node_modules/hardhat-verify-v3/dist/src/internal/chains.js';
 import { Etherscan } from '../../node_modules/hardhat-verify-v3/dist/src/internal/etherscan.js';
-import type { SolcInput } from '../../src/verify/solcTypes.js';
+import type { SolcInput } from '../../src/verify/index.js';
 import { TEXT } from '../../src/texts/index.js';
 import { apiGet, sharedService } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
@@ -325,8 +325,8 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
     const record = env.result[0] as Record<string, string>;
     // The whole compilation job was compiled; a file Greeter does not import is not published.
-    expect(Object.keys(JSON.parse(record.SourceCode.slice(1, -1)).sources)).not.toContain('project/contracts/Unrelated.sol');
-    expect(Object.keys(JSON.parse(record.SourceCode.slice(1, -1)).sources)).toContain('project/contracts/Greeter.sol');
+    expect(Object.keys(JSON.parse(record.SourceCode!.slice(1, -1)).sources)).not.toContain('project/contracts/Unrelated.sol');
+    expect(Object.keys(JSON.parse(record.SourceCode!.slice(1, -1)).sources)).toContain('project/contracts/Greeter.sol');
   });
 
   it('two submissions at once: one passes, the poll of the other throws CONTRACT_ALREADY_VERIFIED', async () => {

@@ -170,7 +170,7 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     const proxyRecord = await record(proxy);
     expect(proxyRecord.ContractName).toBe('ERC1967Proxy');
     expect(proxyRecord.Proxy).toBe('1');
-    expect(getAddress(proxyRecord.Implementation)).toBe(getAddress(impl1));
+    expect(getAddress(proxyRecord.Implementation!)).toBe(getAddress(impl1));
 
     const upgrade = await hardhat(['run', '--network', 'devnet', 'scripts/upgradeBox.cjs'], { OZ_TEST_PROXY: proxy });
     expectSuccess(upgrade, 'upgrade script');
@@ -188,7 +188,7 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     expect((await record(impl2)).ContractName).toBe('BoxV2');
     const relinked = await record(proxy);
     expect(relinked.Proxy).toBe('1');
-    expect(getAddress(relinked.Implementation)).toBe(getAddress(impl2));
+    expect(getAddress(relinked.Implementation!)).toBe(getAddress(impl2));
   }, 120_000);
 
   it('transparent proxy: implementation, TransparentUpgradeableProxy and its ProxyAdmin verified, proxy linked', async () => {
@@ -203,7 +203,7 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     const proxyRecord = await record(proxy);
     expect(proxyRecord.ContractName).toBe('TransparentUpgradeableProxy');
     expect(proxyRecord.Proxy).toBe('1');
-    expect(getAddress(proxyRecord.Implementation)).toBe(getAddress(impl));
+    expect(getAddress(proxyRecord.Implementation!)).toBe(getAddress(impl));
   }, 120_000);
 
   it('beacon proxy: UpgradeableBeacon and BeaconProxy verified, proxy linked to the beacon\'s implementation', async () => {
@@ -218,6 +218,6 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     const proxyRecord = await record(proxy);
     expect(proxyRecord.ContractName).toBe('BeaconProxy');
     expect(proxyRecord.Proxy).toBe('1');
-    expect(getAddress(proxyRecord.Implementation)).toBe(getAddress(impl));
+    expect(getAddress(proxyRecord.Implementation!)).toBe(getAddress(impl));
   }, 120_000);
 });

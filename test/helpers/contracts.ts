@@ -1,6 +1,6 @@
 import type { Abi } from 'viem';
 import type { Hex } from '../../src/core/types.js';
-import type { SolcInput, SolcOutput } from '../../src/verify/solcTypes.js';
+import type { SolcInput, SolcOutput } from '../../src/verify/index.js';
 import { installedLongVersion } from './compilerCache.js';
 import { compileForTest, solcPackageFor } from './solc.js';
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { Compiler } from '../../src/verify/ports.js';
-import type { SolcInput, SolcOutput } from '../../src/verify/solcTypes.js';
+import type { Compiler } from '../../src/verify/index.js';
+import type { SolcInput, SolcOutput } from '../../src/verify/index.js';
 
 const require = createRequire(import.meta.url);
 

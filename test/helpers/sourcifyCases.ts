@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hex } from '../../src/core/types.js';
-import type { Transformation, TransformationValues } from '../../src/verify/transformations.js';
+import type { Transformation, TransformationValues } from '../../src/verify/index.js';
 
 /**
  * Sourcify's own verification cases (argotorg/sourcify server test data), kept in the shared

@@ -1,5 +1,5 @@
 import type { SingleFileSubmission, StandardJsonSubmission } from '../../src/core/types.js';
-import type { SolcInput } from '../../src/verify/solcTypes.js';
+import type { SolcInput } from '../../src/verify/index.js';
 
 /** A single-file submission with plain defaults (solc 0.8.28, optimizer off, MIT), changed by `overrides`. */
 export function submissionWith(overrides: Partial<SingleFileSubmission> = {}): SingleFileSubmission {

@@ -63,7 +63,7 @@ export async function createTestDatabase(dialect: StoreDialect, pgUrl = PG_TEST_
     };
   }
   // Random lower-case identifier: safe to splice into DDL.
-  const schema = 't_' + randomString('abcdefghijklmnopqrstuvwxyz0123456789', 16);
+  const schema = `t_${randomString('abcdefghijklmnopqrstuvwxyz0123456789', 16)}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   try {

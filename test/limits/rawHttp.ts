@@ -63,5 +63,5 @@ export function httpRequest(method: string, target: string, headers: Record<stri
     head.push(`Content-Length: ${bodyBytes.length}`);
   }
   for (const [k, v] of Object.entries(headers)) head.push(`${k}: ${v}`);
-  return Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), bodyBytes]);
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), bodyBytes]);
 }

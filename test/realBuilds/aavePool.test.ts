@@ -113,7 +113,7 @@ describe("Aave v3's Pool from @aave/core-v3 (Hardhat build, libraries linked at 
     expect(buildInfo.solcLongVersion).toBe('0.8.10+commit.fc410830');
     expect([...libraries].sort()).toEqual(EXPECTED_LIBRARIES);
     expect(librariesOf(pool.deployedLinkReferences).sort()).toEqual(EXPECTED_LIBRARIES);
-    const linkedByLibraries = Object.fromEntries(EXPECTED_LIBRARIES.map((fq) => [fq, librariesOf(artifactOf(fq).linkReferences)]).filter(([, deps]) => deps.length));
+    const linkedByLibraries = Object.fromEntries(EXPECTED_LIBRARIES.map((fq) => [fq, librariesOf(artifactOf(fq).linkReferences)]).filter(([, deps]) => deps!.length));
     expect(linkedByLibraries).toEqual({ [`${LOGIC}/FlashLoanLogic.sol:FlashLoanLogic`]: [`${LOGIC}/BorrowLogic.sol:BorrowLogic`] });
     // Small enough for anvil's default code size limit (24576 bytes).
     expect((pool.deployedBytecode.length - 2) / 2).toBeLessThanOrEqual(24_576);
@@ -147,9 +147,9 @@ describe("Aave v3's Pool from @aave/core-v3 (Hardhat build, libraries linked at 
     expect(r.ContractName).toBe('Pool');
     expect(r.CompilerVersion).toBe(`v${buildInfo.solcLongVersion}`);
     expect(r.ConstructorArguments).toBe(constructorArguments);
-    expect(r.Library.split(';').sort()).toEqual(libraries.map((fq) => `${fq.split(':')[1]}:${addresses[fq]}`).sort());
+    expect(r.Library!.split(';').sort()).toEqual(libraries.map((fq) => `${fq.split(':')[1]}:${addresses[fq]}`).sort());
     // The input served is Aave's own, less the files of the build that Pool does not import (its metadata lists the rest).
-    const served = JSON.parse(r.SourceCode.slice(1, -1)) as { sources: Record<string, unknown>; settings: unknown };
+    const served = JSON.parse(r.SourceCode!.slice(1, -1)) as { sources: Record<string, unknown>; settings: unknown };
     expect(Object.keys(served.sources)).toContain(pool.sourceName);
     expect(Object.keys(served.sources).length).toBeLessThan(Object.keys(buildInfo.input.sources).length);
     for (const [path, source] of Object.entries(served.sources)) expect(source).toEqual(buildInfo.input.sources[path]);

@@ -82,7 +82,12 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
 
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('page', (page) => page.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())));
+    context.on('page', (page) =>
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      }),
+    );
   });
 
   afterAll(async () => {

@@ -49,7 +49,12 @@ it('a CSV download the client stopped reading is ended when the service shuts do
   expect(response.statusCode).toBe(200);
   // Read the first chunk, then stop reading: the server's writes back up behind it.
   let received = 0;
-  await new Promise<void>((resolve) => response.once('data', (chunk: Buffer) => ((received += chunk.length), resolve())));
+  await new Promise<void>((resolve) =>
+    response.once('data', (chunk: Buffer) => {
+      received += chunk.length;
+      resolve();
+    }),
+  );
   response.pause();
   await new Promise((r) => setTimeout(r, 1000));
   const ended = new Promise<{ complete: boolean }>((resolve) => {

@@ -268,7 +268,10 @@ contract TypedArgs {
     const context = await browser.newContext();
     const page = await context.newPage();
     const dialogs: string[] = [];
-    page.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
     await page.goto(`${baseUrl}/verify?address=${xssAddress}`);
     const source = `${single(2)}// ${XSS}\n`;
     await page.fill('#contractname', `"><script>window.__xss = 3</script>`);

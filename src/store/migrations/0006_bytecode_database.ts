@@ -146,7 +146,7 @@ export const m0006_bytecode_database: Migration = {
     for (;;) {
       const rows = await db.selectFrom('verified_contracts').selectAll().where('address', '>', after).orderBy('address').limit(200).execute();
       if (rows.length === 0) break;
-      after = rows[rows.length - 1].address;
+      after = rows[rows.length - 1]!.address;
       moved += rows.length;
       for (const row of rows) await moveVerifiedContract0006(db, row);
     }

@@ -137,7 +137,7 @@ export function withMetadataChanges(settings: SolcSettings, changes: readonly Se
     metadata ??= { ...((settings.metadata ?? {}) as Record<string, unknown>) };
     metadata[setting] = setting === 'appendCBOR' ? to === 'true' : to;
   }
-  return metadata ? { ...settings, metadata: metadata as SolcSettings['metadata'] } : settings;
+  return metadata ? { ...settings, metadata: metadata as NonNullable<SolcSettings['metadata']> } : settings;
 }
 
 /** The standard JSON input a single file compiles to, as a submission (the contract named `path:Name`). */

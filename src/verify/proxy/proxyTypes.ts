@@ -100,7 +100,7 @@ export type ProxyDetection = ProxyFound | ProxyNotFound;
 
 export interface DetectProxyOptions {
   /** Etherscan's `expectedimplementation`; compared case-insensitively. */
-  expectedImplementation?: Address;
+  expectedImplementation?: Address | undefined;
   /** Read at this block; default: the latest block at the start of detection. */
   blockNumber?: bigint;
   /** Hops to follow through proxy chains; default 5, at most 16. */

@@ -88,7 +88,7 @@ const REGION_LABEL: Readonly<Record<string, string>> = {
 };
 
 /** The value the chain holds where `t` applies: one of the part's values, or one of a group by the transformation's id. */
-function valueOf(t: Transformation, values: TransformationValues): string {
+function regionValue(t: Transformation, values: TransformationValues): string {
   switch (t.reason) {
     case 'constructorArguments':
     case 'callProtection':
@@ -110,7 +110,7 @@ function regionLength(t: Transformation, values: TransformationValues): number {
   if (t.length !== undefined) return t.length;
   const fixed = REGION_LENGTH[t.reason];
   if (fixed !== undefined) return fixed;
-  const value = valueOf(t, values);
+  const value = regionValue(t, values);
   return /^0x[0-9a-fA-F]*$/.test(value) ? (value.length - 2) / 2 : 0;
 }
 
@@ -129,7 +129,7 @@ export function markedCode(code: string, transformations: readonly Transformatio
   for (const r of regions) {
     if (r.from < at) continue;
     parts.push(html`${code.slice(at, r.from)}`);
-    const value = valueOf(r.t, values);
+    const value = regionValue(r.t, values);
     const title = `${REGION_LABEL[r.t.reason] ?? r.t.reason}${r.t.id !== undefined ? ` ${r.t.id}` : ''} at byte ${r.t.offset}${value ? `; on chain: ${value}` : ''}`;
     parts.push(html`<mark class="t-${r.t.reason}" title="${title}">${code.slice(r.from, r.to)}</mark>`);
     at = r.to;

@@ -3,7 +3,8 @@
  * The explorer's only script: tabs, and the Read/Write forms of contract pages. Served as a
  * file of its own (never inline) so the Content-Security-Policy can forbid inline code.
  */
-(function () {
+(() => {
+  // A classic script (not a module): strict by choice.
   'use strict';
 
   /**
@@ -23,17 +24,17 @@
   function showTab(id) {
     var panels = $$('.tab-panel');
     if (!panels.length) return;
-    if (!panels.some(function (p) { return p.id === id; })) id = panels[0].id;
-    panels.forEach(function (p) { p.hidden = p.id !== id; });
-    $$('.tabs a').forEach(function (a) {
-      a.setAttribute('aria-selected', a.getAttribute('href') === '#' + id ? 'true' : 'false');
+    if (!panels.some((p) => p.id === id)) id = panels[0].id;
+    panels.forEach((p) => { p.hidden = p.id !== id; });
+    $$('.tabs a').forEach((a) => {
+      a.setAttribute('aria-selected', a.getAttribute('href') === `#${id}` ? 'true' : 'false');
     });
   }
-  $$('.tabs a').forEach(function (a) {
-    a.addEventListener('click', function (e) {
+  $$('.tabs a').forEach((a) => {
+    a.addEventListener('click', (e) => {
       e.preventDefault();
       var id = (a.getAttribute('href') || '#').slice(1);
-      history.replaceState(null, '', '#' + id);
+      history.replaceState(null, '', `#${id}`);
       showTab(id);
     });
   });
@@ -48,7 +49,7 @@
     var type = input.getAttribute('data-type') || '';
     var text = /** @type {HTMLInputElement} */ (input).value;
     if (/\]$/.test(type) || /^tuple/.test(type)) {
-      try { return JSON.parse(text); } catch (e) { return text; }
+      try { return JSON.parse(text); } catch { return text; }
     }
     return text;
   }
@@ -69,7 +70,7 @@
    * @param {string} cls
    * @param {string} text
    */
-  function say(out, cls, text) { out.className = 'fn-result ' + cls; out.textContent = text; }
+  function say(out, cls, text) { out.className = `fn-result ${cls}`; out.textContent = text; }
   /**
    * POSTs JSON; resolves with the answer, rejects with the server's error text.
    * @param {string} path
@@ -78,20 +79,18 @@
    */
   function post(path, body) {
     return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then(function (res) {
-        return res.json().catch(function () { return { error: 'Unexpected answer (HTTP ' + res.status + ')' }; })
-          .then(function (json) {
-            if (!res.ok || json.error) throw new Error(json.error || 'HTTP ' + res.status);
+      .then((res) => res.json().catch(() => ({ error: `Unexpected answer (HTTP ${res.status})` }))
+          .then((json) => {
+            if (!res.ok || json.error) throw new Error(json.error || `HTTP ${res.status}`);
             return json;
-          });
-      });
+          }));
   }
   /** @param {string} text */
   function copyButton(text) {
     var b = /** @type {HTMLButtonElement} */ (el('button', 'secondary', 'Copy'));
     b.type = 'button';
-    b.addEventListener('click', function () {
-      if (navigator.clipboard) navigator.clipboard.writeText(text).then(function () { b.textContent = 'Copied'; });
+    b.addEventListener('click', () => {
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => { b.textContent = 'Copied'; });
     });
     return b;
   }
@@ -103,9 +102,9 @@
     out.className = 'fn-result ok';
     out.textContent = '';
     if (!result.outputs.length) { out.textContent = 'The call succeeded (no return values).'; return; }
-    result.outputs.forEach(function (o) {
+    result.outputs.forEach((o) => {
       var line = el('div', 'output');
-      line.appendChild(el('span', 'type', (o.name ? o.name + ' ' : '') + o.type));
+      line.appendChild(el('span', 'type', (o.name ? `${o.name} ` : '') + o.type));
       line.appendChild(document.createTextNode(' '));
       line.appendChild(el('code', 'value', typeof o.value === 'string' ? o.value : JSON.stringify(o.value)));
       out.appendChild(line);
@@ -119,8 +118,8 @@
     out.className = 'fn-result ok';
     out.textContent = '';
     out.appendChild(el('div', 'muted', 'No wallet in this browser. Send this transaction with your own tool:'));
-    out.appendChild(el('div', '', 'to: ' + enc.to));
-    if (enc.value !== '0x0') out.appendChild(el('div', '', 'value (wei): ' + enc.valueWei));
+    out.appendChild(el('div', '', `to: ${enc.to}`));
+    if (enc.value !== '0x0') out.appendChild(el('div', '', `value (wei): ${enc.valueWei}`));
     var data = el('code', 'calldata', enc.data);
     var line = el('div', '', 'data: ');
     line.appendChild(data);
@@ -129,13 +128,13 @@
   }
 
   var main = $('main [data-address]');
-  $$('form.fn').forEach(function (form) {
-    form.addEventListener('submit', function (e) {
+  $$('form.fn').forEach((form) => {
+    form.addEventListener('submit', (e) => {
       e.preventDefault();
       var out = $('.fn-result', form);
       if (!main || !out) return;
       var result = out;
-      var base = '/address/' + main.getAttribute('data-address');
+      var base = `/address/${main.getAttribute('data-address')}`;
       /** @type {{ function: string | null, args: unknown[], asProxy: boolean, value?: string }} */
       var body = {
         function: form.getAttribute('data-signature'),
@@ -145,25 +144,25 @@
       say(result, 'busy', 'Working\u2026');
       var done;
       if (form.getAttribute('data-kind') === 'read') {
-        done = post(base + '/read', body).then(function (r) { showOutputs(result, r); });
+        done = post(`${base}/read`, body).then((r) => { showOutputs(result, r); });
       } else {
         var value = /** @type {HTMLInputElement | null} */ ($('input[data-value]', form));
         if (value) body.value = value.value;
-        done = post(base + '/encode', body).then(function (enc) {
+        done = post(`${base}/encode`, body).then((enc) => {
           /** @type {{ request?: (args: { method: string, params?: unknown[] }) => Promise<any> } | undefined} */
           var wallet = /** @type {any} */ (window).ethereum;
-          var maybeRequest = wallet && wallet.request;
+          var maybeRequest = wallet?.request;
           if (typeof maybeRequest !== 'function') { showCalldata(result, enc); return; }
           var request = maybeRequest.bind(wallet);
-          return request({ method: 'eth_requestAccounts' }).then(function (accounts) {
+          return request({ method: 'eth_requestAccounts' }).then((accounts) => {
             /** @type {{ from: string, to: string, data: string, value?: string }} */
             var tx = { from: accounts[0], to: enc.to, data: enc.data };
             if (enc.value !== '0x0') tx.value = enc.value;
             return request({ method: 'eth_sendTransaction', params: [tx] });
-          }).then(function (hash) { say(result, 'ok', 'Transaction sent: ' + hash); });
+          }).then((hash) => { say(result, 'ok', `Transaction sent: ${hash}`); });
         });
       }
-      done.catch(function (err) { say(result, 'err', 'Error: ' + (err && err.message ? err.message : String(err))); });
+      done.catch((err) => { say(result, 'err', `Error: ${err?.message ? err.message : String(err)}`); });
     });
   });
   /**
@@ -176,16 +175,16 @@
     var url = el.getAttribute('data-receipt-events') || '';
     var shown = el.getAttribute('data-receipt-state') || '';
     var source = new EventSource(url);
-    source.addEventListener('state', function (event) {
+    source.addEventListener('state', (event) => {
       /** @type {{ state: string, done: boolean }} */
       var data = JSON.parse(/** @type {MessageEvent} */ (event).data);
       if (data.done) source.close();
       if (data.state !== shown) window.location.reload();
     });
-    source.onerror = function () {
+    source.onerror = () => {
       // The stream ended or the service went away: fall back to reloading now and then.
       source.close();
-      window.setTimeout(function () { window.location.reload(); }, 3000);
+      window.setTimeout(() => { window.location.reload(); }, 3000);
     };
   }
   followReceipt();
@@ -204,7 +203,7 @@
     var compilerInput = /** @type {HTMLInputElement} */ ($('#compiler'));
     var keyInput = /** @type {HTMLInputElement} */ ($('#apikey'));
     var remember = /** @type {HTMLInputElement} */ ($('#remember-key'));
-    $$('.js-only', form).forEach(function (el) { el.hidden = false; });
+    $$('.js-only', form).forEach((el) => { el.hidden = false; });
 
     function format() {
       var checked = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=format]:checked'));
@@ -212,21 +211,21 @@
     }
     function showFormat() {
       var f = format();
-      $$('.format-panel', form).forEach(function (p) { p.hidden = p.getAttribute('data-format') !== f; });
+      $$('.format-panel', form).forEach((p) => { p.hidden = p.getAttribute('data-format') !== f; });
     }
-    $$('input[name=format]', form).forEach(function (r) { r.addEventListener('change', function () { showFormat(); refreshContracts(); }); });
+    $$('input[name=format]', form).forEach((r) => { r.addEventListener('change', () => { showFormat(); refreshContracts(); }); });
     showFormat();
 
     /** @param {Record<string, string>} sources @param {boolean} qualified */
     function declared(sources, qualified) {
       var names = /** @type {string[]} */ ([]);
       var re = /^\s*(?:abstract\s+)?(contract|library)\s+([A-Za-z_$][A-Za-z0-9_$]*)/gm;
-      Object.keys(sources).forEach(function (path) {
+      Object.keys(sources).forEach((path) => {
         var text = sources[path].replace(/\/\*[\s\S]*?\*\//g, '');
         var m;
         re.lastIndex = 0;
         while ((m = re.exec(text))) {
-          var n = qualified ? path + ':' + m[2] : m[2];
+          var n = qualified ? `${path}:${m[2]}` : m[2];
           if (names.indexOf(n) < 0) names.push(n);
         }
       });
@@ -242,9 +241,9 @@
     function constructorParams(sources, name) {
       var bare = name.split(':').pop() || '';
       var found = '';
-      Object.keys(sources).forEach(function (path) {
+      Object.keys(sources).forEach((path) => {
         var text = sources[path].replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
-        var start = text.search(new RegExp('\\bcontract\\s+' + bare.replace(/\$/g, '\\$') + '\\b'));
+        var start = text.search(new RegExp(`\\bcontract\\s+${bare.replace(/\$/g, '\\$')}\\b`));
         if (start < 0 || found) return;
         var rest = text.slice(start + 1);
         var next = rest.search(/\b(contract|library|interface)\s+[A-Za-z_$]/);
@@ -265,7 +264,7 @@
     function offer(names) {
       var list = contractList;
       list.textContent = '';
-      names.slice(0, 500).forEach(function (n) {
+      names.slice(0, 500).forEach((n) => {
         var o = document.createElement('option');
         o.value = n;
         list.appendChild(o);
@@ -280,64 +279,64 @@
       var f = format();
       if (f === 'single') {
         var upload = /** @type {HTMLInputElement} */ ($('#sourcefile'));
-        var file = upload.files && upload.files[0];
+        var file = upload.files?.[0];
         var pasted = /** @type {HTMLTextAreaElement} */ ($('#source')).value;
-        (file ? readFile(file) : Promise.resolve(pasted)).then(function (text) { lastSources = { 'source.sol': text }; offer(declared(lastSources, false)); });
+        (file ? readFile(file) : Promise.resolve(pasted)).then((text) => { lastSources = { 'source.sol': text }; offer(declared(lastSources, false)); });
       } else if (f === 'files') {
         var chosen = /** @type {File[]} */ ([]);
-        ['#sourcefiles', '#sourcefolder'].forEach(function (sel) {
+        ['#sourcefiles', '#sourcefolder'].forEach((sel) => {
           var input = /** @type {HTMLInputElement} */ ($(sel));
-          Array.prototype.forEach.call(input.files || [], function (file) { if (/\.sol$/i.test(file.name)) chosen.push(file); });
+          Array.prototype.forEach.call(input.files || [], (file) => { if (/\.sol$/i.test(file.name)) chosen.push(file); });
         });
-        Promise.all(chosen.map(readFile)).then(function (texts) {
+        Promise.all(chosen.map(readFile)).then((texts) => {
           /** @type {Record<string, string>} */
           var sources = {};
-          chosen.forEach(function (file, i) { sources[file.webkitRelativePath || file.name] = texts[i]; });
+          chosen.forEach((file, i) => { sources[file.webkitRelativePath || file.name] = texts[i]; });
           lastSources = sources;
           offer(declared(sources, true));
         });
       } else {
         var jsonUpload = /** @type {HTMLInputElement} */ ($('#jsonfile'));
-        var jsonFile = jsonUpload.files && jsonUpload.files[0];
+        var jsonFile = jsonUpload.files?.[0];
         var jsonText = /** @type {HTMLTextAreaElement} */ ($('#standardjson')).value;
-        (jsonFile ? readFile(jsonFile) : Promise.resolve(jsonText)).then(function (text) {
+        (jsonFile ? readFile(jsonFile) : Promise.resolve(jsonText)).then((text) => {
           if (!text.trim()) return;
           var doc;
-          try { doc = JSON.parse(text); } catch (e) { return; }
+          try { doc = JSON.parse(text); } catch { return; }
           var input = doc && typeof doc.input === 'object' ? doc.input : doc;
-          if (doc && typeof doc.solcLongVersion === 'string' && !compilerInput.value) compilerInput.value = 'v' + doc.solcLongVersion.replace(/^v/, '');
+          if (doc && typeof doc.solcLongVersion === 'string' && !compilerInput.value) compilerInput.value = `v${doc.solcLongVersion.replace(/^v/, '')}`;
           /** @type {Record<string, string>} */
           var sources = {};
-          Object.keys((input && input.sources) || {}).forEach(function (path) { sources[path] = String(input.sources[path].content || ''); });
+          Object.keys((input?.sources) || {}).forEach((path) => { sources[path] = String(input.sources[path].content || ''); });
           lastSources = sources;
           offer(declared(sources, true));
         });
       }
     }
-    ['#source', '#standardjson'].forEach(function (sel) { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
-    ['#sourcefile', '#sourcefiles', '#sourcefolder', '#jsonfile'].forEach(function (sel) { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
+    ['#source', '#standardjson'].forEach((sel) => { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
+    ['#sourcefile', '#sourcefiles', '#sourcefolder', '#jsonfile'].forEach((sel) => { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
 
     // The key is kept only when the user asks, and only in this browser.
     var stored = null;
-    try { stored = window.localStorage.getItem(KEY); } catch (e) { stored = null; }
+    try { stored = window.localStorage.getItem(KEY); } catch { stored = null; }
     if (stored) { remember.checked = true; if (!keyInput.value) keyInput.value = stored; }
-    form.addEventListener('submit', function () {
+    form.addEventListener('submit', () => {
       try {
         if (remember.checked && keyInput.value) window.localStorage.setItem(KEY, keyInput.value);
         else window.localStorage.removeItem(KEY);
-      } catch (e) { /* storage refused: nothing is remembered */ }
+      } catch { /* storage refused: nothing is remembered */ }
     });
   }
   enhanceVerifyForm();
   /** Copy buttons (`data-copy` names the element whose text is copied); shown only with scripts. */
-  $$('[data-copy]').forEach(function (button) {
+  $$('[data-copy]').forEach((button) => {
     button.hidden = false;
-    button.addEventListener('click', function () {
+    button.addEventListener('click', () => {
       var target = $(button.getAttribute('data-copy') || '');
       if (!target) return;
       var label = button.textContent;
-      var done = function (/** @type {string} */ text) { button.textContent = text; window.setTimeout(function () { button.textContent = label; }, 1500); };
-      navigator.clipboard.writeText(target.textContent || '').then(function () { done('Copied'); }, function () { done('Copy failed'); });
+      var done = (/** @type {string} */ text) => { button.textContent = text; window.setTimeout(() => { button.textContent = label; }, 1500); };
+      navigator.clipboard.writeText(target.textContent || '').then(() => { done('Copied'); }, () => { done('Copy failed'); });
     });
   });
   /** A link to a line (`#f1-L12`) of a file shown on the page scrolls the line into view in the code tab. */
