@@ -8,7 +8,7 @@ const SOLC_VERSION = '0.8.28';
 
 // Hardhat downloads solc from binaries.soliditylang.org by default; this machine only has the
 // npm-installed solc-js build, used through Hardhat's documented custom-compiler override.
-subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (_args, hre, runSuper) => {
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args, _hre, runSuper) => {
   if (args.solcVersion === SOLC_VERSION) {
     return { compilerPath: require.resolve('solc/soljson.js'), isSolcJs: true, version: SOLC_VERSION, longVersion: '0.8.28+commit.7893614a' };
   }
