@@ -84,9 +84,14 @@ async function main(): Promise<void> {
         await fetch(service.apiUrl, {
           method: 'POST',
           body: new URLSearchParams({
-            apikey: key, module: 'contract', action: 'verifysourcecode', contractaddress: address,
-            codeformat: 'solidity-standard-json-input', sourceCode: inputText,
-            contractname: `${AMPLIFICATION_PATH}:${AMPLIFICATION_TARGET}`, compilerversion: `v${longVersion}`,
+            apikey: key,
+            module: 'contract',
+            action: 'verifysourcecode',
+            contractaddress: address,
+            codeformat: 'solidity-standard-json-input',
+            sourceCode: inputText,
+            contractname: `${AMPLIFICATION_PATH}:${AMPLIFICATION_TARGET}`,
+            compilerversion: `v${longVersion}`,
           }),
         })
       ).json()) as { status: string; result: string };
@@ -112,7 +117,9 @@ async function main(): Promise<void> {
       console.log(`input: ${(inputText.length / 1024).toFixed(0)} KB, one file, ${contracts} contracts, useLiteralContent`);
       console.log(`verdict: ${verdict} after ${seconds.toFixed(1)} s`);
       console.log(`service memory: ${before.rssMb.toFixed(0)} MB resident before; peak ${Math.max(peak, after.peakMb).toFixed(0)} MB (VmHWM)`);
-      console.log(`getabi during the verification: ${reads.length} reads, median ${reads[Math.floor(reads.length / 2)]?.toFixed(0)} ms, max ${reads[reads.length - 1]?.toFixed(0)} ms`);
+      console.log(
+        `getabi during the verification: ${reads.length} reads, median ${reads[Math.floor(reads.length / 2)]?.toFixed(0)} ms, max ${reads[reads.length - 1]?.toFixed(0)} ms`,
+      );
     } finally {
       await service.stop();
     }

@@ -17,7 +17,7 @@
  * there once per check window, as a real store's reads do.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,14 +28,14 @@ import { startDevnet } from '../src/chain/devnet.js';
 import type { Address } from '../src/core/types.js';
 import { createApiKey } from '../src/store/apiKeys.js';
 import { codeKey, saveCompilation } from '../src/store/compilations.js';
-import { recordDeployments, type NewDeployment } from '../src/store/deployments.js';
+import { type NewDeployment, recordDeployments } from '../src/store/deployments.js';
 import { saveInputDocument } from '../src/store/inputDocuments.js';
 import { openStore, type Store, type StoreDialect } from '../src/store/openStore.js';
 import { storeStats } from '../src/store/storeStats.js';
 import { writeTransaction } from '../src/store/transactions.js';
-import { sampleRecord } from '../test/helpers/sampleRecords.js';
 import { formatListCursor, insertVerifiedContracts } from '../src/store/verifiedContracts.js';
-import { codeFingerprint, compiledContractOf, type CompiledContract, type SolcInput, type SolcOutput } from '../src/verify/index.js';
+import { type CompiledContract, codeFingerprint, compiledContractOf, type SolcInput, type SolcOutput } from '../src/verify/index.js';
+import { sampleRecord } from '../test/helpers/sampleRecords.js';
 import { clearProxyEnv, startServiceProcess } from './serviceProcess.js';
 import { openZeppelinStandardInput } from './tokenInput.js';
 
@@ -174,7 +174,14 @@ async function storeTemplates(store: Store, compiled: ReturnType<typeof compileT
   return templates;
 }
 
-async function storeOne(store: Store | { db: Store['db'] }, version: string, input: SolcInput, path: string, name: string, contract: CompiledContract): Promise<Template> {
+async function storeOne(
+  store: Store | { db: Store['db'] },
+  version: string,
+  input: SolcInput,
+  path: string,
+  name: string,
+  contract: CompiledContract,
+): Promise<Template> {
   const { compilationId, contractIds } = await saveCompilation(store.db, version, input, [{ path, name, compiled: contract }]);
   const { outputSelection: _o, ...settings } = input.settings as Record<string, unknown>;
   const inputDocumentId = await saveInputDocument(store.db, { kind: 'standard-json', input: { language: 'Solidity', sources: input.sources, settings } });
@@ -219,7 +226,12 @@ function distinctVariant(t: Template, i: number): { input: SolcInput; contract: 
  * Fills the store with `n` verified contracts; returns the verifiedAt of row 0 (row i has base + i)
  * and the runtime code row i's record describes.
  */
-async function fill(store: Store, n: number, generation: string, compiled: ReturnType<typeof compileTemplates>): Promise<{ base: number; codeOf: (i: number) => string }> {
+async function fill(
+  store: Store,
+  n: number,
+  generation: string,
+  compiled: ReturnType<typeof compileTemplates>,
+): Promise<{ base: number; codeOf: (i: number) => string }> {
   const templates = await storeTemplates(store, compiled);
   const codeOf = (i: number): string => {
     const t = templates[i % DISTINCT_TEMPLATES]!;
@@ -441,8 +453,10 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
     console.log(`  filled in ${fillSeconds.toFixed(0)} s: ${stats.compilations} compilations, ${stats.sources} sources, ${(bytes / 1048576).toFixed(1)} MiB`);
 
     const service = await startServiceProcess(CLI, rpcUrl, dataDir, [
-      '--follow-chain', 'false',
-      '--rate-pro', '1000000',
+      '--follow-chain',
+      'false',
+      '--rate-pro',
+      '1000000',
       ...(databaseUrl ? ['--database-url', databaseUrl] : []),
     ]);
     try {
@@ -465,7 +479,10 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
       say(`service started in ${f0(service.startMs)} ms`);
       const getabi = await load(abiUrl, { count: REQUESTS, check: okEnvelope });
       say(`getabi ${lat(getabi)}`);
-      const getsourcecode = await load(() => `${apiUrl}?module=contract&action=getsourcecode&address=${randomAddress()}&apikey=${key}`, { count: REQUESTS, check: okEnvelope });
+      const getsourcecode = await load(() => `${apiUrl}?module=contract&action=getsourcecode&address=${randomAddress()}&apikey=${key}`, {
+        count: REQUESTS,
+        check: okEnvelope,
+      });
       say(`getsourcecode ${lat(getsourcecode)}`);
       const listFirstMs = await timeGet(`${webUrl}/contracts`, PAGE_REPEATS);
       const cursor = formatListCursor({ verifiedAt: base + deepRow, address: addressOf(deepRow) });
@@ -494,7 +511,9 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
       listing = false;
       const deepPages = await deepLister;
       const busyCsv = await csvRun;
-      say(`getabi during CSV + deep pages ${f0(busy.rps)} req/s (${f0((100 * busy.rps) / idle.rps)}% of idle; CSV ${f1(busyCsv.seconds)} s, ${deepPages} deep pages)`);
+      say(
+        `getabi during CSV + deep pages ${f0(busy.rps)} req/s (${f0((100 * busy.rps) / idle.rps)}% of idle; CSV ${f1(busyCsv.seconds)} s, ${deepPages} deep pages)`,
+      );
       return {
         contracts: n,
         fillSeconds,
@@ -518,10 +537,10 @@ async function measure(dialect: StoreDialect, n: number, rpcUrl: string, generat
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     // SOLPROOF_BENCH_KEEP_DB=1 keeps the last PostgreSQL store for a look at its query plans.
-    if (dialect === 'postgres' && process.env['SOLPROOF_BENCH_KEEP_DB'] !== '1') await postgresAdmin((c) => c.query(`drop database if exists ${PG_BENCH_DB}`)).catch(() => {});
+    if (dialect === 'postgres' && process.env['SOLPROOF_BENCH_KEEP_DB'] !== '1')
+      await postgresAdmin((c) => c.query(`drop database if exists ${PG_BENCH_DB}`)).catch(() => {});
   }
 }
-
 
 function table(dialect: StoreDialect, runs: Figures[]): string {
   const rows: [string, (f: Figures) => string][] = [
@@ -553,8 +572,14 @@ async function main(): Promise<void> {
   if (dialectArg !== undefined && dialectArg !== 'sqlite' && dialectArg !== 'postgres') throw new Error('--dialect must be sqlite or postgres');
   const dialects: StoreDialect[] = dialectArg ? [dialectArg] : ['sqlite', 'postgres'];
   const sizes = n === BASELINE ? [n] : [Math.min(BASELINE, n), n];
-  console.log(`scale bench: ${sizes.join(' and ')} verified contracts on ${dialects.join(', ')}; ${cpus().length} CPUs, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`mix: 95% copies of ${DISTINCT_TEMPLATES} contracts compiled once with solc; 5% distinct (own source, metadata and code derived from one of the ${DISTINCT_TEMPLATES}, not compiled); ${CONCURRENCY} concurrent HTTP clients`);
+  console.log(
+    `scale bench: ${sizes.join(' and ')} verified contracts on ${dialects.join(', ')}; ${cpus().length} CPUs, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `mix: 95% copies of ${DISTINCT_TEMPLATES} contracts compiled once with solc; 5% distinct (own source, metadata and code derived from one of the ${DISTINCT_TEMPLATES}, not compiled); ${CONCURRENCY} concurrent HTTP clients`,
+  );
   const compiled = compileTemplates();
   const devnet = await startDevnet();
   const tables: string[] = [];

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { freePort } from '../src/chain/devnet.js';
 
@@ -41,13 +41,20 @@ export async function createKey(cli: string, dataDir: string): Promise<string> {
 export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: string, extraArgs: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
   const args = [
-    cli, 'start',
-    '--rpc-url', rpcUrl,
-    '--port', String(port),
-    '--data-dir', dataDir,
-    '--solc-mirror', '',
-    '--npm-registry', '',
-    '--rate-free', '100',
+    cli,
+    'start',
+    '--rpc-url',
+    rpcUrl,
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+    '--solc-mirror',
+    '',
+    '--npm-registry',
+    '',
+    '--rate-free',
+    '100',
     ...extraArgs,
   ];
   const t0 = performance.now();

@@ -34,9 +34,7 @@ export function openZeppelinStandardInput(
   optimizer: { enabled: boolean; runs: number } = { enabled: true, runs: 200 },
 ): SolcInput {
   const ozRoot = dirname(require.resolve('@openzeppelin/contracts/package.json'));
-  const sources: Record<string, { content: string }> = Object.fromEntries(
-    Object.entries(ownSources).map(([path, content]) => [path, { content }]),
-  );
+  const sources: Record<string, { content: string }> = Object.fromEntries(Object.entries(ownSources).map(([path, content]) => [path, { content }]));
   const pending = Object.keys(sources);
   while (pending.length > 0) {
     const from = pending.pop()!;

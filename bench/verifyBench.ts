@@ -13,13 +13,13 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createWalletClient, encodeAbiParameters, http, type Abi } from 'viem';
+import { type Abi, createPublicClient, createWalletClient, encodeAbiParameters, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import { type Devnet, startDevnet } from '../src/chain/devnet.js';
 import type { Address, Hex } from '../src/core/types.js';
 import type { SolcOutput } from '../src/verify/index.js';
-import { clearProxyEnv, createKey, startServiceProcess, type ServiceCompileLog, type ServiceProcess } from './serviceProcess.js';
+import { clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 
 const N = 5;
@@ -139,15 +139,15 @@ function seededDataDir(parent: string, name: string, longVersion: string): strin
 
 function describeCompiles(compiles: ServiceCompileLog[]): string {
   if (compiles.length === 0) return 'no compile log seen';
-  return compiles
-    .map((c) => (c.loadMs === null ? `compile ${ms(c.compileMs)} (warm)` : `load ${ms(c.loadMs)} + compile ${ms(c.compileMs)}`))
-    .join(', ');
+  return compiles.map((c) => (c.loadMs === null ? `compile ${ms(c.compileMs)} (warm)` : `load ${ms(c.loadMs)} + compile ${ms(c.compileMs)}`)).join(', ');
 }
 
 async function main(): Promise<void> {
   clearProxyEnv();
   const started = performance.now();
-  const loadStart = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const loadStart = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   const tmp = mkdtempSync(join(tmpdir(), 'solproof-bench-'));
   const services: ServiceProcess[] = [];
   let devnet: Devnet | undefined;
@@ -262,7 +262,9 @@ async function main(): Promise<void> {
         `cold ${ms(coldServiceCompile)}; compiles per verification: ${warm.map((v) => v.compiles.length).join('/')} warm, ${cold.compiles.length} cold\n` +
         `service start to healthy: ${ms(warmService.startMs)} (warm service), ${ms(coldService.startMs)} (cold service); ` +
         `status polled every ${POLL_MS} ms, so a Pass is seen up to ~${POLL_MS} ms late\n` +
-        `load average at start ${loadStart}, at end ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)\n` +
+        `load average at start ${loadStart}, at end ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')} (${cpus().length} cores)\n` +
         `total bench time ${ms(performance.now() - started)}\n`,
     );
   } finally {

@@ -31,7 +31,11 @@ function compile(sources, settings = {}) {
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(Object.entries(sources).map(([k, content]) => [k, { content }])),
-    settings: { optimizer: { enabled: true, runs: 200 }, ...settings, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      ...settings,
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
@@ -102,10 +106,14 @@ try {
   const cli = join(release, 'dist', 'cli', 'main.js');
   const key = execFileSync(process.execPath, [cli, 'keys', 'create', '--data-dir', dataDir, '--owner', 'fixture']).toString().trim().split('\n').pop();
   const port = await freePort();
-  service = spawn(process.execPath, [cli, 'start', '--rpc-url', devnet.rpcUrl, '--port', String(port), '--data-dir', dataDir, '--solc-mirror', '', '--npm-registry', '', '--rate-free', '1000'], {
-    stdio: 'ignore',
-    env: { ...process.env, SOLPROOF_LOG_LEVEL: 'warn' },
-  });
+  service = spawn(
+    process.execPath,
+    [cli, 'start', '--rpc-url', devnet.rpcUrl, '--port', String(port), '--data-dir', dataDir, '--solc-mirror', '', '--npm-registry', '', '--rate-free', '1000'],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, SOLPROOF_LOG_LEVEL: 'warn' },
+    },
+  );
   const api = `http://127.0.0.1:${port}/api`;
   for (let i = 0; ; i++) {
     try {
@@ -114,8 +122,7 @@ try {
     if (i > 300) throw new Error('the release did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const post = async (fields) =>
-    (await fetch(api, { method: 'POST', body: new URLSearchParams({ module: 'contract', apikey: key, ...fields }) })).json();
+  const post = async (fields) => (await fetch(api, { method: 'POST', body: new URLSearchParams({ module: 'contract', apikey: key, ...fields }) })).json();
   const verdict = async (guid, action = 'checkverifystatus') => {
     for (;;) {
       const r = await (await fetch(`${api}?module=contract&action=${action}&guid=${guid}&apikey=${key}`)).json();
@@ -129,13 +136,45 @@ try {
   // 1. A single file with constructor arguments and an immutable: full.
   const counter = compile({ 'Counter.sol': COUNTER });
   const cArgs = ['fixture', 41n];
-  const c = await deploy(encodeDeployData({ abi: counter.output.contracts['Counter.sol'].Counter.abi, bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`, args: cArgs }));
-  console.log('counter', await verify({ contractaddress: c, codeformat: 'solidity-single-file', contractname: 'Counter', sourceCode: COUNTER, optimizationUsed: '1', runs: '200',
-    constructorArguements: encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], cArgs).slice(2) }));
+  const c = await deploy(
+    encodeDeployData({
+      abi: counter.output.contracts['Counter.sol'].Counter.abi,
+      bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`,
+      args: cArgs,
+    }),
+  );
+  console.log(
+    'counter',
+    await verify({
+      contractaddress: c,
+      codeformat: 'solidity-single-file',
+      contractname: 'Counter',
+      sourceCode: COUNTER,
+      optimizationUsed: '1',
+      runs: '200',
+      constructorArguements: encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], cArgs).slice(2),
+    }),
+  );
   addresses.push(c);
   // 2. The same, with an edited comment: partial.
-  const c2 = await deploy(encodeDeployData({ abi: counter.output.contracts['Counter.sol'].Counter.abi, bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`, args: cArgs }));
-  console.log('partial', await verify({ contractaddress: c2, codeformat: 'solidity-single-file', contractname: 'Counter', sourceCode: COUNTER.replace('fixed at deployment', 'edited'), optimizationUsed: '1', runs: '200' }));
+  const c2 = await deploy(
+    encodeDeployData({
+      abi: counter.output.contracts['Counter.sol'].Counter.abi,
+      bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`,
+      args: cArgs,
+    }),
+  );
+  console.log(
+    'partial',
+    await verify({
+      contractaddress: c2,
+      codeformat: 'solidity-single-file',
+      contractname: 'Counter',
+      sourceCode: COUNTER.replace('fixed at deployment', 'edited'),
+      optimizationUsed: '1',
+      runs: '200',
+    }),
+  );
   addresses.push(c2);
   // 3. A library and a contract linked to it, standard JSON with a form library.
   const linked = compile({ 'Lib.sol': LIB, 'UsesLib.sol': USER });
@@ -144,27 +183,95 @@ try {
   const user = await deploy(`0x${linked.output.contracts['UsesLib.sol'].UsesLib.evm.bytecode.object.split(placeholder).join(lib.slice(2))}`);
   const { outputSelection: _o, ...settings } = linked.input.settings;
   const sentInput = { ...linked.input, settings: { ...settings, outputSelection: { '*': { '*': ['abi'] } } } };
-  console.log('lib', await verify({ contractaddress: lib, codeformat: 'solidity-standard-json-input', contractname: 'Lib.sol:MathLib', sourceCode: JSON.stringify(sentInput, null, 2) }));
-  console.log('user', await verify({ contractaddress: user, codeformat: 'solidity-standard-json-input', contractname: 'UsesLib.sol:UsesLib', sourceCode: JSON.stringify(sentInput), libraryname1: 'MathLib', libraryaddress1: lib }));
+  console.log(
+    'lib',
+    await verify({
+      contractaddress: lib,
+      codeformat: 'solidity-standard-json-input',
+      contractname: 'Lib.sol:MathLib',
+      sourceCode: JSON.stringify(sentInput, null, 2),
+    }),
+  );
+  console.log(
+    'user',
+    await verify({
+      contractaddress: user,
+      codeformat: 'solidity-standard-json-input',
+      contractname: 'UsesLib.sol:UsesLib',
+      sourceCode: JSON.stringify(sentInput),
+      libraryname1: 'MathLib',
+      libraryaddress1: lib,
+    }),
+  );
   addresses.push(lib, user);
   // 4. A proxy and its implementation, linked by verifyproxycontract.
   const impl = compile({ 'BoxImpl.sol': IMPL });
   const implAddress = await deploy(`0x${impl.output.contracts['BoxImpl.sol'].BoxImpl.evm.bytecode.object}`);
   const proxy = compile({ 'SimpleProxy.sol': PROXY });
-  const proxyAddress = await deploy(encodeDeployData({ abi: proxy.output.contracts['SimpleProxy.sol'].SimpleProxy.abi, bytecode: `0x${proxy.output.contracts['SimpleProxy.sol'].SimpleProxy.evm.bytecode.object}`, args: [implAddress] }));
-  console.log('impl', await verify({ contractaddress: implAddress, codeformat: 'solidity-single-file', contractname: 'BoxImpl', sourceCode: IMPL, optimizationUsed: '1', runs: '200' }));
-  console.log('proxy', await verify({ contractaddress: proxyAddress, codeformat: 'solidity-single-file', contractname: 'SimpleProxy', sourceCode: PROXY, optimizationUsed: '1', runs: '200',
-    constructorArguments: encodeAbiParameters([{ type: 'address' }], [implAddress]) }));
+  const proxyAddress = await deploy(
+    encodeDeployData({
+      abi: proxy.output.contracts['SimpleProxy.sol'].SimpleProxy.abi,
+      bytecode: `0x${proxy.output.contracts['SimpleProxy.sol'].SimpleProxy.evm.bytecode.object}`,
+      args: [implAddress],
+    }),
+  );
+  console.log(
+    'impl',
+    await verify({
+      contractaddress: implAddress,
+      codeformat: 'solidity-single-file',
+      contractname: 'BoxImpl',
+      sourceCode: IMPL,
+      optimizationUsed: '1',
+      runs: '200',
+    }),
+  );
+  console.log(
+    'proxy',
+    await verify({
+      contractaddress: proxyAddress,
+      codeformat: 'solidity-single-file',
+      contractname: 'SimpleProxy',
+      sourceCode: PROXY,
+      optimizationUsed: '1',
+      runs: '200',
+      constructorArguments: encodeAbiParameters([{ type: 'address' }], [implAddress]),
+    }),
+  );
   console.log('link', await verdict((await post({ action: 'verifyproxycontract', address: proxyAddress })).result, 'checkproxyverification'));
   addresses.push(implAddress, proxyAddress);
   // 5. bytecodeHash none, with a licence given in the form: partial, no SwarmSource.
   const none = compile({ 'Counter.sol': COUNTER }, { metadata: { bytecodeHash: 'none' } });
-  const n = await deploy(encodeDeployData({ abi: none.output.contracts['Counter.sol'].Counter.abi, bytecode: `0x${none.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`, args: cArgs }));
-  console.log('none', await verify({ contractaddress: n, codeformat: 'solidity-standard-json-input', contractname: 'Counter.sol:Counter', sourceCode: JSON.stringify(none.input), licenseType: '12' }));
+  const n = await deploy(
+    encodeDeployData({
+      abi: none.output.contracts['Counter.sol'].Counter.abi,
+      bytecode: `0x${none.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`,
+      args: cArgs,
+    }),
+  );
+  console.log(
+    'none',
+    await verify({
+      contractaddress: n,
+      codeformat: 'solidity-standard-json-input',
+      contractname: 'Counter.sol:Counter',
+      sourceCode: JSON.stringify(none.input),
+      licenseType: '12',
+    }),
+  );
   addresses.push(n);
   // 6. A failed attempt (the optimizer off) for a contract left unverified.
-  const c3 = await deploy(encodeDeployData({ abi: counter.output.contracts['Counter.sol'].Counter.abi, bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`, args: cArgs }));
-  console.log('failed', await verify({ contractaddress: c3, codeformat: 'solidity-single-file', contractname: 'Counter', sourceCode: COUNTER, optimizationUsed: '0', runs: '200' }));
+  const c3 = await deploy(
+    encodeDeployData({
+      abi: counter.output.contracts['Counter.sol'].Counter.abi,
+      bytecode: `0x${counter.output.contracts['Counter.sol'].Counter.evm.bytecode.object}`,
+      args: cArgs,
+    }),
+  );
+  console.log(
+    'failed',
+    await verify({ contractaddress: c3, codeformat: 'solidity-single-file', contractname: 'Counter', sourceCode: COUNTER, optimizationUsed: '0', runs: '200' }),
+  );
 
   const answers = {};
   for (const address of addresses) {
@@ -183,7 +290,10 @@ try {
   for (const { name } of db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'").all()) {
     tables[name] = db.prepare(`select * from ${name}`).all();
   }
-  const migrations = db.prepare('select name from kysely_migration order by name').all().map((r) => r.name);
+  const migrations = db
+    .prepare('select name from kysely_migration order by name')
+    .all()
+    .map((r) => r.name);
   db.close();
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'tables.json'), `${JSON.stringify({ migrations, tables }, null, 1)}\n`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // Build a table of Solidity compiler releases published on npm as `solc`
 // (>= 0.4.11), keyed by the version the loaded compiler itself reports.
 //
@@ -10,10 +11,10 @@
 //
 // Uses Node built-ins only (fetch, crypto, zlib, child_process).
 
-import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -40,7 +41,8 @@ function cmpNums(a, b) {
   return 0;
 }
 function cmpVersion(a, b) {
-  const pa = parseVersion(a), pb = parseVersion(b);
+  const pa = parseVersion(a),
+    pb = parseVersion(b);
   const c = cmpNums(pa.nums, pb.nums);
   if (c) return c;
   if (!pa.pre !== !pb.pre) return pa.pre ? 1 : -1; // plain before suffixed
@@ -126,7 +128,10 @@ function extractFile(tgz, wanted) {
       continue;
     }
     if (type === 'g') continue;
-    if (longName) { name = longName; longName = null; }
+    if (longName) {
+      name = longName;
+      longName = null;
+    }
     if ((type === '0' || type === '\0') && name.replace(/^\.\//, '') === wanted) return Buffer.from(body);
   }
   return null;
@@ -155,7 +160,10 @@ function runChild(jsFile) {
       ['--max-old-space-size=4096', join(scratch, 'read-version.cjs'), jsFile],
       { cwd: scratch, maxBuffer: 16 << 20, timeout: 300_000 },
       (err, stdout, stderr) => {
-        const line = stdout.split('\n').reverse().find((l) => l.startsWith('{"version"'));
+        const line = stdout
+          .split('\n')
+          .reverse()
+          .find((l) => l.startsWith('{"version"'));
         if (line) return res(JSON.parse(line).version);
         rej(new Error(`child failed: ${err?.message ?? 'no output'} ${stderr.slice(-500)}`));
       },
@@ -189,7 +197,10 @@ async function pool(items, n, fn) {
     Array.from({ length: n }, async () => {
       while (next < items.length) {
         const i = next++;
-        out[i] = await fn(items[i], i).then((value) => ({ ok: true, value }), (error) => ({ ok: false, error }));
+        out[i] = await fn(items[i], i).then(
+          (value) => ({ ok: true, value }),
+          (error) => ({ ok: false, error }),
+        );
       }
     }),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deployRaw, devnetClients } from './helpers/chain.js';
 import { deployerAccount } from './helpers/accounts.js';
+import { deployRaw, devnetClients } from './helpers/chain.js';
 
 describe('shared devnet', () => {
   it('deploys raw init code and serves its runtime code', async () => {

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { startDevnet, type Devnet } from '../src/chain/devnet.js';
+import { type Devnet, startDevnet } from '../src/chain/devnet.js';
 import { DEVNET_ACCOUNTS } from './helpers/accounts.js';
-import { createKey, startService, type RunningService } from './helpers/service.js';
+import { createKey, type RunningService, startService } from './helpers/service.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,9 +31,27 @@ export async function setup(project: TestProject): Promise<void> {
   service = await startService({
     rpcUrl: devnet.rpcUrl,
     // Every test file shares one key: fair shares between keys are tested on services of their own.
-    args: ['--keyless-interval-ms', '0', '--rate-free', '10000', '--rate-pro', '10000', '--key-running-jobs', '8', '--key-queued-jobs', '0', '--web-rate', '10000', '--daily-verify-quota', '100000',
+    args: [
+      '--keyless-interval-ms',
+      '0',
+      '--rate-free',
+      '10000',
+      '--rate-pro',
+      '10000',
+      '--key-running-jobs',
+      '8',
+      '--key-queued-jobs',
+      '0',
+      '--web-rate',
+      '10000',
+      '--daily-verify-quota',
+      '100000',
       // Every file's failures are diagnosed on that one key: the daily budgets are tested on services of their own.
-      '--daily-dry-run-quota', '100000', '--daily-diagnosis-quota', '100000'],
+      '--daily-dry-run-quota',
+      '100000',
+      '--daily-diagnosis-quota',
+      '100000',
+    ],
   });
   project.provide('apiUrl', service.apiUrl);
   project.provide('baseUrl', service.baseUrl);

@@ -1,13 +1,11 @@
 import type { Config } from '../core/config.js';
-import { findApiKey, touchApiKey, type ApiKeyRecord } from '../store/apiKeys.js';
+import { type FailurePolicy, IntervalLimiter, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
+import { type ApiKeyRecord, findApiKey, touchApiKey } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
-import { IntervalLimiter, MemoryRateLimitStore, type FailurePolicy, type RateLimitStore } from '../limits/rateLimits.js';
 
 export type ActionClass = 'read' | 'status' | 'submit';
 
-export type AccessDecision =
-  | { allowed: true; key: ApiKeyRecord | null; okMessage: string }
-  | { allowed: false; text: string };
+export type AccessDecision = { allowed: true; key: ApiKeyRecord | null; okMessage: string } | { allowed: false; text: string };
 
 /** Invalid keys from one client: this many within the window start a cool-down. */
 const INVALID_KEYS: FailurePolicy = { threshold: 10, windowMs: 60_000, coolDownMs: 5 * 60_000 };

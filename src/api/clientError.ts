@@ -1,7 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { fail } from './envelope.js';
 import { TEXT } from '../texts/index.js';
+import { fail } from './envelope.js';
 
 /** How long a refused connection may linger while its peer is still sending. */
 const LINGER_MS = 2000;

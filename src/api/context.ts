@@ -1,12 +1,12 @@
-import type { SourceSubmission } from '../core/types.js';
+import type { CreationLookup } from '../bytecodeDatabase/contractCreations.js';
 import type { CopyLookup } from '../bytecodeDatabase/copyLookup.js';
 import type { RecordCheck } from '../bytecodeDatabase/recordCheck.js';
-import type { CreationLookup } from '../bytecodeDatabase/contractCreations.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import type { Store } from '../store/openStore.js';
-import type { ApiKeyRecord } from '../store/apiKeys.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
+import type { SourceSubmission } from '../core/types.js';
+import type { ApiKeyRecord } from '../store/apiKeys.js';
+import type { Store } from '../store/openStore.js';
 import type { ChainReader, LogReader } from '../verify/index.js';
 
 /** What the API needs from the rest of the service (wired by cli/). */

@@ -1,13 +1,13 @@
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
+import { type AnySolproofError, isSolproofError } from '../core/errors.js';
 import { canonicalEvmVersion, compilerKnowsEvmVersion } from '../core/evmVersions.js';
-import { LICENSES } from '../core/licenses.js';
 import { parseHexBytes } from '../core/hex.js';
+import { LICENSES } from '../core/licenses.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
-import { isSolproofError, type AnySolproofError } from '../core/errors.js';
+import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
 import { isAddress, type Params } from './params.js';
-import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 
 export const MAX_LIBRARIES = 10;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { readMultipart, type MultipartPart } from '../limits/multipartBody.js';
+import { type MultipartPart, readMultipart } from '../limits/multipartBody.js';
 
 /** More fields than any action takes; past it, parsing and merging would be work for nothing. */
 export const MAX_BODY_FIELDS = 220;
@@ -181,7 +181,9 @@ async function parseMultipart(
     maxBytes: limit,
     maxParts: MAX_BODY_FIELDS,
     drainBytes: limit * DRAIN_FACTOR,
-    ...(gate && limit > OPEN_BODY_LIMIT ? { openBytes: OPEN_BODY_LIMIT, admit: (parts: readonly MultipartPart[]) => gate(request, (name) => field(parts, name)) } : {}),
+    ...(gate && limit > OPEN_BODY_LIMIT
+      ? { openBytes: OPEN_BODY_LIMIT, admit: (parts: readonly MultipartPart[]) => gate(request, (name) => field(parts, name)) }
+      : {}),
   });
   if (!read.ok) {
     switch (read.problem) {
@@ -234,7 +236,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

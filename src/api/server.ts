@@ -1,25 +1,25 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { redactUrl } from '../core/log.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
+import { TEXT } from '../texts/index.js';
+import type { AccessDecision } from './access.js';
 import { AccessControl, type ActionClass } from './access.js';
+import { checkBuildStatus } from './actions/checkBuildStatus.js';
 import { checkProxyVerification } from './actions/checkProxyVerification.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
 import { getAbi } from './actions/getAbi.js';
 import { getContractCreation } from './actions/getContractCreation.js';
 import { getLogs } from './actions/getLogs.js';
 import { getSourceCode } from './actions/getSourceCode.js';
-import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifyBuild } from './actions/verifyBuild.js';
-import { checkBuildStatus } from './actions/checkBuildStatus.js';
+import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
 import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
-import { fail, type Envelope } from './envelope.js';
+import { type Envelope, fail } from './envelope.js';
 import { Params } from './params.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
-import { BodyError, createBodyParser, OPEN_BODY_LIMIT, type BodyGate } from './requestBody.js';
-import type { AccessDecision } from './access.js';
-import { TEXT } from '../texts/index.js';
-import { redactUrl } from '../core/log.js';
+import { BodyError, type BodyGate, createBodyParser, OPEN_BODY_LIMIT } from './requestBody.js';
 
 type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
 
@@ -134,10 +134,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'] });
   // Every body is read leniently: clients send forms with no or wrong content types.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    createBodyParser({ tooDeep: TEXT.bodyTooDeep, tooManyFields: TEXT.tooManyFields, malformed: TEXT.malformedBody }, gate),
-  );
+  app.addContentTypeParser('*', createBodyParser({ tooDeep: TEXT.bodyTooDeep, tooManyFields: TEXT.tooManyFields, malformed: TEXT.malformedBody }, gate));
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     let text: string = TEXT.internalError;
@@ -174,8 +171,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     if (action.postOnly && request.method !== 'POST') return fail(TEXT.postRequired(actionName.toLowerCase()));
     // A large body's gate already decided (and took a rate token) for this key.
     const gated = gateDecisions.get(request);
-    const decision =
-      gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
+    const decision = gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
     if (!decision.allowed) return fail(decision.text);
     const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params) };
     return action.run(ctx, params, caller, decision.okMessage);

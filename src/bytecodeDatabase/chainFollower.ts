@@ -19,7 +19,13 @@ import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.j
 import { followedBlocksUpTo, forgetFollowedBlocks, recordFollowedBlock } from '../store/followedBlocks.js';
 import { removeVerifiedContracts, verifiedDeployedAfter } from '../store/verifiedContracts.js';
 import { codeFingerprint } from '../verify/index.js';
-import { FOLLOWER_POSITION as POSITION, FOLLOWER_POSITION_HASH as POSITION_HASH, GENERATION_STATE, startNewGeneration, type ChainGeneration } from './chainGeneration.js';
+import {
+  type ChainGeneration,
+  GENERATION_STATE,
+  FOLLOWER_POSITION as POSITION,
+  FOLLOWER_POSITION_HASH as POSITION_HASH,
+  startNewGeneration,
+} from './chainGeneration.js';
 import type { BlockCreation, ChainHistory } from './ports.js';
 import type { CopyRecogniser } from './recogniseCopies.js';
 
@@ -205,7 +211,10 @@ export class ChainFollower {
     await forgetFollowedBlocks(db, { above: ancestor });
     await setChainState(db, POSITION_HASH, (await chain.blockHash(BigInt(ancestor))) ?? '');
     await setChainState(db, POSITION, String(ancestor));
-    logger.warn({ position, head, ancestor, removed, deployments: forgotten }, 'chain follower: the chain was rolled back; following it again from the last block it shares with what was read');
+    logger.warn(
+      { position, head, ancestor, removed, deployments: forgotten },
+      'chain follower: the chain was rolled back; following it again from the last block it shares with what was read',
+    );
     return ancestor;
   }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database.js';
 import { getChainState, setChainState } from '../store/chainState.js';
+import type { Database } from '../store/database.js';
 import { forgetFollowedBlocks } from '../store/followedBlocks.js';
 import { removeVerifiedContracts, verifiedOutsideGeneration } from '../store/verifiedContracts.js';
 import type { ChainHistory } from './ports.js';
@@ -58,7 +58,11 @@ export class ChainGeneration {
           // Nobody follows the chain yet: its genesis names it until the follower says otherwise.
           const genesis = await this.chain.blockHash(0n);
           value = genesis ?? 'unknown';
-          await this.db.insertInto('chainState').values({ name: GENERATION_STATE, value }).onConflict((oc) => oc.column('name').doNothing()).execute();
+          await this.db
+            .insertInto('chainState')
+            .values({ name: GENERATION_STATE, value })
+            .onConflict((oc) => oc.column('name').doNothing())
+            .execute();
           value = (await getChainState(this.db, GENERATION_STATE)) ?? value;
         }
         this.cached = { value, at: Date.now() };

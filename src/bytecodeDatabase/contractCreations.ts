@@ -9,8 +9,8 @@ import { keccak256 } from 'viem';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { Database } from '../store/database.js';
-import { creationCodeOf, latestDeployment, recordDeployment, saveCreationCode, type Deployment } from '../store/deployments.js';
-import { codeFingerprint, type ContractCreation } from '../verify/index.js';
+import { creationCodeOf, type Deployment, latestDeployment, recordDeployment, saveCreationCode } from '../store/deployments.js';
+import { type ContractCreation, codeFingerprint } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database.js';
 import { compilationIdentity, findCompiledContract } from '../store/compilations.js';
+import type { Database } from '../store/database.js';
 import type { KnownCompilations } from '../verify/index.js';
 
 /** The compilations the store holds, as the verifier's port: an input compiled before is not compiled again. */

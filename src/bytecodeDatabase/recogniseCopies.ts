@@ -7,12 +7,12 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { Database } from '../store/database.js';
 import { compiledContractsWithFingerprint, compiledContractsWithMetadataHash, loadCompiledContract } from '../store/compilations.js';
 import { findCopyTemplate } from '../store/copyTemplates.js';
+import type { Database } from '../store/database.js';
 import { deploymentsWithFingerprints, latestDeployment } from '../store/deployments.js';
 import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js';
-import { codeFingerprint, matchCopy, metadataHashOf, verdictRank, type ContractCreation, type CopyMatch } from '../verify/index.js';
+import { type ContractCreation, type CopyMatch, codeFingerprint, matchCopy, metadataHashOf, verdictRank } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 import type { RecordCheck } from './recordCheck.js';
@@ -194,7 +194,10 @@ export class CopyRecogniser {
         const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, ...(d.factory ? { factory: d.factory as Address } : {}) });
         return outcome === 'verified' || outcome === 'already_verified';
       } catch (error) {
-        this.deps.logger.warn({ address: d.address, err: error instanceof Error ? error.message : String(error) }, 'could not check a deployment against new compilations');
+        this.deps.logger.warn(
+          { address: d.address, err: error instanceof Error ? error.message : String(error) },
+          'could not check a deployment against new compilations',
+        );
         return true;
       }
     };

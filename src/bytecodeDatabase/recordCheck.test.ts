@@ -24,14 +24,16 @@ class FakeChain {
 
   async getCode(address: Address): Promise<Hex> {
     this.codeReads++;
-    if (this.mode === 'fails') throw new SolproofError('chain_unavailable', { method: 'eth_getCode', reason: 'unreachable', nodeMessage: 'connect ECONNREFUSED' });
+    if (this.mode === 'fails')
+      throw new SolproofError('chain_unavailable', { method: 'eth_getCode', reason: 'unreachable', nodeMessage: 'connect ECONNREFUSED' });
     if (this.mode === 'silent') return new Promise(() => undefined);
     await new Promise((r) => setTimeout(r, 5));
     return this.code.get(address.toLowerCase()) ?? '0x';
   }
 
   async blockHash(n: bigint): Promise<Hex | null> {
-    if (this.mode !== 'answers') throw new SolproofError('chain_unavailable', { method: 'eth_getBlockByNumber', reason: 'unreachable', nodeMessage: 'connect ECONNREFUSED' });
+    if (this.mode !== 'answers')
+      throw new SolproofError('chain_unavailable', { method: 'eth_getBlockByNumber', reason: 'unreachable', nodeMessage: 'connect ECONNREFUSED' });
     return n === 0n ? this.genesis : null;
   }
 }
@@ -51,8 +53,15 @@ describe('the check that a record still describes the code at its address', () =
   const verified = async (address: Address): Promise<void> => {
     chain.code.set(address, CODE);
     const deploymentId = await recordDeployment(stores.store.db, {
-      address, generation: await generation.current(), transactionHash: null, blockNumber: 1, creator: null, factory: null,
-      creationCodeHash: null, runtimeCodeHash: keccak256(CODE), runtimeFingerprint: 'fp',
+      address,
+      generation: await generation.current(),
+      transactionHash: null,
+      blockNumber: 1,
+      creator: null,
+      factory: null,
+      creationCodeHash: null,
+      runtimeCodeHash: keccak256(CODE),
+      runtimeFingerprint: 'fp',
     });
     await insertVerifiedContract(stores.store.db, sampleVerifiedContract(address, { deploymentId }));
   };

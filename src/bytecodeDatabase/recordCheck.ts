@@ -13,7 +13,7 @@ import type { Address } from '../core/types.js';
 import { getChainState } from '../store/chainState.js';
 import type { Database, HistoryReason } from '../store/database.js';
 import { getRecordedCode, takeOffRecord } from '../store/verifiedContracts.js';
-import { GENERATION_STATE, startNewGeneration, type ChainGeneration } from './chainGeneration.js';
+import { type ChainGeneration, GENERATION_STATE, startNewGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 
 /** What reads ask before serving a record. */
@@ -87,7 +87,10 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
         if (!restarted) return;
         const { generation, removed } = await startNewGeneration(o.db, restarted.genesis, restarted.previous);
         o.generation.invalidate();
-        o.logger.warn({ previous: restarted.previous, generation, removed }, 'the chain restarted from genesis (noticed on a read); records of the old chain are no longer served');
+        o.logger.warn(
+          { previous: restarted.previous, generation, removed },
+          'the chain restarted from genesis (noticed on a read); records of the old chain are no longer served',
+        );
       } catch (error) {
         nodeFailed(error);
       } finally {

@@ -63,11 +63,21 @@ const single = (address: Address, over: Partial<SingleFileSubmission> = {}): Sou
 describeOnDialects('recording a verification', (dialect) => {
   const stores = useTestStores(dialect);
   const count = async (table: 'compilations' | 'inputDocuments' | 'deployments' | 'verifiedContracts') =>
-    Number((await stores.store.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await stores.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("writes a submission's compilation, input, deployment and record, read back as served", async () => {
     const address = addr(1);
-    const recorded = await recordVerification(stores.store.db, { deployment: deployment(address), from: { submission: single(address), result: verdictOf(SOURCE), receipt: 'r'.repeat(50) } });
+    const recorded = await recordVerification(stores.store.db, {
+      deployment: deployment(address),
+      from: { submission: single(address), result: verdictOf(SOURCE), receipt: 'r'.repeat(50) },
+    });
     expect(recorded.outcome).toBe('inserted');
     const served = await getVerifiedContract(stores.other.db, address);
     expect(served).toMatchObject({
@@ -94,7 +104,11 @@ describeOnDialects('recording a verification', (dialect) => {
     const flattened = addr(2);
     await recordVerification(stores.store.db, {
       deployment: deployment(flattened),
-      from: { submission: single(flattened), result: verdictOf(repaired, { matchKind: 'partial', flatteningRepairs: [{ line: 2, text: 'pragma solidity ^0.8.26;', why: 'missing_import' }] }), receipt: 'a'.repeat(50) },
+      from: {
+        submission: single(flattened),
+        result: verdictOf(repaired, { matchKind: 'partial', flatteningRepairs: [{ line: 2, text: 'pragma solidity ^0.8.26;', why: 'missing_import' }] }),
+        receipt: 'a'.repeat(50),
+      },
     });
     expect((await getVerifiedContract(stores.store.db, flattened))?.sourceCode).toBe(repaired);
 
@@ -115,7 +129,11 @@ describeOnDialects('recording a verification', (dialect) => {
         submission: single(fromCode),
         result: verdictOf(SOURCE, {
           metadataSettingsFromCode: changes as NonNullable<VerificationResult['metadataSettingsFromCode']>,
-          compilerInput: { language: 'Solidity', sources: { 'Box.sol': { content: SOURCE } }, settings: { ...compiledSettings, outputSelection: { '*': { '*': ['abi'] } } } },
+          compilerInput: {
+            language: 'Solidity',
+            sources: { 'Box.sol': { content: SOURCE } },
+            settings: { ...compiledSettings, outputSelection: { '*': { '*': ['abi'] } } },
+          },
         }),
         receipt: 'c'.repeat(50),
       },
@@ -132,12 +150,21 @@ describeOnDialects('recording a verification', (dialect) => {
     const partial = verdictOf(SOURCE, { matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial' });
     expect((await recordVerification(stores.store.db, { deployment: deployment(address), from: from(partial, 'd'.repeat(50)) })).outcome).toBe('inserted');
     expect((await recordVerification(stores.store.db, { deployment: deployment(address), from: from(partial, 'e'.repeat(50)) })).outcome).toBe('not_better');
-    expect((await recordVerification(stores.other.db, { deployment: deployment(address), from: from(verdictOf(SOURCE), 'f'.repeat(50)) })).outcome).toBe('replaced');
+    expect((await recordVerification(stores.other.db, { deployment: deployment(address), from: from(verdictOf(SOURCE), 'f'.repeat(50)) })).outcome).toBe(
+      'replaced',
+    );
 
     // A copy, weaker than the full record, matched on the other code the address holds now.
-    const { compiledContractId } = await recordVerification(stores.store.db, { deployment: deployment(address), from: from(verdictOf(SOURCE), 'g'.repeat(50)) });
-    const compilationId = (await stores.store.db.selectFrom('compiledContracts').select('compilationId').where('id', '=', compiledContractId).executeTakeFirstOrThrow()).compilationId;
-    const inputDocumentId = (await stores.store.db.selectFrom('verifiedContracts').select('inputDocumentId').where('address', '=', address).executeTakeFirstOrThrow()).inputDocumentId;
+    const { compiledContractId } = await recordVerification(stores.store.db, {
+      deployment: deployment(address),
+      from: from(verdictOf(SOURCE), 'g'.repeat(50)),
+    });
+    const compilationId = (
+      await stores.store.db.selectFrom('compiledContracts').select('compilationId').where('id', '=', compiledContractId).executeTakeFirstOrThrow()
+    ).compilationId;
+    const inputDocumentId = (
+      await stores.store.db.selectFrom('verifiedContracts').select('inputDocumentId').where('address', '=', address).executeTakeFirstOrThrow()
+    ).inputDocumentId;
     const template: CopyTemplate = {
       inputDocumentId,
       codeFormat: 'solidity-single-file',
@@ -149,13 +176,25 @@ describeOnDialects('recording a verification', (dialect) => {
       similarTo: null,
       receipt: 'h'.repeat(50),
     };
-    const { compiledRuntimeCode: _r, compiledCreationCode: _c, ...match } = verdictOf(SOURCE, { matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null, libraries: {} });
+    const {
+      compiledRuntimeCode: _r,
+      compiledCreationCode: _c,
+      ...match
+    } = verdictOf(SOURCE, { matchKind: 'partial', runtimeMatch: 'partial', creationMatch: null, libraries: {} });
     const copy: CopyMatch = { ...match, libraries: {} };
     const otherCode = `0x${CODE}00` as Hex;
-    const recorded = await recordVerification(stores.store.db, { deployment: deployment(address, otherCode), from: { compiledContractId, compilationId, match: copy, template } });
+    const recorded = await recordVerification(stores.store.db, {
+      deployment: deployment(address, otherCode),
+      from: { compiledContractId, compilationId, match: copy, template },
+    });
     expect(recorded.outcome).toBe('replaced');
     // The licence of a build's contract is read from its source.
-    expect(await getVerifiedContract(stores.store.db, address)).toMatchObject({ method: 'build', matchKind: 'partial', licenseType: 3, receipt: 'h'.repeat(50) });
+    expect(await getVerifiedContract(stores.store.db, address)).toMatchObject({
+      method: 'build',
+      matchKind: 'partial',
+      licenseType: 3,
+      receipt: 'h'.repeat(50),
+    });
     expect((await listReplacedVerifications(stores.store.db, address)).map((r) => r.reason).sort()).toEqual(['code_changed', 'replaced']);
   });
 
@@ -164,9 +203,21 @@ describeOnDialects('recording a verification', (dialect) => {
     const address = addr(6);
     const other = 'contract Other {}\n';
     const bad = verdictOf(other, { matchKind: 'unknown' as VerificationResult['matchKind'] });
-    await expect(recordVerification(stores.store.db, { deployment: deployment(address, '0x60016001'), from: { submission: single(address, { sourceCode: other }), result: bad, receipt: 'i'.repeat(50) } })).rejects.toThrow();
+    await expect(
+      recordVerification(stores.store.db, {
+        deployment: deployment(address, '0x60016001'),
+        from: { submission: single(address, { sourceCode: other }), result: bad, receipt: 'i'.repeat(50) },
+      }),
+    ).rejects.toThrow();
     expect(await Promise.all([count('compilations'), count('inputDocuments'), count('deployments'), count('verifiedContracts')])).toEqual(before);
     // The store is usable afterwards.
-    expect((await recordVerification(stores.store.db, { deployment: deployment(address), from: { submission: single(address), result: verdictOf(SOURCE), receipt: 'j'.repeat(50) } })).outcome).toBe('inserted');
+    expect(
+      (
+        await recordVerification(stores.store.db, {
+          deployment: deployment(address),
+          from: { submission: single(address), result: verdictOf(SOURCE), receipt: 'j'.repeat(50) },
+        })
+      ).outcome,
+    ).toBe('inserted');
   });
 });

@@ -10,20 +10,20 @@ import { keccak256 } from 'viem';
 import { licenseFromSource, publishedLicense } from '../core/licenseFromSource.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { saveBuild } from '../store/builds.js';
-import { compilationSources, saveCompilation, type CompiledUnit } from '../store/compilations.js';
+import { type CompiledUnit, compilationSources, saveCompilation } from '../store/compilations.js';
 import type { CopyTemplate } from '../store/copyTemplates.js';
 import type { Database } from '../store/database.js';
 import { recordDeployment } from '../store/deployments.js';
-import { saveInputDocument, type InputDocument } from '../store/inputDocuments.js';
+import { type InputDocument, saveInputDocument } from '../store/inputDocuments.js';
 import { storedTransformations } from '../store/matchFacts.js';
 import { writeTransaction } from '../store/transactions.js';
-import { writeVerifiedContract, type NewVerifiedContract, type SaveOutcome } from '../store/verifiedContracts.js';
+import { type NewVerifiedContract, type SaveOutcome, writeVerifiedContract } from '../store/verifiedContracts.js';
 import {
-  codeFingerprint,
-  isBetterVerdict,
   type BuildFormat,
   type ContractCreation,
   type CopyMatch,
+  codeFingerprint,
+  isBetterVerdict,
   type SolcInput,
   type VerdictStrength,
   type VerificationResult,
@@ -84,7 +84,8 @@ export interface RecordedVerification {
 export async function recordVerification(db: Kysely<Database>, args: RecordVerificationArgs): Promise<RecordedVerification> {
   const { compiled, input, record, verdict } = await whatToRecord(db, args.from);
   return writeTransaction(db, async (trx) => {
-    const compiledContractId = 'id' in compiled ? compiled.id : (await saveCompilation(trx, compiled.compilerVersion, compiled.input, [compiled.unit])).contractIds[0]!;
+    const compiledContractId =
+      'id' in compiled ? compiled.id : (await saveCompilation(trx, compiled.compilerVersion, compiled.input, [compiled.unit])).contractIds[0]!;
     const inputDocumentId = 'id' in input ? input.id : await saveInputDocument(trx, input);
     const deploymentId = await recordSeenDeployment(trx, args.deployment);
     const outcome = await writeVerifiedContract(
@@ -107,10 +108,20 @@ interface RecordParts {
 /** What the matcher proved and read: the same for a submission and a copy. */
 type Match = Pick<
   CopyMatch,
-  'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'constructorArguments' | 'libraries' | 'transformations' | 'transformationValues' | 'swarmSource'
+  | 'matchKind'
+  | 'runtimeMatch'
+  | 'creationMatch'
+  | 'creationCompared'
+  | 'constructorArguments'
+  | 'libraries'
+  | 'transformations'
+  | 'transformationValues'
+  | 'swarmSource'
 >;
 
-function matchFields(match: Match): Pick<
+function matchFields(
+  match: Match,
+): Pick<
   NewVerifiedContract,
   'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'constructorArguments' | 'libraries' | 'transformations' | 'swarmSource'
 > {
@@ -144,7 +155,11 @@ async function whatToRecord(db: Kysely<Database>, from: VerifiedFrom): Promise<R
           { kind: 'single-file', content: result.flatteningRepairs ? (compiledSource ?? submission.sourceCode) : submission.sourceCode };
     const licenseSource = submission.codeFormat === 'solidity-single-file' ? submission.sourceCode : (compiledSource ?? '');
     return {
-      compiled: { compilerVersion: result.compilerVersion, input: result.compilerInput, unit: { path: result.sourcePath, name: result.contractName, compiled: result.compiled } },
+      compiled: {
+        compilerVersion: result.compilerVersion,
+        input: result.compilerInput,
+        unit: { path: result.sourcePath, name: result.contractName, compiled: result.compiled },
+      },
       input,
       record: {
         ...matchFields(result),

@@ -1,5 +1,5 @@
-import type { Address, Hex } from '../core/types.js';
 import type { BlockCreation } from '../bytecodeDatabase/ports.js';
+import type { Address, Hex } from '../core/types.js';
 import { createFramesInCallTrace, createFramesInParityTraces } from './creationTraces.js';
 import type { JsonRpc } from './jsonRpc.js';
 import * as v from './rpcValues.js';

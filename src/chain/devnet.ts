@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { mnemonicToAccount } from 'viem/accounts';
 import { bytesToHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import type { Address, Hex } from '../core/types.js';
 
 /** anvil's well-known development mnemonic: every key derived from it is public. */
@@ -76,11 +76,16 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const chainId = options.chainId ?? 31337;
   const accounts = options.accounts ?? 10;
   const args = [
-    '--host', host,
-    '--port', String(port),
-    '--chain-id', String(chainId),
-    '--accounts', String(accounts),
-    '--mnemonic', DEVNET_MNEMONIC,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--chain-id',
+    String(chainId),
+    '--accounts',
+    String(accounts),
+    '--mnemonic',
+    DEVNET_MNEMONIC,
     '--silent',
   ];
   // The state is also written every few seconds, so a killed service keeps its devnet's chain.
@@ -96,9 +101,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const rpcUrl = `http://${host}:${port}`;
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`anvil exited with code ${code}: ${stderr.trim()}`))),
-  );
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`anvil exited with code ${code}: ${stderr.trim()}`))));
   exited.catch(() => undefined);
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -2,8 +2,8 @@ import { getContractAddress } from 'viem';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { ContractCreation } from '../verify/index.js';
-import { findCreateInCallTrace, findCreateInParityTraces, type CreateFrame } from './creationTraces.js';
-import { isStateUnavailable, RpcFailure, type JsonRpc } from './jsonRpc.js';
+import { type CreateFrame, findCreateInCallTrace, findCreateInParityTraces } from './creationTraces.js';
+import { isStateUnavailable, type JsonRpc, RpcFailure } from './jsonRpc.js';
 import * as v from './rpcValues.js';
 
 export interface FindCreationOptions {
@@ -22,11 +22,7 @@ const DELEGATION = /^0xef0100[0-9a-f]{40}$/;
  * the node cannot tell (no contract, genesis allocation, no traces or history for a
  * factory creation). Throws RpcFailure when the node is down or answers nonsense.
  */
-export async function findCreation(
-  rpc: JsonRpc,
-  address: Address,
-  options: FindCreationOptions,
-): Promise<ContractCreation | null> {
+export async function findCreation(rpc: JsonRpc, address: Address, options: FindCreationOptions): Promise<ContractCreation | null> {
   if (options.useOtterscan) {
     const ots = await rpc.optional('ots_getContractCreator', [address], { heavy: true });
     if (ots.supported) {
@@ -40,10 +36,7 @@ export async function findCreation(
 
 /** The creation of `address` in transaction `txHash` (direct, or by a factory when traces are served); null when it did not create it. */
 export async function creationInTransaction(rpc: JsonRpc, address: Address, txHash: Hex): Promise<ContractCreation | null> {
-  const [txRaw, receiptRaw] = await Promise.all([
-    rpc.request('eth_getTransactionByHash', [txHash]),
-    rpc.request('eth_getTransactionReceipt', [txHash]),
-  ]);
+  const [txRaw, receiptRaw] = await Promise.all([rpc.request('eth_getTransactionByHash', [txHash]), rpc.request('eth_getTransactionReceipt', [txHash])]);
   // The node just named this transaction; not having it is a node fault, not "no creation".
   const tx = v.record('eth_getTransactionByHash', txRaw, 'transaction');
   const receipt = v.record('eth_getTransactionReceipt', receiptRaw, 'receipt');
@@ -91,11 +84,7 @@ function succeeded(receipt: Record<string, unknown>): boolean {
  * The creation frame of `address` in one transaction's trace; null when the trace has
  * none, undefined when the node serves neither trace method.
  */
-async function createFrameInTransaction(
-  rpc: JsonRpc,
-  txHash: Hex,
-  address: Address,
-): Promise<CreateFrame | null | undefined> {
+async function createFrameInTransaction(rpc: JsonRpc, txHash: Hex, address: Address): Promise<CreateFrame | null | undefined> {
   const debug = await rpc.optional('debug_traceTransaction', [txHash, { tracer: 'callTracer' }], { heavy: true });
   if (debug.supported) return findCreateInCallTrace(debug.result, address);
   const parity = await rpc.optional('trace_transaction', [txHash], { heavy: true });
@@ -104,14 +93,9 @@ async function createFrameInTransaction(
 }
 
 /** Without ots: the first block with code by binary search, then that block's transactions. */
-async function searchCreation(
-  rpc: JsonRpc,
-  address: Address,
-  options: FindCreationOptions,
-): Promise<ContractCreation | null> {
+async function searchCreation(rpc: JsonRpc, address: Address, options: FindCreationOptions): Promise<ContractCreation | null> {
   const head = v.quantity('eth_blockNumber', await rpc.request('eth_blockNumber', []));
-  const codeAt = async (block: bigint): Promise<Hex> =>
-    v.hexData('eth_getCode', await rpc.request('eth_getCode', [address, v.blockTag(block)]), 'code');
+  const codeAt = async (block: bigint): Promise<Hex> => v.hexData('eth_getCode', await rpc.request('eth_getCode', [address, v.blockTag(block)]), 'code');
   const headCode = await codeAt(head);
   if (headCode === '0x' || DELEGATION.test(headCode)) return null;
 
@@ -147,18 +131,9 @@ async function searchCreation(
   return creationInBlock(rpc, address, high, options);
 }
 
-async function creationInBlock(
-  rpc: JsonRpc,
-  address: Address,
-  blockNumber: bigint,
-  options: FindCreationOptions,
-): Promise<ContractCreation | null> {
+async function creationInBlock(rpc: JsonRpc, address: Address, blockNumber: bigint, options: FindCreationOptions): Promise<ContractCreation | null> {
   const tag = v.blockTag(blockNumber);
-  const block = v.record(
-    'eth_getBlockByNumber',
-    await rpc.request('eth_getBlockByNumber', [tag, true], { heavy: true }),
-    'block',
-  );
+  const block = v.record('eth_getBlockByNumber', await rpc.request('eth_getBlockByNumber', [tag, true], { heavy: true }), 'block');
   if (!Array.isArray(block.transactions)) throw v.malformed('eth_getBlockByNumber', 'transactions');
   const txs = block.transactions.map((t) => v.record('eth_getBlockByNumber', t, 'transaction'));
 
@@ -169,11 +144,7 @@ async function creationInBlock(
     const nonce = v.quantity('eth_getBlockByNumber', tx.nonce, 'nonce');
     if (getContractAddress({ from, nonce }).toLowerCase() !== address) continue;
     const txHash = v.hash('eth_getBlockByNumber', tx.hash);
-    const receipt = v.record(
-      'eth_getTransactionReceipt',
-      await rpc.request('eth_getTransactionReceipt', [txHash]),
-      'receipt',
-    );
+    const receipt = v.record('eth_getTransactionReceipt', await rpc.request('eth_getTransactionReceipt', [txHash]), 'receipt');
     const direct = directCreation(address, txHash, blockNumber, tx, receipt);
     if (direct) return direct;
   }

@@ -1,13 +1,4 @@
-import {
-  BaseError,
-  createClient,
-  http,
-  HttpRequestError,
-  ResponseBodyTooLargeError,
-  RpcRequestError,
-  TimeoutError,
-  type Client,
-} from 'viem';
+import { BaseError, type Client, createClient, HttpRequestError, http, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 
@@ -32,12 +23,7 @@ export class RpcFailure extends Error {
   readonly status: number | undefined;
   readonly data: unknown;
 
-  constructor(
-    method: string,
-    kind: RpcFailureKind,
-    message: string,
-    extra: { code?: number | undefined; status?: number | undefined; data?: unknown } = {},
-  ) {
+  constructor(method: string, kind: RpcFailureKind, message: string, extra: { code?: number | undefined; status?: number | undefined; data?: unknown } = {}) {
     super(message);
     this.name = 'RpcFailure';
     this.method = method;
@@ -66,11 +52,7 @@ export interface JsonRpc {
    * Like request, but resolves `{ supported: false }` when the node does not serve the
    * method, and remembers that so the method is not asked for again.
    */
-  optional(
-    method: string,
-    params: unknown[],
-    options?: { heavy?: boolean },
-  ): Promise<{ supported: true; result: unknown } | { supported: false }>;
+  optional(method: string, params: unknown[], options?: { heavy?: boolean }): Promise<{ supported: true; result: unknown } | { supported: false }>;
   /** False once the node refused the method; undefined before it was tried. */
   supports(method: string): boolean | undefined;
   markUnsupported(method: string): void;

@@ -1,13 +1,13 @@
+import type { ChainHistory } from '../bytecodeDatabase/ports.js';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { ChainHistory } from '../bytecodeDatabase/ports.js';
 import type { ChainLog, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
 import { blockHash, creationsInBlock } from './blockCreations.js';
 import { creationInTransaction, findCreation } from './findCreation.js';
-import { transactionOrigin } from './transactionOrigin.js';
 import { chainUnavailable, createJsonRpc, isExecutionFailure, RpcFailure } from './jsonRpc.js';
 import * as v from './rpcValues.js';
+import { transactionOrigin } from './transactionOrigin.js';
 
 export interface RpcChainReaderOptions {
   /** JSON-RPC over HTTP(S). May carry credentials: it is never logged. */
@@ -69,8 +69,7 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
         return Number(id);
       }),
 
-    getBlockNumber: () =>
-      guarded(async () => v.quantity('eth_blockNumber', await rpc.request('eth_blockNumber', []))),
+    getBlockNumber: () => guarded(async () => v.quantity('eth_blockNumber', await rpc.request('eth_blockNumber', []))),
 
     getCode: (address: Address, blockNumber?: bigint) =>
       guarded(async () => {
@@ -138,8 +137,7 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
     creationInTransaction: (address: Address, transactionHash: Hex) =>
       guarded(() => creationInTransaction(rpc, v.normalizeAddress(address), v.hash('creationInTransaction', transactionHash))),
 
-    transactionOrigin: (transactionHash: Hex) =>
-      guarded(() => transactionOrigin(rpc, v.hash('transactionOrigin', transactionHash))),
+    transactionOrigin: (transactionHash: Hex) => guarded(() => transactionOrigin(rpc, v.hash('transactionOrigin', transactionHash))),
 
     findCreation: (address: Address): Promise<ContractCreation | null> =>
       guarded(async () => {

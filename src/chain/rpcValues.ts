@@ -1,5 +1,5 @@
-import { isAddress } from '../core/hex.js';
 import { SolproofError } from '../core/errors.js';
+import { isAddress } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
 import { RpcFailure } from './jsonRpc.js';
 

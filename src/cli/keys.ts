@@ -27,12 +27,26 @@ export async function keys(config: Config, words: string[], flags: { owner?: str
         const rows = await listApiKeys(store.db);
         const usage = await quotaUsageToday(store.db);
         // LAST USED is written at most once a minute per key; the day's counts are exact (UTC day).
-        out(['ID', 'PREFIX', 'OWNER', 'TIER', 'CREATED', 'LAST USED', 'REVOKED', 'VERIFY TODAY', 'PROXY TODAY', 'DRY RUNS TODAY', 'DIAGNOSES TODAY'].join('\t'));
+        out(
+          ['ID', 'PREFIX', 'OWNER', 'TIER', 'CREATED', 'LAST USED', 'REVOKED', 'VERIFY TODAY', 'PROXY TODAY', 'DRY RUNS TODAY', 'DIAGNOSES TODAY'].join('\t'),
+        );
         for (const k of rows) {
           const t = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
           const today = usage.get(k.id) ?? { verify: 0, proxy: 0, dry_run: 0, diagnosis: 0 };
           out(
-            [k.id, `${k.keyPrefix}...`, k.owner ?? '-', k.tier, t(k.createdAt), t(k.lastUsedAt), t(k.revokedAt), today.verify, today.proxy, today.dry_run, today.diagnosis].join('\t'),
+            [
+              k.id,
+              `${k.keyPrefix}...`,
+              k.owner ?? '-',
+              k.tier,
+              t(k.createdAt),
+              t(k.lastUsedAt),
+              t(k.revokedAt),
+              today.verify,
+              today.proxy,
+              today.dry_run,
+              today.diagnosis,
+            ].join('\t'),
           );
         }
         return 0;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { CONFIG_OPTIONS, loadConfig } from '../core/config.js';
+import { isSolproofError } from '../core/errors.js';
+import { errorSentence } from '../texts/index.js';
 import { readCommandLine } from './args.js';
 import { keys } from './keys.js';
 import { start } from './start.js';
 import { storeCommand } from './store.js';
-import { isSolproofError } from '../core/errors.js';
-import { errorSentence } from '../texts/index.js';
 
 const USAGE = `usage: solproof <command> [options]
 

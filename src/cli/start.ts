@@ -2,28 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildServer, createAccessControl } from '../api/server.js';
+import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
+import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
+import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
+import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
+import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
+import { createRecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import { checkChainId } from '../chain/checkChainId.js';
-import { portIsFree, startDevnet, type Devnet } from '../chain/devnet.js';
+import { type Devnet, portIsFree, startDevnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { CompilerList, createSolcCompiler } from '../compilers/index.js';
-import { runningJobsPerKey, type Config } from '../core/config.js';
+import { type Config, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
+import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
+import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler, type DiagnosisDeps } from '../jobs/runVerification.js';
 import { WorkGate } from '../jobs/workGate.js';
-import { openStore, type Store } from '../store/openStore.js';
-import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
-import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
-import { createCopyLookup } from '../bytecodeDatabase/copyLookup.js';
-import { createRecordCheck } from '../bytecodeDatabase/recordCheck.js';
-import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
-import { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
-import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
-import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
-import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
+import { openStore, type Store } from '../store/openStore.js';
+import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
 import { registerWebRoutes } from '../web/routes.js';
 
 const DEVNET_PORT = 8545;
@@ -45,9 +45,7 @@ export async function start(config: Config): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
 
   // Checked before anything starts: processes meant to share one limit must not each run their own.
-  const rateLimits: RateLimitStore = config.redisUrl
-    ? await connectRedisRateLimitStore({ url: config.redisUrl, logger })
-    : new MemoryRateLimitStore();
+  const rateLimits: RateLimitStore = config.redisUrl ? await connectRedisRateLimitStore({ url: config.redisUrl, logger }) : new MemoryRateLimitStore();
 
   let devnet: Devnet | undefined;
   let rpcUrl = config.rpcUrl;
@@ -113,7 +111,10 @@ export async function start(config: Config): Promise<void> {
           // A compiler that is cached, or arrives within 15 s (it stays cached for the resubmission).
           compilerAvailable: (version) =>
             Promise.race([
-              compiler.resolve(version).then(() => true, () => false),
+              compiler.resolve(version).then(
+                () => true,
+                () => false,
+              ),
               new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
             ]),
           budget: { compiles: config.diagnosisCompiles, ms: config.diagnosisSeconds * 1000 },
@@ -129,7 +130,11 @@ export async function start(config: Config): Promise<void> {
     logger,
   });
   const verifyBuild = createBuildVerificationHandler({
-    store, compiler, recogniser, logger, retryDelayMs,
+    store,
+    compiler,
+    recogniser,
+    logger,
+    retryDelayMs,
     ...(config.followChain ? { deploymentsRecorded: () => followerCaughtUp(store.db, chain, 10_000) } : {}),
   });
   const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
@@ -184,7 +189,9 @@ export async function start(config: Config): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  say(`solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`);
+  say(
+    `solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sampleVerifiedContract, saveSampleDocuments } from '../../test/helpers/testDatabase.js';
 import { openStore } from '../store/openStore.js';
 import { insertVerifiedContracts } from '../store/verifiedContracts.js';
-import { sampleVerifiedContract, saveSampleDocuments } from '../../test/helpers/testDatabase.js';
 
 const CLI = path.resolve('dist/cli/main.js');
 const run = promisify(execFile);
@@ -18,10 +18,18 @@ describe('solproof store stats', () => {
   it('prints the contracts, the distinct compilations and sources, and the bytes on disk', async () => {
     const store = await openStore({ dataDir });
     await saveSampleDocuments(store.db);
-    await insertVerifiedContracts(store.db, [1, 2, 3].map((i) => sampleVerifiedContract(`0x${String(i).padStart(40, '0')}`)));
+    await insertVerifiedContracts(
+      store.db,
+      [1, 2, 3].map((i) => sampleVerifiedContract(`0x${String(i).padStart(40, '0')}`)),
+    );
     await store.close();
     const { stdout } = await run(process.execPath, [CLI, 'store', 'stats', '--data-dir', dataDir]);
-    const lines = new Map(stdout.trim().split('\n').map((l) => [l.split('\t')[0]!, l.split('\t')[1]!]));
+    const lines = new Map(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => [l.split('\t')[0]!, l.split('\t')[1]!]),
+    );
     expect(lines.get('database')).toBe('sqlite');
     expect(lines.get('verified contracts')).toBe('3');
     expect(lines.get('compilations')).toBe('1');

@@ -6,7 +6,7 @@ import {
   type CompilerListSourceName,
   type CompilerListSourceState,
 } from '../core/compilerListing.js';
-import { compareVersions, parseCompilerVersion, parseVersionNumbers, releaseOf, type CompilerVersion, type VersionNumbers } from '../core/compilerVersion.js';
+import { type CompilerVersion, compareVersions, parseCompilerVersion, parseVersionNumbers, releaseOf, type VersionNumbers } from '../core/compilerVersion.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 
 /** The oldest compiler the service accepts (submissions before it are refused). */

@@ -3,11 +3,12 @@
  * Runs in its own thread so a 10-30 MB emscripten module and a long compile never block
  * the service's event loop.
  */
-import type { CompileFailureFacts } from './nativeCompiler.js';
+
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
-import { threadId } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { threadId } from 'node:worker_threads';
+import type { CompileFailureFacts } from './nativeCompiler.js';
 
 const require = createRequire(import.meta.url);
 

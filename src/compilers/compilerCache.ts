@@ -3,7 +3,7 @@ import { constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { access, chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompilerVersion } from '../core/compilerVersion.js';
-import { compilerFileName, type CompilerKind } from './compilerFileName.js';
+import { type CompilerKind, compilerFileName } from './compilerFileName.js';
 
 /** A compiler present in the local cache. */
 export interface ResolvedCompiler {

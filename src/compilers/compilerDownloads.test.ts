@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, mkdtemp, rm, stat } from 'node:fs/promises';
-import { create as createTarball } from 'tar';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { create as createTarball } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejection } from '../../test/helpers/rejection.js';
 import { installedLongVersion } from '../../test/helpers/compilerCache.js';
+import { rejection } from '../../test/helpers/rejection.js';
+import { errorSentence } from '../texts/index.js';
 import type { SolcInput } from '../verify/index.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
 import { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions } from './solcCompiler.js';
-import { errorSentence } from '../texts/index.js';
 
 /** The compilers in a cache (its package.json only declares the module type). */
 async function cachedFiles(dir: string): Promise<string[]> {
@@ -30,7 +30,6 @@ const input: SolcInput = {
 function bytecodeOf(output: Awaited<ReturnType<SolcCompiler['compile']>>): string | undefined {
   return output.contracts?.['Store.sol']?.Store?.evm?.bytecode?.object;
 }
-
 
 /** A solc-bin mirror on 127.0.0.1 serving whatever files a test gives it, counting requests. */
 interface LocalMirror {
@@ -108,7 +107,10 @@ async function publishSoljson(registry: LocalMirror, version: string, soljson: s
   const bytes = await readFile(tgz);
   const integrity = `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
   registry.files.set(`/tarballs/solc-${version}.tgz`, bytes);
-  registry.files.set(`/solc/${version}`, Buffer.from(JSON.stringify({ name: 'solc', version, dist: { tarball: `${registry.url}/tarballs/solc-${version}.tgz`, integrity } })));
+  registry.files.set(
+    `/solc/${version}`,
+    Buffer.from(JSON.stringify({ name: 'solc', version, dist: { tarball: `${registry.url}/tarballs/solc-${version}.tgz`, integrity } })),
+  );
 }
 
 const dirs: string[] = [];
@@ -198,7 +200,13 @@ describe('downloading from the npm registry', () => {
       const cacheDir = await mkdtemp(join(tmpdir(), 'solproof-download-'));
       dirs.push(cacheDir);
       const unknownToTable = () => null;
-      const compiler = createSolcCompiler({ cacheDir, maxThreads: 1, mirrorUrl: null, npmRegistryUrl: registry.url, releases: ReleaseRegistry.inCache(cacheDir, unknownToTable) });
+      const compiler = createSolcCompiler({
+        cacheDir,
+        maxThreads: 1,
+        mirrorUrl: null,
+        npmRegistryUrl: registry.url,
+        releases: ReleaseRegistry.inCache(cacheDir, unknownToTable),
+      });
       compilers.push(compiler);
       const resolved = await compiler.resolve(`v${v0826}`);
       expect(resolved).toEqual({ kind: 'soljson', path: join(cacheDir, `soljson-v${v0826}.js`), longVersion: v0826 });
@@ -281,7 +289,11 @@ describe('downloading from a solc-bin mirror', () => {
     const resolved = await compiler.resolve(v0826);
     expect(resolved).toEqual({ kind: 'native', path: join(cacheDir, `solc-linux-amd64-v${v0826}`), longVersion: v0826 });
     expect((await stat(resolved.path)).mode & 0o111).not.toBe(0);
-    expect(bytecodeOf(await compiler.compile(v0826, { ...input, sources: { 'Store.sol': { content: input.sources['Store.sol']!.content!.replace('>=0.4.24', '^0.8.0') } } }))).toMatch(/^6080/);
+    expect(
+      bytecodeOf(
+        await compiler.compile(v0826, { ...input, sources: { 'Store.sol': { content: input.sources['Store.sol']!.content!.replace('>=0.4.24', '^0.8.0') } } }),
+      ),
+    ).toMatch(/^6080/);
   });
 
   it('says a version is not available when the mirror answers without it and npm is off', async () => {

@@ -186,7 +186,9 @@ export async function fetchNpmSolcVersions(registry: string, limits: HttpLimits)
   if (typeof doc?.versions !== 'object' || doc.versions === null || Array.isArray(doc.versions)) {
     throw new DownloadError(`npm registry answer for solc from ${registry} has no versions`);
   }
-  return Object.keys(doc.versions).filter((v) => NPM_VERSION_RE.test(v)).slice(0, MAX_NPM_VERSIONS);
+  return Object.keys(doc.versions)
+    .filter((v) => NPM_VERSION_RE.test(v))
+    .slice(0, MAX_NPM_VERSIONS);
 }
 
 /** Reads one file out of a (gzipped) tarball held in memory. */

@@ -8,5 +8,4 @@ describe('compilerFileName', () => {
     expect(compilerFileName('soljson', v)).toBe('soljson-v0.8.26+commit.8a97fa7a.js');
     expect(compilerFileName('native', v)).toBe('solc-linux-amd64-v0.8.26+commit.8a97fa7a');
   });
-
 });

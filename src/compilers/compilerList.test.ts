@@ -89,7 +89,7 @@ async function deadUrl(): Promise<string> {
 const TABLE_RELEASES = SOLC_RELEASES.map(([long]) => long.split('+')[0]!);
 
 describe('the compiler list', () => {
-  it('lists every release from 0.4.11 that the mirror, npm and the cache offer, with the table\'s commits and npm packages, newest first', async () => {
+  it("lists every release from 0.4.11 that the mirror, npm and the cache offer, with the table's commits and npm packages, newest first", async () => {
     const [mirror, npm] = await Promise.all([startStub(MIRROR), startStub(NPM)]);
     try {
       const cacheDir = cacheWith([
@@ -114,8 +114,14 @@ describe('the compiler list', () => {
       expect(versions).toHaveLength(TABLE_RELEASES.length + 4);
 
       expect(build(listing, '0.8.26')).toEqual({
-        version: '0.8.26', longVersion: '0.8.26+commit.8a97fa7a', compilerVersion: 'v0.8.26+commit.8a97fa7a',
-        nightly: false, known: true, cached: true, sources: ['cache', 'mirror', 'npm'], npmPackage: '0.8.26',
+        version: '0.8.26',
+        longVersion: '0.8.26+commit.8a97fa7a',
+        compilerVersion: 'v0.8.26+commit.8a97fa7a',
+        nightly: false,
+        known: true,
+        cached: true,
+        sources: ['cache', 'mirror', 'npm'],
+        npmPackage: '0.8.26',
       });
       expect(build(listing, '0.8.28')).toMatchObject({ cached: true, sources: ['cache'], npmPackage: '0.8.28' });
       expect(build(listing, '0.8.27')).toMatchObject({ longVersion: '0.8.27+commit.40a35a09', cached: false, sources: [] });
@@ -125,10 +131,22 @@ describe('the compiler list', () => {
       expect(build(listing, '0.7.6')).toMatchObject({ sources: ['npm'] });
       expect(build(listing, '0.7.5')).toMatchObject({ sources: [] });
       expect(build(listing, '0.9.0')).toMatchObject({ longVersion: '0.9.0+commit.0123abcd', known: true, sources: ['mirror'], npmPackage: null });
-      expect(build(listing, '0.9.1-nightly.2026.1.2')).toMatchObject({ nightly: true, known: false, sources: ['mirror'], compilerVersion: 'v0.9.1-nightly.2026.1.2+commit.abcdef01' });
+      expect(build(listing, '0.9.1-nightly.2026.1.2')).toMatchObject({
+        nightly: true,
+        known: false,
+        sources: ['mirror'],
+        compilerVersion: 'v0.9.1-nightly.2026.1.2+commit.abcdef01',
+      });
       // Newer than every table: npm has it, nobody has told its commit yet.
       expect(build(listing, '0.9.2')).toEqual({
-        version: '0.9.2', longVersion: null, compilerVersion: null, nightly: false, known: false, cached: false, sources: ['npm'], npmPackage: '0.9.2',
+        version: '0.9.2',
+        longVersion: null,
+        compilerVersion: null,
+        nightly: false,
+        known: false,
+        cached: false,
+        sources: ['npm'],
+        npmPackage: '0.9.2',
       });
 
       expect(listing.sources.mirror).toMatchObject({ url: mirror.url, builds: 6, ageSeconds: 0 });

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import type { PiscinaTask } from 'piscina';
+import { Piscina } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WorkerResult } from './compileWorker.js';
-import { runNativeCompiler, type CompileFailureFacts } from './nativeCompiler.js';
+import { type CompileFailureFacts, runNativeCompiler } from './nativeCompiler.js';
 
 export interface CompilerPoolOptions {
   maxThreads: number;
@@ -232,7 +232,10 @@ export class CompilerPool {
     const buffer = output.buffer as ArrayBuffer;
     let parsed: WorkerResult;
     try {
-      parsed = await this.piscina.run({ kind: 'parse', output: buffer, maxOutputBytes: this.maxOutputBytes }, { transferList: [buffer], ...(signal ? { signal } : {}) });
+      parsed = await this.piscina.run(
+        { kind: 'parse', output: buffer, maxOutputBytes: this.maxOutputBytes },
+        { transferList: [buffer], ...(signal ? { signal } : {}) },
+      );
     } catch (e) {
       throw this.translateWorkerFailure(e, signal?.aborted ? 'cancelled' : null);
     }

@@ -4,21 +4,21 @@
  * integrity hashes, and the compiler inside is asked its own version).
  */
 import { rename, rm } from 'node:fs/promises';
-import { compareVersions, longVersionFromReported, parseCompilerVersion, type CompilerVersion } from '../core/compilerVersion.js';
+import { type CompilerVersion, compareVersions, longVersionFromReported, parseCompilerVersion } from '../core/compilerVersion.js';
 import type { Logger } from '../core/log.js';
+import { npmPackagesFor } from './buildCompilerListing.js';
 import type { CompilerCache, ResolvedCompiler } from './compilerCache.js';
 import {
   ChecksumError,
   DownloadError,
   downloadSolcBinBuild,
-  fetchNpmSoljson,
   fetchNpmSolcVersions,
+  fetchNpmSoljson,
   fetchSolcBinList,
   type HttpLimits,
   type SolcBinBuild,
   type SolcBinPlatform,
 } from './compilerDownloads.js';
-import { npmPackagesFor } from './buildCompilerListing.js';
 import type { CompilerKind } from './compilerFileName.js';
 import type { ReleaseRegistry } from './releaseRegistry.js';
 

@@ -1,5 +1,5 @@
+import { type CompilerVersion, parseCompilerVersion, releaseOf } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
-import { parseCompilerVersion, releaseOf, type CompilerVersion } from '../core/compilerVersion.js';
 import type { CompilerCache, ResolvedCompiler } from './compilerCache.js';
 import type { CompilerKind } from './compilerFileName.js';
 import type { CompilerSource, SourceAttempts } from './compilerSources.js';
@@ -66,4 +66,3 @@ export class DownloadCache {
     throw error;
   }
 }
-

@@ -1,3 +1,3 @@
-export { createSolcCompiler, type SolcCompiler, type SolcCompilerOptions, type SolcCompilerStats, type ResolvedCompiler } from './solcCompiler.js';
 export type { CompilerKind } from './compilerFileName.js';
 export { CompilerList, type CompilerListOptions } from './compilerList.js';
+export { createSolcCompiler, type ResolvedCompiler, type SolcCompiler, type SolcCompilerOptions, type SolcCompilerStats } from './solcCompiler.js';

@@ -9,17 +9,22 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejection } from '../../test/helpers/rejection.js';
 import { seedCompilerCache } from '../../test/helpers/compilerCache.js';
+import { rejection } from '../../test/helpers/rejection.js';
+import { errorSentence } from '../texts/index.js';
 import type { SolcInput } from '../verify/index.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
-import { errorSentence } from '../texts/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const input: SolcInput = {
   language: 'Solidity',
-  sources: { 'Token.sol': { content: 'pragma solidity >=0.6.0;\ncontract Token { mapping(address => uint) public balanceOf; function mint() public { balanceOf[msg.sender] += 1; } }\n' } },
+  sources: {
+    'Token.sol': {
+      content:
+        'pragma solidity >=0.6.0;\ncontract Token { mapping(address => uint) public balanceOf; function mint() public { balanceOf[msg.sender] += 1; } }\n',
+    },
+  },
   settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
 };
 
@@ -37,7 +42,6 @@ async function executable(path: string, text: string): Promise<void> {
   await writeFile(path, text);
   await chmod(path, 0o755);
 }
-
 
 let cacheDir: string;
 let versions: Record<string, string>;

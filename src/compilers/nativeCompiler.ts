@@ -20,8 +20,7 @@ export interface CompileFailureFacts extends CompilerCrashFacts {
 
 export type NativeRunResult =
   /** solc's output bytes, in a buffer of their own (so they can be transferred to a worker). */
-  | { ok: true; output: Uint8Array }
-  | ({ ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed' | 'cancelled' } & CompileFailureFacts);
+  { ok: true; output: Uint8Array } | ({ ok: false; reason: 'timeout' | 'out_of_memory' | 'output_too_large' | 'crashed' | 'cancelled' } & CompileFailureFacts);
 
 const MEMORY_POLL_MS = 100;
 
@@ -53,10 +52,7 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
         child.kill('SIGKILL');
       };
 
-      const timer = setTimeout(
-        () => kill({ ok: false, reason: 'timeout', detail: '' }),
-        options.timeoutMs,
-      );
+      const timer = setTimeout(() => kill({ ok: false, reason: 'timeout', detail: '' }), options.timeoutMs);
       const capKb = options.maxMemoryMb * 1024;
       const poll = setInterval(() => {
         if (child.pid === undefined) return;
@@ -123,4 +119,3 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
     await rm(scratch, { recursive: true, force: true });
   }
 }
-

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { knownSolcRelease, type ReleaseLookup, type SolcRelease } from '../core/solcReleases.js';
 import { parseCompilerVersion, releaseOf } from '../core/compilerVersion.js';
+import { knownSolcRelease, type ReleaseLookup, type SolcRelease } from '../core/solcReleases.js';
 
 /** How many learned releases are kept (nightlies included); far more than exist per year. */
 const MAX_LEARNED = 5000;

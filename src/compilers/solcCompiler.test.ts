@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejection } from '../../test/helpers/rejection.js';
 import { INSTALLED_SOLC_VERSIONS, seedCompilerCache } from '../../test/helpers/compilerCache.js';
+import { rejection } from '../../test/helpers/rejection.js';
+import { errorSentence } from '../texts/index.js';
 import type { SolcInput } from '../verify/index.js';
 import { createSolcCompiler, type SolcCompiler } from './solcCompiler.js';
-import { errorSentence } from '../texts/index.js';
 
 function counterInput(extra = ''): SolcInput {
   return {
@@ -43,11 +43,14 @@ function memoryHungryInput(): SolcInput {
   const elements = Array.from({ length: n }, (_, i) => (i === 0 ? 'uint8(1)' : String(i % 10))).join(',');
   return {
     language: 'Solidity',
-    sources: { 'Big.sol': { content: `pragma solidity ^0.8.0;\ncontract Big { function f() public pure returns (uint s) { uint8[${n}] memory x = [${elements}]; s = x[3]; } }\n` } },
+    sources: {
+      'Big.sol': {
+        content: `pragma solidity ^0.8.0;\ncontract Big { function f() public pure returns (uint s) { uint8[${n}] memory x = [${elements}]; s = x[3]; } }\n`,
+      },
+    },
     settings: { optimizer: { enabled: false, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
   };
 }
-
 
 let cacheDir: string;
 let versions: Record<string, string>;
@@ -170,7 +173,10 @@ describe('createSolcCompiler with a seeded cache', () => {
     // The worker that ran it is gone; the one beside it stays.
     expect(compiler.stats()).toMatchObject({ running: 0, threads: 1, cancelled: 1, timeouts: 0, crashes: 0 });
     // Both slots serve again: two compiles at once, one on a new worker.
-    const [a, b] = await Promise.all([compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public a;')), compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public b;'))]);
+    const [a, b] = await Promise.all([
+      compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public a;')),
+      compiler.compile(versions['0.8.28']!, counterInput('\n  uint256 public b;')),
+    ]);
     expect(a.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
     expect(b.contracts?.['Counter.sol']?.Counter?.evm?.bytecode?.object).toMatch(/^60/);
     expect(compiler.stats()).toMatchObject({ compiles: 3, threads: 2 });

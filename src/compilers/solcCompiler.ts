@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
+import { type CompilerVersion, compareVersions } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
-import { compareVersions, type CompilerVersion } from '../core/compilerVersion.js';
 import type { Logger } from '../core/log.js';
 import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
 import { CompilerCache, type ResolvedCompiler } from './compilerCache.js';
 import type { HttpLimits } from './compilerDownloads.js';
 import type { CompilerKind } from './compilerFileName.js';
 import { CompilerPool, type CompilerPoolStats } from './compilerPool.js';
-import { mirrorSource, npmSource, type CompilerSource, type SourceDeps } from './compilerSources.js';
+import { type CompilerSource, mirrorSource, npmSource, type SourceDeps } from './compilerSources.js';
 import { DownloadCache } from './downloadCache.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
 

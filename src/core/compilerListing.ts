@@ -57,15 +57,19 @@ export interface CompilerListing {
 
 /** The meaning of every field, served with the list and shown on the API page. */
 export const COMPILER_LISTING_FIELDS: Readonly<Record<string, string>> = {
-  'builds[]': 'every solc release and nightly from v0.4.11 on that the configured sources offer, the compiler cache holds, or the release table knows; newest first',
-  'builds[].version': 'the release (0.8.26), or a nightly\'s version (0.8.27-nightly.2024.5.1)',
+  'builds[]':
+    'every solc release and nightly from v0.4.11 on that the configured sources offer, the compiler cache holds, or the release table knows; newest first',
+  'builds[].version': "the release (0.8.26), or a nightly's version (0.8.27-nightly.2024.5.1)",
   'builds[].longVersion': 'the release with its commit (0.8.26+commit.8a97fa7a); null when no source has told the commit yet',
   'builds[].compilerVersion': 'what to send as compilerversion (v0.8.26+commit.8a97fa7a); null like longVersion',
   'builds[].nightly': 'true for a nightly build (offered by the solc-bin mirror only)',
-  'builds[].known': 'true when the release table shipped with the service (or learned from a source since) has it: its commit is certain even when no source can be reached',
-  'builds[].cached': 'true when the compiler is in this service\'s cache: verifying with it needs no download',
-  'builds[].sources': 'where it can be had: "cache" (here), "mirror" (the solc-bin mirror\'s last list), "npm" (the npm registry\'s last list of solc versions); empty when none, e.g. every source unreachable so far',
+  'builds[].known':
+    'true when the release table shipped with the service (or learned from a source since) has it: its commit is certain even when no source can be reached',
+  'builds[].cached': "true when the compiler is in this service's cache: verifying with it needs no download",
+  'builds[].sources':
+    'where it can be had: "cache" (here), "mirror" (the solc-bin mirror\'s last list), "npm" (the npm registry\'s last list of solc versions); empty when none, e.g. every source unreachable so far',
   'builds[].npmPackage': 'the npm solc version that holds this release (solc@0.8.7-fixed holds 0.8.7); null when no npm package does',
-  'sources.mirror, sources.npm': 'one per configured source (absent when not configured): url, fetchedAt (when the list in use was fetched, null if never), ageSeconds, builds (how many it offers), and error and failedAt when the last refresh failed (the older list stays in use)',
+  'sources.mirror, sources.npm':
+    'one per configured source (absent when not configured): url, fetchedAt (when the list in use was fetched, null if never), ageSeconds, builds (how many it offers), and error and failedAt when the last refresh failed (the older list stays in use)',
   generatedAt: 'when this answer was put together; lists older than 10 minutes are refreshed in the background',
 };

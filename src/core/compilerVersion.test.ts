@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, longVersionFromReported, parseCompilerVersion, parseVersionNumbers, readSubmittedVersion, versionAtLeast } from './compilerVersion.js';
 import { submittedVersionText } from '../texts/index.js';
+import {
+  compareVersions,
+  longVersionFromReported,
+  parseCompilerVersion,
+  parseVersionNumbers,
+  readSubmittedVersion,
+  versionAtLeast,
+} from './compilerVersion.js';
 import { knownSolcRelease } from './solcReleases.js';
 
 describe('parseCompilerVersion', () => {
@@ -64,7 +71,7 @@ describe('readSubmittedVersion', () => {
     }
   });
 
-  it('takes a known release\'s commit shortened to 7 digits or lengthened (as Blockscout does), and gives its long version', () => {
+  it("takes a known release's commit shortened to 7 digits or lengthened (as Blockscout does), and gives its long version", () => {
     const cases: [string, string, string][] = [
       ['v0.8.18+commit.87f61d9', 'v0.8.18+commit.87f61d96', '0.8.18'],
       ['0.8.18+commit.87F61D9', 'v0.8.18+commit.87f61d96', '0.8.18'],
@@ -76,7 +83,14 @@ describe('readSubmittedVersion', () => {
   });
 
   it('names the long version of a known release for a wrong, too short, wrongly lengthened or missing commit', () => {
-    for (const text of ['v0.8.28+commit.deadbeef', 'v0.8.28+commit.789361', 'v0.8.28+commit.7893615', 'v0.8.28+commit.7893614b1234', '0.8.28', 'v0.8.28.Linux.gcc']) {
+    for (const text of [
+      'v0.8.28+commit.deadbeef',
+      'v0.8.28+commit.789361',
+      'v0.8.28+commit.7893615',
+      'v0.8.28+commit.7893614b1234',
+      '0.8.28',
+      'v0.8.28.Linux.gcc',
+    ]) {
       expect(readAndWord(text, knownSolcRelease)).toEqual({
         ok: false,
         error: `Invalid parameter compilerversion: "${text}" is not a solc release; did you mean v0.8.28+commit.7893614a?`,

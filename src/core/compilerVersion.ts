@@ -25,8 +25,7 @@ export interface CompilerVersion extends VersionNumbers {
 }
 
 // Strict on purpose: the long form ends up in cache file names and mirror URLs.
-const LONG_VERSION =
-  /^v?(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:-nightly\.(\d{4}\.\d{1,2}\.\d{1,2}))?\+commit\.([0-9a-f]{8})$/;
+const LONG_VERSION = /^v?(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:-nightly\.(\d{4}\.\d{1,2}\.\d{1,2}))?\+commit\.([0-9a-f]{8})$/;
 
 /**
  * Parses a compiler version in the long form (`v0.8.26+commit.8a97fa7a`, the `v` optional).

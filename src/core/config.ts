@@ -92,31 +92,139 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'solcMirrorUrl', flag: 'solc-mirror', env: 'SOLPROOF_SOLC_MIRROR', kind: 'string', help: "solc-bin mirror base URL ('' to disable)" },
   { key: 'npmRegistryUrl', flag: 'npm-registry', env: 'SOLPROOF_NPM_REGISTRY', kind: 'string', help: 'npm registry for solc packages' },
   { key: 'compilerThreads', flag: 'compiler-threads', env: 'SOLPROOF_COMPILER_THREADS', kind: 'int', help: 'compiler worker threads (default: cores)' },
-  { key: 'compileTimeoutMs', flag: 'compile-timeout-ms', env: 'SOLPROOF_COMPILE_TIMEOUT_MS', kind: 'int', help: 'time limit of one compilation (default 120000)' },
+  {
+    key: 'compileTimeoutMs',
+    flag: 'compile-timeout-ms',
+    env: 'SOLPROOF_COMPILE_TIMEOUT_MS',
+    kind: 'int',
+    help: 'time limit of one compilation (default 120000)',
+  },
   { key: 'compileMemoryMb', flag: 'compile-memory-mb', env: 'SOLPROOF_COMPILE_MEMORY_MB', kind: 'int', help: 'heap cap of a compiler worker (default 2048)' },
   { key: 'jobConcurrency', flag: 'job-concurrency', env: 'SOLPROOF_JOB_CONCURRENCY', kind: 'int', help: 'verification jobs run at once (default: cores)' },
-  { key: 'jobRetryDelayMs', flag: 'job-retry-delay-ms', env: 'SOLPROOF_JOB_RETRY_DELAY_MS', kind: 'int', help: 'first wait before retrying a job when the node is unreachable (default 5000, doubling)' },
+  {
+    key: 'jobRetryDelayMs',
+    flag: 'job-retry-delay-ms',
+    env: 'SOLPROOF_JOB_RETRY_DELAY_MS',
+    kind: 'int',
+    help: 'first wait before retrying a job when the node is unreachable (default 5000, doubling)',
+  },
   { key: 'jobMaxAttempts', flag: 'job-max-attempts', env: 'SOLPROOF_JOB_MAX_ATTEMPTS', kind: 'int', help: 'attempts before such a job fails (default 8)' },
-  { key: 'keylessIntervalMs', flag: 'keyless-interval-ms', env: 'SOLPROOF_KEYLESS_INTERVAL_MS', kind: 'int', help: 'keyless reads: one per this many ms per client (default 5000)' },
+  {
+    key: 'keylessIntervalMs',
+    flag: 'keyless-interval-ms',
+    env: 'SOLPROOF_KEYLESS_INTERVAL_MS',
+    kind: 'int',
+    help: 'keyless reads: one per this many ms per client (default 5000)',
+  },
   { key: 'rateFree', flag: 'rate-free', env: 'SOLPROOF_RATE_FREE', kind: 'int', help: 'requests per second for free keys (default 5)' },
   { key: 'ratePro', flag: 'rate-pro', env: 'SOLPROOF_RATE_PRO', kind: 'int', help: 'requests per second for pro keys (default 30)' },
-  { key: 'keyRunningJobs', flag: 'key-running-jobs', env: 'SOLPROOF_KEY_RUNNING_JOBS', kind: 'int', help: "one key's jobs run at once (default: all job slots but one)" },
+  {
+    key: 'keyRunningJobs',
+    flag: 'key-running-jobs',
+    env: 'SOLPROOF_KEY_RUNNING_JOBS',
+    kind: 'int',
+    help: "one key's jobs run at once (default: all job slots but one)",
+  },
   { key: 'keyQueuedJobs', flag: 'key-queued-jobs', env: 'SOLPROOF_KEY_QUEUED_JOBS', kind: 'int', help: "one key's jobs waiting or running (default 50)" },
-  { key: 'dailyVerifyQuota', flag: 'daily-verify-quota', env: 'SOLPROOF_DAILY_VERIFY_QUOTA', kind: 'int', help: 'verifysourcecode submissions per key per UTC day (default 100)' },
-  { key: 'dailyProxyQuota', flag: 'daily-proxy-quota', env: 'SOLPROOF_DAILY_PROXY_QUOTA', kind: 'int', help: 'verifyproxycontract submissions per key per UTC day (default 100)' },
-  { key: 'dailyDryRunQuota', flag: 'daily-dry-run-quota', env: 'SOLPROOF_DAILY_DRY_RUN_QUOTA', kind: 'int', help: 'dry runs (verifysourcecode with dryrun=1) per key per UTC day (default 100)' },
-  { key: 'dailyDiagnosisQuota', flag: 'daily-diagnosis-quota', env: 'SOLPROOF_DAILY_DIAGNOSIS_QUOTA', kind: 'int', help: 'diagnoses of failed verifications, dry runs included, per key per UTC day (default 20)' },
-  { key: 'webRate', flag: 'web-rate', env: 'SOLPROOF_WEB_RATE', kind: 'int', help: 'explorer contract calls and address pages per second per client (default 10)' },
-  { key: 'trustedProxies', flag: 'trusted-proxies', env: 'SOLPROOF_TRUSTED_PROXIES', kind: 'list', help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted' },
+  {
+    key: 'dailyVerifyQuota',
+    flag: 'daily-verify-quota',
+    env: 'SOLPROOF_DAILY_VERIFY_QUOTA',
+    kind: 'int',
+    help: 'verifysourcecode submissions per key per UTC day (default 100)',
+  },
+  {
+    key: 'dailyProxyQuota',
+    flag: 'daily-proxy-quota',
+    env: 'SOLPROOF_DAILY_PROXY_QUOTA',
+    kind: 'int',
+    help: 'verifyproxycontract submissions per key per UTC day (default 100)',
+  },
+  {
+    key: 'dailyDryRunQuota',
+    flag: 'daily-dry-run-quota',
+    env: 'SOLPROOF_DAILY_DRY_RUN_QUOTA',
+    kind: 'int',
+    help: 'dry runs (verifysourcecode with dryrun=1) per key per UTC day (default 100)',
+  },
+  {
+    key: 'dailyDiagnosisQuota',
+    flag: 'daily-diagnosis-quota',
+    env: 'SOLPROOF_DAILY_DIAGNOSIS_QUOTA',
+    kind: 'int',
+    help: 'diagnoses of failed verifications, dry runs included, per key per UTC day (default 20)',
+  },
+  {
+    key: 'webRate',
+    flag: 'web-rate',
+    env: 'SOLPROOF_WEB_RATE',
+    kind: 'int',
+    help: 'explorer contract calls and address pages per second per client (default 10)',
+  },
+  {
+    key: 'trustedProxies',
+    flag: 'trusted-proxies',
+    env: 'SOLPROOF_TRUSTED_PROXIES',
+    kind: 'list',
+    help: 'comma-separated reverse-proxy addresses whose X-Forwarded-For is trusted',
+  },
   { key: 'redisUrl', flag: 'redis-url', env: 'REDIS_URL', kind: 'string', help: 'redis:// URL to share rate limits between service processes' },
-  { key: 'followChain', flag: 'follow-chain', env: 'SOLPROOF_FOLLOW_CHAIN', kind: 'bool', help: 'watch new blocks and verify copies of verified contracts as they appear (default true)' },
-  { key: 'followPollMs', flag: 'follow-poll-ms', env: 'SOLPROOF_FOLLOW_POLL_MS', kind: 'int', help: 'how often the chain follower looks for new blocks (default 1000)' },
-  { key: 'followBackfillBlocks', flag: 'follow-backfill-blocks', env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS', kind: 'int', help: 'on a first start, blocks before the head the follower begins at (default 10000)' },
-  { key: 'recordCheckMs', flag: 'record-check-ms', env: 'SOLPROOF_RECORD_CHECK_MS', kind: 'int', help: 'a record is served only while its address holds the code it describes, compared at most once per this many ms per address; 0 at every read (default 2000)' },
-  { key: 'diagnosisCompiles', flag: 'diagnosis-compiles', env: 'SOLPROOF_DIAGNOSIS_COMPILES', kind: 'int', help: 'compiles a failed verification\'s diagnosis may use; 0 turns diagnoses off (default 24)' },
-  { key: 'diagnosisSeconds', flag: 'diagnosis-seconds', env: 'SOLPROOF_DIAGNOSIS_SECONDS', kind: 'int', help: 'seconds a diagnosis may take, its compile in flight included: that is stopped at the limit (default 60)' },
-  { key: 'codeWaitMs', flag: 'code-wait-ms', env: 'SOLPROOF_CODE_WAIT_MS', kind: 'int', help: 'a submission for an address without code waits this long for it before it is refused (default 3000)' },
-  { key: 'jobPayloadDays', flag: 'job-payload-days', env: 'SOLPROOF_JOB_PAYLOAD_DAYS', kind: 'int', help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)' },
+  {
+    key: 'followChain',
+    flag: 'follow-chain',
+    env: 'SOLPROOF_FOLLOW_CHAIN',
+    kind: 'bool',
+    help: 'watch new blocks and verify copies of verified contracts as they appear (default true)',
+  },
+  {
+    key: 'followPollMs',
+    flag: 'follow-poll-ms',
+    env: 'SOLPROOF_FOLLOW_POLL_MS',
+    kind: 'int',
+    help: 'how often the chain follower looks for new blocks (default 1000)',
+  },
+  {
+    key: 'followBackfillBlocks',
+    flag: 'follow-backfill-blocks',
+    env: 'SOLPROOF_FOLLOW_BACKFILL_BLOCKS',
+    kind: 'int',
+    help: 'on a first start, blocks before the head the follower begins at (default 10000)',
+  },
+  {
+    key: 'recordCheckMs',
+    flag: 'record-check-ms',
+    env: 'SOLPROOF_RECORD_CHECK_MS',
+    kind: 'int',
+    help: 'a record is served only while its address holds the code it describes, compared at most once per this many ms per address; 0 at every read (default 2000)',
+  },
+  {
+    key: 'diagnosisCompiles',
+    flag: 'diagnosis-compiles',
+    env: 'SOLPROOF_DIAGNOSIS_COMPILES',
+    kind: 'int',
+    help: "compiles a failed verification's diagnosis may use; 0 turns diagnoses off (default 24)",
+  },
+  {
+    key: 'diagnosisSeconds',
+    flag: 'diagnosis-seconds',
+    env: 'SOLPROOF_DIAGNOSIS_SECONDS',
+    kind: 'int',
+    help: 'seconds a diagnosis may take, its compile in flight included: that is stopped at the limit (default 60)',
+  },
+  {
+    key: 'codeWaitMs',
+    flag: 'code-wait-ms',
+    env: 'SOLPROOF_CODE_WAIT_MS',
+    kind: 'int',
+    help: 'a submission for an address without code waits this long for it before it is refused (default 3000)',
+  },
+  {
+    key: 'jobPayloadDays',
+    flag: 'job-payload-days',
+    env: 'SOLPROOF_JOB_PAYLOAD_DAYS',
+    kind: 'int',
+    help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)',
+  },
 ];
 
 export function defaultConfig(): Config {
@@ -176,10 +284,14 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
       config[opt.key] = raw;
     } else if (opt.kind === 'bool') {
       const v = raw.trim().toLowerCase();
-      if (!['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'].includes(v)) throw new ConfigError(`--${opt.flag} (${opt.env}) must be true or false, got "${raw}"`);
+      if (!['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'].includes(v))
+        throw new ConfigError(`--${opt.flag} (${opt.env}) must be true or false, got "${raw}"`);
       config[opt.key] = ['true', '1', 'yes', 'on'].includes(v);
     } else if (opt.kind === 'list') {
-      config[opt.key] = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      config[opt.key] = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     } else {
       if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`--${opt.flag} (${opt.env}) must be a whole number, got "${raw}"`);
       config[opt.key] = Number(raw.trim());

@@ -20,7 +20,6 @@ const EVM_VERSIONS: ReadonlyArray<readonly [name: string, since: string]> = [
 
 export const EVM_VERSION_NAMES: readonly string[] = EVM_VERSIONS.map(([n]) => n);
 
-
 /** Canonical spelling of an EVM version name (case-insensitive), or null when unknown. */
 export function canonicalEvmVersion(name: string): string | null {
   const lower = name.trim().toLowerCase();

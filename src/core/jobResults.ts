@@ -3,7 +3,7 @@
  * (src/texts/jobs.ts) words them when a receipt is read, so every client gets the form it
  * reads, and a better wording reaches old receipts too.
  */
-import { isSolproofError, type ErrorDetails, type ErrorFacts, type FlatteningRepairFact } from './errors.js';
+import { type ErrorDetails, type ErrorFacts, type FlatteningRepairFact, isSolproofError } from './errors.js';
 
 /** A verification that passed: how it matched. */
 export interface SourcePassResult {

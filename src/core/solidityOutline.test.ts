@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solidityOutline, type OutlineItem } from './solidityOutline.js';
+import { type OutlineItem, solidityOutline } from './solidityOutline.js';
 
 const items = (source: string): OutlineItem[] => [...solidityOutline(source)];
 const declared = (source: string): string[] =>

@@ -5,15 +5,9 @@ import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
 import type { JobResult } from '../core/jobResults.js';
 import type { Address } from '../core/types.js';
-import {
-  claimNextJob,
-  countJobs,
-  getJob,
-  insertJob,
-  type VerificationJob,
-} from '../store/verificationJobs.js';
-import { startJobRunner, type JobRunner, type JobRunnerOptions } from './queue.js';
+import { claimNextJob, countJobs, getJob, insertJob, type VerificationJob } from '../store/verificationJobs.js';
 import { proxyStatusText, verifyStatusText } from '../texts/index.js';
+import { type JobRunner, type JobRunnerOptions, startJobRunner } from './queue.js';
 
 /** The number a test job carries (in its optimizer runs). */
 const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' ? job.request.submission.runs : -1);
@@ -41,204 +35,212 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, ti
 }
 
 describeOnDialects('job runner', (dialect) => {
-    const stores = useTestStores(dialect);
-    let runner: JobRunner | undefined;
-    beforeEach(async () => {
-      await stores.store.db.deleteFrom('verificationJobs').execute();
-    });
-    afterEach(async () => {
-      await runner?.stop();
-      runner = undefined;
+  const stores = useTestStores(dialect);
+  let runner: JobRunner | undefined;
+  beforeEach(async () => {
+    await stores.store.db.deleteFrom('verificationJobs').execute();
+  });
+  afterEach(async () => {
+    await runner?.stop();
+    runner = undefined;
+  });
+
+  function run(options: Partial<JobRunnerOptions> & Pick<JobRunnerOptions, 'handler'>): JobRunner {
+    runner = startJobRunner({ db: stores.store.db, concurrency: 2, leaseMs: 5_000, pollMs: 50, owner: 'test-runner', logger, ...options });
+    return runner;
+  }
+  const finished = (receipt: string) =>
+    waitFor(async () => {
+      const job = await getJob(stores.store.db, receipt);
+      return job && job.state !== 'queued' && job.state !== 'running' ? job : null;
     });
 
-    function run(options: Partial<JobRunnerOptions> & Pick<JobRunnerOptions, 'handler'>): JobRunner {
-      runner = startJobRunner({ db: stores.store.db, concurrency: 2, leaseMs: 5_000, pollMs: 50, owner: 'test-runner', logger, ...options });
-      return runner;
+  it('runs every job once, never more at a time than its concurrency', async () => {
+    const receipts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      receipts.push((await insertJob(stores.store.db, { request: sourceJob(addr(i), { runs: i }) })).receipt);
     }
-    const finished = (receipt: string) =>
-      waitFor(async () => {
-        const job = await getJob(stores.store.db, receipt);
-        return job && job.state !== 'queued' && job.state !== 'running' ? job : null;
-      });
-
-    it('runs every job once, never more at a time than its concurrency', async () => {
-      const receipts: string[] = [];
-      for (let i = 0; i < 12; i++) {
-        receipts.push((await insertJob(stores.store.db, { request: sourceJob(addr(i), { runs: i }) })).receipt);
-      }
-      let now = 0;
-      let peak = 0;
-      const seen: number[] = [];
-      run({
-        concurrency: 3,
-        handler: async (job) => {
-          peak = Math.max(peak, ++now);
-          seen.push(runsOf(job));
-          await sleep(30);
-          now--;
-          return { state: 'pass', result: passedWithRuns(runsOf(job)) };
-        },
-      });
-
-      for (const r of receipts) await finished(r);
-      expect(peak).toBe(3);
-      expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
-      expect(await countJobs(stores.store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
-      expect(await getJob(stores.store.db, receipts[4]!)).toMatchObject({
-        state: 'pass',
-        resultText: null,
-        result: passedWithRuns(4),
-        attempts: 1,
-        leaseOwner: null,
-      });
+    let now = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    run({
+      concurrency: 3,
+      handler: async (job) => {
+        peak = Math.max(peak, ++now);
+        seen.push(runsOf(job));
+        await sleep(30);
+        now--;
+        return { state: 'pass', result: passedWithRuns(runsOf(job)) };
+      },
     });
 
-    it('starts a job right away on wake(), without waiting for the poll', async () => {
-      // The next poll is past the test's end: only wake() can start the job.
-      run({ pollMs: 600_000, handler: async () => ({ state: 'pass' }) });
-      await sleep(50); // the first, empty poll is over
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(1)) });
-      runner!.wake();
-      expect(await finished(job.receipt)).toMatchObject({ state: 'pass' });
+    for (const r of receipts) await finished(r);
+    expect(peak).toBe(3);
+    expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+    expect(await countJobs(stores.store.db)).toMatchObject({ pass: 12, queued: 0, running: 0 });
+    expect(await getJob(stores.store.db, receipts[4]!)).toMatchObject({
+      state: 'pass',
+      resultText: null,
+      result: passedWithRuns(4),
+      attempts: 1,
+      leaseOwner: null,
     });
+  });
 
-    it('retries a job after the delay its handler asked for', async () => {
-      const starts: number[] = [];
-      run({
-        handler: async (job) => {
-          starts.push(Date.now());
-          return job.attempts === 1
-            ? { retry: true, delayMs: 300, error: 'RPC node unreachable' }
-            : { state: 'pass' };
-        },
-      });
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(2)) });
-      runner!.wake();
-      const waiting = await waitFor(async () => {
-        const j = await getJob(stores.store.db, job.receipt);
-        return j?.lastError ? j : null;
-      });
-      expect(waiting).toMatchObject({ state: 'queued', lastError: 'RPC node unreachable', attempts: 1 });
-      const done = await finished(job.receipt);
-      expect(done).toMatchObject({ state: 'pass', attempts: 2 });
-      expect(starts).toHaveLength(2);
-      expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
+  it('starts a job right away on wake(), without waiting for the poll', async () => {
+    // The next poll is past the test's end: only wake() can start the job.
+    run({ pollMs: 600_000, handler: async () => ({ state: 'pass' }) });
+    await sleep(50); // the first, empty poll is over
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(1)) });
+    runner!.wake();
+    expect(await finished(job.receipt)).toMatchObject({ state: 'pass' });
+  });
+
+  it('retries a job after the delay its handler asked for', async () => {
+    const starts: number[] = [];
+    run({
+      handler: async (job) => {
+        starts.push(Date.now());
+        return job.attempts === 1 ? { retry: true, delayMs: 300, error: 'RPC node unreachable' } : { state: 'pass' };
+      },
     });
-
-    it('fails a job whose handler throws, and words it with the generic text for its kind', async () => {
-      run({
-        handler: async () => {
-          throw new TypeError('cannot read properties of undefined');
-        },
-      });
-      const source = await insertJob(stores.store.db, { request: sourceJob(addr(3)) });
-      const proxy = await insertJob(stores.store.db, { request: proxyJob(addr(4)) });
-      runner!.wake();
-      const failedSource = await finished(source.receipt);
-      expect(failedSource).toMatchObject({
-        state: 'fail',
-        resultText: null,
-        result: { outcome: 'unfinished', document: { error: { code: 'internal', message: 'cannot read properties of undefined' } } },
-        attempts: 1,
-      });
-      // The unexpected error's own text stays in the logs.
-      expect(verifyStatusText(failedSource!, true)).toEqual({ ok: false, text: 'Fail - Unable to verify. The verification could not be completed; please try again later.' });
-      expect(verifyStatusText(failedSource!, false)).toEqual({ ok: false, text: 'Fail - Unable to verify' });
-      const failedProxy = await finished(proxy.receipt);
-      expect(failedProxy).toMatchObject({ state: 'fail', resultText: null });
-      expect(proxyStatusText(failedProxy!)).toEqual({ ok: false, text: 'The proxy could not be checked; please try again later.' });
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(2)) });
+    runner!.wake();
+    const waiting = await waitFor(async () => {
+      const j = await getJob(stores.store.db, job.receipt);
+      return j?.lastError ? j : null;
     });
+    expect(waiting).toMatchObject({ state: 'queued', lastError: 'RPC node unreachable', attempts: 1 });
+    const done = await finished(job.receipt);
+    expect(done).toMatchObject({ state: 'pass', attempts: 2 });
+    expect(starts).toHaveLength(2);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
+  });
 
-    it('retries a thrown retryable error and gives up after maxAttempts', async () => {
-      const calls = new Map<string, number>();
-      run({
-        maxAttempts: 3,
-        retryDelayMs: 20,
-        handler: async (job) => {
-          calls.set(job.receipt, (calls.get(job.receipt) ?? 0) + 1);
-          if (recovers(job) && job.attempts === 2) {
-            return { state: 'pass' };
-          }
-          throw new SolproofError('chain_unavailable', { method: 'eth_getCode', reason: 'unreachable', nodeMessage: 'RPC node unreachable' }, { retryable: true });
-        },
-      });
-      const recovering = await insertJob(stores.store.db, { request: sourceJob(addr(5), { viaIR: true }) });
-      const never = await insertJob(stores.store.db, { request: sourceJob(addr(6)) });
-      runner!.wake();
-      expect(await finished(recovering.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
-      expect(await finished(never.receipt)).toMatchObject({
-        state: 'fail',
-        resultText: null,
-        attempts: 3,
-        result: { outcome: 'unfinished', document: { error: { code: 'attempts_exhausted', message: expect.stringContaining('"nodeMessage":"RPC node unreachable"') } } },
-      });
-      expect(calls.get(never.receipt)).toBe(3);
+  it('fails a job whose handler throws, and words it with the generic text for its kind', async () => {
+    run({
+      handler: async () => {
+        throw new TypeError('cannot read properties of undefined');
+      },
     });
+    const source = await insertJob(stores.store.db, { request: sourceJob(addr(3)) });
+    const proxy = await insertJob(stores.store.db, { request: proxyJob(addr(4)) });
+    runner!.wake();
+    const failedSource = await finished(source.receipt);
+    expect(failedSource).toMatchObject({
+      state: 'fail',
+      resultText: null,
+      result: { outcome: 'unfinished', document: { error: { code: 'internal', message: 'cannot read properties of undefined' } } },
+      attempts: 1,
+    });
+    // The unexpected error's own text stays in the logs.
+    expect(verifyStatusText(failedSource!, true)).toEqual({
+      ok: false,
+      text: 'Fail - Unable to verify. The verification could not be completed; please try again later.',
+    });
+    expect(verifyStatusText(failedSource!, false)).toEqual({ ok: false, text: 'Fail - Unable to verify' });
+    const failedProxy = await finished(proxy.receipt);
+    expect(failedProxy).toMatchObject({ state: 'fail', resultText: null });
+    expect(proxyStatusText(failedProxy!)).toEqual({ ok: false, text: 'The proxy could not be checked; please try again later.' });
+  });
 
-    it('keeps the lease alive while a slow handler runs', async () => {
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      run({
-        leaseMs: 150,
-        handler: async () => {
-          await gate;
+  it('retries a thrown retryable error and gives up after maxAttempts', async () => {
+    const calls = new Map<string, number>();
+    run({
+      maxAttempts: 3,
+      retryDelayMs: 20,
+      handler: async (job) => {
+        calls.set(job.receipt, (calls.get(job.receipt) ?? 0) + 1);
+        if (recovers(job) && job.attempts === 2) {
           return { state: 'pass' };
-        },
-      });
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(7)) });
-      runner!.wake();
-      await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
-      await sleep(500); // more than three lease lengths
-      expect(await claimNextJob(stores.store.db, { owner: 'intruder', leaseMs: 1_000 })).toBeNull();
-      release();
-      expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 1 });
+        }
+        throw new SolproofError(
+          'chain_unavailable',
+          { method: 'eth_getCode', reason: 'unreachable', nodeMessage: 'RPC node unreachable' },
+          { retryable: true },
+        );
+      },
     });
+    const recovering = await insertJob(stores.store.db, { request: sourceJob(addr(5), { viaIR: true }) });
+    const never = await insertJob(stores.store.db, { request: sourceJob(addr(6)) });
+    runner!.wake();
+    expect(await finished(recovering.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+    expect(await finished(never.receipt)).toMatchObject({
+      state: 'fail',
+      resultText: null,
+      attempts: 3,
+      result: {
+        outcome: 'unfinished',
+        document: { error: { code: 'attempts_exhausted', message: expect.stringContaining('"nodeMessage":"RPC node unreachable"') } },
+      },
+    });
+    expect(calls.get(never.receipt)).toBe(3);
+  });
 
-    it('picks up a job left running by a dead worker once its lease expires', async () => {
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(8)) });
-      await claimNextJob(stores.store.db, { owner: 'dead-worker', leaseMs: 200 });
-      const seen: VerificationJob[] = [];
-      run({
-        handler: async (j) => {
-          seen.push(j);
-          return { state: 'pass' };
-        },
-      });
-      expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
-      expect(seen.map((j) => j.leaseOwner)).toEqual(['test-runner']);
+  it('keeps the lease alive while a slow handler runs', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    run({
+      leaseMs: 150,
+      handler: async () => {
+        await gate;
+        return { state: 'pass' };
+      },
     });
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(7)) });
+    runner!.wake();
+    await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
+    await sleep(500); // more than three lease lengths
+    expect(await claimNextJob(stores.store.db, { owner: 'intruder', leaseMs: 1_000 })).toBeNull();
+    release();
+    expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 1 });
+  });
 
-    it('stop() waits for running handlers to finish', async () => {
-      run({
-        handler: async () => {
-          await sleep(200);
-          return { state: 'pass' };
-        },
-      });
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(9)) });
-      runner!.wake();
-      await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
-      await runner!.stop();
-      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'pass' });
+  it('picks up a job left running by a dead worker once its lease expires', async () => {
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(8)) });
+    await claimNextJob(stores.store.db, { owner: 'dead-worker', leaseMs: 200 });
+    const seen: VerificationJob[] = [];
+    run({
+      handler: async (j) => {
+        seen.push(j);
+        return { state: 'pass' };
+      },
     });
+    expect(await finished(job.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+    expect(seen.map((j) => j.leaseOwner)).toEqual(['test-runner']);
+  });
 
-    it('stop() gives up on a stuck handler after its bound and aborts it', async () => {
-      let signal: AbortSignal | undefined;
-      run({
-        stopTimeoutMs: 100,
-        handler: (_job, ctx) => {
-          signal = ctx.signal;
-          return new Promise(() => {});
-        },
-      });
-      const job = await insertJob(stores.store.db, { request: sourceJob(addr(10)) });
-      runner!.wake();
-      // The claim marks the job running a moment before the handler is called: wait for the handler.
-      await waitFor(async () => signal !== undefined);
-      // The handler never settles: stop() returning at all is it giving up.
-      await runner!.stop();
-      expect(signal?.aborted).toBe(true);
-      // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
-      expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
+  it('stop() waits for running handlers to finish', async () => {
+    run({
+      handler: async () => {
+        await sleep(200);
+        return { state: 'pass' };
+      },
     });
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(9)) });
+    runner!.wake();
+    await waitFor(async () => (await getJob(stores.store.db, job.receipt))?.state === 'running');
+    await runner!.stop();
+    expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'pass' });
+  });
+
+  it('stop() gives up on a stuck handler after its bound and aborts it', async () => {
+    let signal: AbortSignal | undefined;
+    run({
+      stopTimeoutMs: 100,
+      handler: (_job, ctx) => {
+        signal = ctx.signal;
+        return new Promise(() => {});
+      },
+    });
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(10)) });
+    runner!.wake();
+    // The claim marks the job running a moment before the handler is called: wait for the handler.
+    await waitFor(async () => signal !== undefined);
+    // The handler never settles: stop() returning at all is it giving up.
+    await runner!.stop();
+    expect(signal?.aborted).toBe(true);
+    // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
+    expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
+  });
 });

@@ -1,15 +1,8 @@
 import type { Kysely } from 'kysely';
-import { storedError, type JobResult } from '../core/jobResults.js';
+import { type JobResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from '../store/database.js';
-import {
-  claimNextJob,
-  finishJob,
-  renewLease,
-  retryJob,
-  type FinalJobState,
-  type VerificationJob,
-} from '../store/verificationJobs.js';
+import { claimNextJob, type FinalJobState, finishJob, renewLease, retryJob, type VerificationJob } from '../store/verificationJobs.js';
 
 /** What a handler decided: a final state, or "try again later" for passing trouble. */
 export type JobOutcome =
@@ -179,10 +172,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       outcome = { state: 'fail', result: unfinished('attempts_exhausted', outcome.error) };
     }
     await record(job, outcome);
-    log.info(
-      { ms: Date.now() - startedAt, outcome: 'retry' in outcome ? 'retry' : outcome.state },
-      'verification job done',
-    );
+    log.info({ ms: Date.now() - startedAt, outcome: 'retry' in outcome ? 'retry' : outcome.state }, 'verification job done');
   }
 
   function outcomeOfError(job: VerificationJob, err: unknown): JobOutcome {

@@ -1,14 +1,22 @@
-import { errorFacts, isSolproofError } from '../core/errors.js';
-import { storedError, type FailureResult } from '../core/jobResults.js';
-import type { Logger } from '../core/log.js';
-import type { Address } from '../core/types.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { recordBuild } from '../bytecodeDatabase/recordVerification.js';
+import { errorFacts, isSolproofError } from '../core/errors.js';
+import { type FailureResult, storedError } from '../core/jobResults.js';
+import type { Logger } from '../core/log.js';
+import type { Address } from '../core/types.js';
 import type { CompiledUnit } from '../store/compilations.js';
 import type { Store } from '../store/openStore.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import { checkStandardJsonInput, compileSettings, compiledContractOf, CONTRACT_OUTPUTS, type Compiler, type SolcInput, type SolcOutput } from '../verify/index.js';
-import { retryDelay, type JobOutcome } from './queue.js';
+import {
+  CONTRACT_OUTPUTS,
+  type Compiler,
+  checkStandardJsonInput,
+  compiledContractOf,
+  compileSettings,
+  type SolcInput,
+  type SolcOutput,
+} from '../verify/index.js';
+import { type JobOutcome, retryDelay } from './queue.js';
 
 export interface BuildVerificationDeps {
   store: Store;
@@ -90,7 +98,11 @@ async function describe(store: Store, addresses: Address[]): Promise<{ address: 
   const rows = await store.db
     .selectFrom('verifiedContracts')
     .select(['address', 'contractName', 'sourcePath', 'matchKind'])
-    .where('address', 'in', addresses.map((a) => a.toLowerCase()))
+    .where(
+      'address',
+      'in',
+      addresses.map((a) => a.toLowerCase()),
+    )
     .orderBy('address')
     .execute();
   return rows;

@@ -1,10 +1,10 @@
+import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { SourceSubmission } from '../core/types.js';
-import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
 import type { Store } from '../store/openStore.js';
 import { claimJob, finishJob, releaseJob } from '../store/verificationJobs.js';
-import { submissionInputs, type Compiler } from '../verify/index.js';
+import { type Compiler, submissionInputs } from '../verify/index.js';
 import type { JobHandler } from './queue.js';
 
 /** A compiler that never compiles: for runs that may only use compilations already stored. */
@@ -53,7 +53,10 @@ export function createKnownCompilationRunner(options: KnownCompilationRunnerOpti
       await finishJob(db, receipt, { ...outcome, owner: options.owner });
       return true;
     } catch (error) {
-      options.logger.warn({ receipt, err: error instanceof Error ? error.message : String(error) }, 'a known compilation could not be verified at once; left to the workers');
+      options.logger.warn(
+        { receipt, err: error instanceof Error ? error.message : String(error) },
+        'a known compilation could not be verified at once; left to the workers',
+      );
       await releaseJob(db, receipt, options.owner).catch(() => undefined);
       return false;
     }

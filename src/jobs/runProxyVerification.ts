@@ -1,11 +1,11 @@
 import { isSolproofError } from '../core/errors.js';
-import { storedError, type ProxyNotFoundResult } from '../core/jobResults.js';
+import { type ProxyNotFoundResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Store } from '../store/openStore.js';
 import { saveProxyRecord } from '../store/proxyRecords.js';
 import type { VerificationJob } from '../store/verificationJobs.js';
-import { detectProxy, type ChainReader } from '../verify/index.js';
-import { retryDelay, type JobOutcome } from './queue.js';
+import { type ChainReader, detectProxy } from '../verify/index.js';
+import { type JobOutcome, retryDelay } from './queue.js';
 
 export interface ProxyVerificationDeps {
   store: Store;
@@ -47,7 +47,10 @@ export function createProxyVerificationHandler(deps: ProxyVerificationDeps) {
       });
       return {
         state: 'pass',
-        result: { outcome: 'proxy_found', document: { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) } },
+        result: {
+          outcome: 'proxy_found',
+          document: { implementation: detection.implementation, pattern: detection.pattern, blockNumber: Number(detection.blockNumber) },
+        },
       };
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {

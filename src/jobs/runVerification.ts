@@ -1,22 +1,29 @@
-import { errorFacts, isSolproofError, type AnySolproofError, type ErrorCode } from '../core/errors.js';
-import { storedError, type FailureResult, type SourcePassResult } from '../core/jobResults.js';
-import type { Logger } from '../core/log.js';
-import type { Hex } from '../core/types.js';
-import type { Store } from '../store/openStore.js';
-import type { VerificationJob } from '../store/verificationJobs.js';
-import { getStoredVerdict } from '../store/verifiedContracts.js';
-import { canBeImproved, verifyContract, type ChainReader, type Compiler, type ContractCreation, type VerificationResult } from '../verify/index.js';
 import type { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { recordVerification } from '../bytecodeDatabase/recordVerification.js';
-import { retryDelay, type JobOutcome } from './queue.js';
-import { diagnoseFailure, type DiagnosisBudget } from '../verify/index.js';
-import type { SourceSubmission } from '../core/types.js';
+import { type AnySolproofError, type ErrorCode, errorFacts, isSolproofError } from '../core/errors.js';
+import { type FailureResult, type SourcePassResult, storedError } from '../core/jobResults.js';
+import type { Logger } from '../core/log.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import { diagnosisReasonCode } from '../verify/index.js';
-import type { WorkGate } from './workGate.js';
+import type { Hex, SourceSubmission } from '../core/types.js';
+import type { Store } from '../store/openStore.js';
 import { takeQuota } from '../store/quotas.js';
+import type { VerificationJob } from '../store/verificationJobs.js';
+import { getStoredVerdict } from '../store/verifiedContracts.js';
+import {
+  type ChainReader,
+  type Compiler,
+  type ContractCreation,
+  canBeImproved,
+  type DiagnosisBudget,
+  diagnoseFailure,
+  diagnosisReasonCode,
+  type VerificationResult,
+  verifyContract,
+} from '../verify/index.js';
+import { type JobOutcome, retryDelay } from './queue.js';
+import type { WorkGate } from './workGate.js';
 
 export interface VerificationDeps {
   store: Store;
@@ -121,7 +128,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
       void recogniser
         .recogniseDeploymentsOf([compiledContractId])
         .then((addresses) => {
-          if (addresses.length > 0) deps.logger.info({ receipt: job.receipt, copies: addresses.length }, 'verified earlier copies of a newly verified contract');
+          if (addresses.length > 0)
+            deps.logger.info({ receipt: job.receipt, copies: addresses.length }, 'verified earlier copies of a newly verified contract');
         })
         .catch((error: unknown) => deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not look for earlier copies'));
     }
@@ -179,7 +187,15 @@ async function diagnosedFailure(
       beforeCompile: (signal) => diagnosis.gate.idle(60_000, signal),
     });
     deps.logger.info(
-      { receipt, code: error.code, fix: found.fix?.changes ?? null, compiles: found.compiles, compilesStopped: found.compilesStopped, limitReached: found.limitReached, ms: found.ms },
+      {
+        receipt,
+        code: error.code,
+        fix: found.fix?.changes ?? null,
+        compiles: found.compiles,
+        compilesStopped: found.compilesStopped,
+        limitReached: found.limitReached,
+        ms: found.ms,
+      },
       'diagnosed a failed verification',
     );
     return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readMultipart, type MultipartOptions, type MultipartPart } from './multipartBody.js';
+import { type MultipartOptions, type MultipartPart, readMultipart } from './multipartBody.js';
 
 const BOUNDARY = '----form7MA4YWxkTrZu0gW';
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
@@ -79,13 +79,20 @@ describe('readMultipart', () => {
   });
 
   it('a body with no boundary, cut short, or ending inside a file is malformed, never a crash', async () => {
-    expect(await readMultipart(bodyOf(['address=0x12']).stream, options({ contentType: 'multipart/form-data' }))).toMatchObject({ ok: false, problem: 'malformed' });
+    expect(await readMultipart(bodyOf(['address=0x12']).stream, options({ contentType: 'multipart/form-data' }))).toMatchObject({
+      ok: false,
+      problem: 'malformed',
+    });
     expect(await readMultipart(bodyOf([`--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"\r\n\r\nunfinished`]).stream, options())).toMatchObject({
       ok: false,
       problem: 'malformed',
     });
     const cut = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="f"; filename="A.sol"\r\n\r\ncontract A {`;
-    expect(await readMultipart(bodyOf([field('a', '1'), cut]).stream, options())).toMatchObject({ ok: false, problem: 'malformed', parts: [{ name: 'a', value: '1' }] });
+    expect(await readMultipart(bodyOf([field('a', '1'), cut]).stream, options())).toMatchObject({
+      ok: false,
+      problem: 'malformed',
+      parts: [{ name: 'a', value: '1' }],
+    });
     expect(await readMultipart(bodyOf(['garbage'.repeat(1000)]).stream, options())).toMatchObject({ ok: false, problem: 'malformed' });
   });
 
@@ -124,7 +131,13 @@ describe('readMultipart', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(handed).toEqual(['apikey']);
     release();
-    expect(await reading).toEqual({ ok: true, parts: [{ name: 'apikey', value: 'KEY' }, { name: 'source', value: 'contract A {}' }] });
+    expect(await reading).toEqual({
+      ok: true,
+      parts: [
+        { name: 'apikey', value: 'KEY' },
+        { name: 'source', value: 'contract A {}' },
+      ],
+    });
     expect(handed).toEqual(['apikey', 'source']);
   });
 });

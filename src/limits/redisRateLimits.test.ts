@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
 import { available } from '../../test/helpers/requirements.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rateLimits.js';
 import { connectRedisRateLimitStore, probeRedis } from './redisRateLimits.js';
 
 const REDIS_URL = process.env.SOLPROOF_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -72,7 +72,10 @@ async function startRelay(target: URL): Promise<Relay> {
         sockets.add(client).add(upstream);
         client.on('data', (d) => void (relay.hang || upstream.write(d)));
         upstream.on('data', (d) => void (relay.hang || client.write(d)));
-        for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+        for (const [a, b] of [
+          [client, upstream],
+          [upstream, client],
+        ] as const) {
           a.on('error', () => b.destroy());
           a.on('close', () => b.destroy());
         }

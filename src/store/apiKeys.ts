@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiKeysTable, ApiKeyTier, Database } from './database.js';
 import { randomString } from '../core/random.js';
+import type { ApiKeysTable, ApiKeyTier, Database } from './database.js';
 
 /** An API key as the service knows it: never the key itself (nor its hash), only how to show it. */
 export type ApiKeyRecord = Omit<Selectable<ApiKeysTable>, 'keyHash'>;
@@ -68,12 +68,7 @@ export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRecord[]>
 
 /** Revokes a key; false when there is no such active key. */
 export async function revokeApiKey(db: Kysely<Database>, id: string, now = Date.now()): Promise<boolean> {
-  const res = await db
-    .updateTable('apiKeys')
-    .set({ revokedAt: now })
-    .where('id', '=', id)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
+  const res = await db.updateTable('apiKeys').set({ revokedAt: now }).where('id', '=', id).where('revokedAt', 'is', null).executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }
 

@@ -21,7 +21,11 @@ export async function setChainState(db: Kysely<Database>, name: string, value: s
  */
 export async function takeLease(db: Kysely<Database>, name: string, holder: string, ms: number, now = Date.now()): Promise<boolean> {
   const value = JSON.stringify({ holder, until: now + ms });
-  await db.insertInto('chainState').values({ name, value }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('chainState')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const row = await db.selectFrom('chainState').select('value').where('name', '=', name).executeTakeFirst();
   if (!row) return false;
   let current: { holder?: string; until?: number } = {};

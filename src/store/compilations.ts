@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { keccak256, stringToHex } from 'viem';
 import { canonicalJson } from '../core/canonicalJson.js';
-import { codeFingerprint, metadataHashOf, type CompiledAuxdata, type CompiledContract, type SolcInput } from '../verify/index.js';
+import { type CompiledAuxdata, type CompiledContract, codeFingerprint, metadataHashOf, type SolcInput } from '../verify/index.js';
 import type { Database } from './database.js';
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -62,7 +62,11 @@ export async function saveSources(db: Kysely<Database>, contents: Iterable<strin
   // In key order: two transactions writing shared sources take their row locks in one order (PostgreSQL), so neither waits on the other in turn.
   const values = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([hash, content]) => ({ sourceHash: hash, content }));
   for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
-    await db.insertInto('sources').values(values.slice(i, i + ROWS_PER_STATEMENT)).onConflict((oc) => oc.column('sourceHash').doNothing()).execute();
+    await db
+      .insertInto('sources')
+      .values(values.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflict((oc) => oc.column('sourceHash').doNothing())
+      .execute();
   }
 }
 
@@ -72,7 +76,11 @@ const ROWS_PER_STATEMENT = 200;
 async function saveCode(db: Kysely<Database>, code: string): Promise<string | null> {
   if (code === '') return null;
   const hash = codeKey(code);
-  await db.insertInto('code').values({ codeHash: hash, code }).onConflict((oc) => oc.column('codeHash').doNothing()).execute();
+  await db
+    .insertInto('code')
+    .values({ codeHash: hash, code })
+    .onConflict((oc) => oc.column('codeHash').doNothing())
+    .execute();
   return hash;
 }
 
@@ -94,7 +102,10 @@ export async function saveCompilation(
   units: readonly CompiledUnit[],
 ): Promise<{ compilationId: string; contractIds: string[] }> {
   const identity = compilationIdentity(compilerVersion, input);
-  await saveSources(db, Object.values(input.sources).map((s) => s.content ?? ''));
+  await saveSources(
+    db,
+    Object.values(input.sources).map((s) => s.content ?? ''),
+  );
   await db
     .insertInto('compilations')
     .values({
@@ -149,8 +160,16 @@ async function saveCompiledContract(db: Kysely<Database>, compilationId: string,
     .where('id', '=', id)
     .executeTakeFirst();
   if (!existing) {
-    await db.insertInto('compiledContracts').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
-  } else if (existing.runtimeCodeHash === null || gainsPositions(existing.creationAuxdata, compiled.creation.auxdata) || gainsPositions(existing.runtimeAuxdata, compiled.runtime.auxdata)) {
+    await db
+      .insertInto('compiledContracts')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  } else if (
+    existing.runtimeCodeHash === null ||
+    gainsPositions(existing.creationAuxdata, compiled.creation.auxdata) ||
+    gainsPositions(existing.runtimeAuxdata, compiled.runtime.auxdata)
+  ) {
     // A record moved from before the bytecode database has no code yet; positions found later are kept.
     const { id: _id, compilationId: _c, path: _p, name: _n, abi: _a, metadata: _m, ...rest } = row;
     await db.updateTable('compiledContracts').set(rest).where('id', '=', id).execute();
@@ -169,7 +188,11 @@ export async function sourceContents(db: Kysely<Database>, hashes: Iterable<stri
   const out = new Map<string, string>();
   const unique = [...new Set(hashes)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db.selectFrom('sources').select(['sourceHash', 'content']).where('sourceHash', 'in', unique.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('sources')
+      .select(['sourceHash', 'content'])
+      .where('sourceHash', 'in', unique.slice(i, i + 500))
+      .execute();
     for (const r of rows) out.set(r.sourceHash, r.content);
   }
   return out;
@@ -199,9 +222,20 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
     .innerJoin('code as rc', 'rc.codeHash', 'cc.runtimeCodeHash')
     .leftJoin('code as cr', 'cr.codeHash', 'cc.creationCodeHash')
     .select([
-      'cc.id', 'cc.compilationId', 'c.compilerVersion', 'cc.path', 'cc.name', 'cc.abi', 'cc.metadata',
-      'cc.creationLinkReferences', 'cc.runtimeLinkReferences', 'cc.immutableReferences', 'cc.creationAuxdata', 'cc.runtimeAuxdata',
-      'rc.code as runtimeCode', 'cr.code as creationCode',
+      'cc.id',
+      'cc.compilationId',
+      'c.compilerVersion',
+      'cc.path',
+      'cc.name',
+      'cc.abi',
+      'cc.metadata',
+      'cc.creationLinkReferences',
+      'cc.runtimeLinkReferences',
+      'cc.immutableReferences',
+      'cc.creationAuxdata',
+      'cc.runtimeAuxdata',
+      'rc.code as runtimeCode',
+      'cr.code as creationCode',
     ])
     .where('cc.id', '=', id)
     .executeTakeFirst();
@@ -262,13 +296,11 @@ export async function compilationSources(db: Kysely<Database>, compilationId: st
   // Two key lookups rather than a join: right after a bulk load PostgreSQL's statistics are
   // stale and it joined by scanning every source (getsourcecode fell from 346 to 45 answers a
   // second between 10,000 and 200,000 contracts); this plan cannot change with the store's size.
-  const files = await db
-    .selectFrom('compilationSources')
-    .select(['path', 'sourceHash'])
-    .where('compilationId', '=', compilationId)
-    .orderBy('path')
-    .execute();
+  const files = await db.selectFrom('compilationSources').select(['path', 'sourceHash']).where('compilationId', '=', compilationId).orderBy('path').execute();
   if (files.length === 0) return [];
-  const contents = await sourceContents(db, files.map((f) => f.sourceHash));
+  const contents = await sourceContents(
+    db,
+    files.map((f) => f.sourceHash),
+  );
   return files.flatMap((f) => (contents.has(f.sourceHash) ? [{ path: f.path, content: contents.get(f.sourceHash)! }] : []));
 }

@@ -138,7 +138,6 @@ export interface DeploymentsTable {
   blockTimestamp: number | null;
 }
 
-
 export interface VerifiedContractsTable {
   address: string;
   compiledContractId: string;

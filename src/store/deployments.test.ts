@@ -4,7 +4,7 @@ import { afterEach, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import type { Address } from '../core/types.js';
-import { creationCodeOf, latestDeployment, recordDeployment, saveCreationCode, type NewDeployment } from './deployments.js';
+import { creationCodeOf, latestDeployment, type NewDeployment, recordDeployment, saveCreationCode } from './deployments.js';
 import { migrateToLatest, type Store } from './openStore.js';
 
 const ACCOUNT = '0x00000000000000000000000000000000000000a1';
@@ -43,14 +43,26 @@ describeOnDialects('deployments', (dialect) => {
     await migrateToLatest(s, { upTo: '0006_bytecode_database' });
     const raw = s.db.withoutPlugins() as unknown as Kysely<any>;
     const row = (id: string, address: string, creator: string | null, factory: string | null) => ({
-      id, address, generation: 'g1', transaction_hash: null, block_number: 3, creator, factory,
-      creation_code_hash: null, runtime_code_hash: '0x01', runtime_fingerprint: 'fp', found_at: 1,
+      id,
+      address,
+      generation: 'g1',
+      transaction_hash: null,
+      block_number: 3,
+      creator,
+      factory,
+      creation_code_hash: null,
+      runtime_code_hash: '0x01',
+      runtime_fingerprint: 'fp',
+      found_at: 1,
     });
-    await raw.insertInto('deployments').values([
-      row('a', '0x00000000000000000000000000000000000000b1', FACTORY, FACTORY),
-      row('b', '0x00000000000000000000000000000000000000b2', ACCOUNT, FACTORY),
-      row('c', '0x00000000000000000000000000000000000000b3', ACCOUNT, null),
-    ]).execute();
+    await raw
+      .insertInto('deployments')
+      .values([
+        row('a', '0x00000000000000000000000000000000000000b1', FACTORY, FACTORY),
+        row('b', '0x00000000000000000000000000000000000000b2', ACCOUNT, FACTORY),
+        row('c', '0x00000000000000000000000000000000000000b3', ACCOUNT, null),
+      ])
+      .execute();
 
     await migrateToLatest(s);
     const rows = await s.db.selectFrom('deployments').select(['id', 'creator', 'factory', 'blockTimestamp']).orderBy('id').execute();
@@ -68,7 +80,12 @@ describeOnDialects('deployments', (dialect) => {
     const initCode = '0x6080604052deadbeef';
     const hash = await saveCreationCode(s.db, initCode);
     expect(hash).toBe(keccak256(initCode));
-    expect(await recordDeployment(s.db, deployment(address, { creator: ACCOUNT, factory: null, creationCodeHash: hash, blockTimestamp: 1_700_000_000, blockNumber: 9 }))).toBe(id);
+    expect(
+      await recordDeployment(
+        s.db,
+        deployment(address, { creator: ACCOUNT, factory: null, creationCodeHash: hash, blockTimestamp: 1_700_000_000, blockNumber: 9 }),
+      ),
+    ).toBe(id);
 
     const found = await latestDeployment(s.db, address, 'g1');
     expect(found).toMatchObject({ id, creator: ACCOUNT, factory: FACTORY, blockNumber: 7, creationCodeHash: hash, blockTimestamp: 1_700_000_000 });

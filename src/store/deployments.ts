@@ -90,7 +90,11 @@ export async function recordDeployments(db: Kysely<Database>, list: readonly New
 export async function saveCreationCode(db: Kysely<Database>, creationCode: string): Promise<string> {
   const code = creationCode.toLowerCase();
   const hash = keccak256(code as `0x${string}`);
-  await db.insertInto('code').values({ codeHash: hash, code }).onConflict((oc) => oc.column('codeHash').doNothing()).execute();
+  await db
+    .insertInto('code')
+    .values({ codeHash: hash, code })
+    .onConflict((oc) => oc.column('codeHash').doNothing())
+    .execute();
   return hash;
 }
 
@@ -101,8 +105,17 @@ export async function creationCodeOf(db: Kysely<Database>, creationCodeHash: str
 }
 
 function toDeployment(row: {
-  id: string; address: string; generation: string; transactionHash: string | null; blockNumber: number | null; creator: string | null;
-  factory: string | null; creationCodeHash: string | null; runtimeCodeHash: string; runtimeFingerprint: string; foundAt: number;
+  id: string;
+  address: string;
+  generation: string;
+  transactionHash: string | null;
+  blockNumber: number | null;
+  creator: string | null;
+  factory: string | null;
+  creationCodeHash: string | null;
+  runtimeCodeHash: string;
+  runtimeFingerprint: string;
+  foundAt: number;
   blockTimestamp: number | null;
 }): Deployment {
   return {

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 
 /** True when `db` talks to PostgreSQL (queries that need row locks differ there). */
 // biome-ignore lint/suspicious/noExplicitAny: the raw database without the typed schema, as Kysely's own docs do

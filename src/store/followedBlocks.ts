@@ -23,13 +23,7 @@ export async function recordFollowedBlock(db: Kysely<Database>, block: FollowedB
 
 /** The recorded blocks at or below `atMost`, lowest first (at most `limit`, the highest ones). */
 export async function followedBlocksUpTo(db: Kysely<Database>, atMost: number, limit: number): Promise<FollowedBlock[]> {
-  const rows = await db
-    .selectFrom('followedBlocks')
-    .select(['number', 'hash'])
-    .where('number', '<=', atMost)
-    .orderBy('number', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await db.selectFrom('followedBlocks').select(['number', 'hash']).where('number', '<=', atMost).orderBy('number', 'desc').limit(limit).execute();
   return rows.map((r) => ({ number: Number(r.number), hash: r.hash })).reverse();
 }
 

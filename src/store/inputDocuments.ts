@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, InputDocumentKind } from './database.js';
 import { saveSources, sourceContents, sourceHash } from './compilations.js';
+import type { Database, InputDocumentKind } from './database.js';
 
 /** A submitted input: one Solidity file, a standard JSON input (parsed), or a text kept as it was. */
 export type InputDocument =
@@ -48,7 +48,11 @@ export async function saveInputDocument(db: Kysely<Database>, doc: InputDocument
   const { kind, document, contents } = storedForm(doc);
   const id = sha256Hex(`${kind}\n${document}`);
   await saveSources(db, contents);
-  await db.insertInto('inputDocuments').values({ id, kind, document }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('inputDocuments')
+    .values({ id, kind, document })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return id;
 }
 
@@ -81,4 +85,3 @@ export async function readInputDocument(db: Kysely<Database>, id: string, onlySo
   }
   return JSON.stringify(doc);
 }
-

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
-import { decodeJobRequest, encodeJobRequest, type JobRequest } from './jobRequest.js';
 import { errorFacts, isSolproofError } from '../core/errors.js';
+import { decodeJobRequest, encodeJobRequest, type JobRequest } from './jobRequest.js';
 
 const INPUT = { language: 'Solidity', sources: { 'A.sol': { content: 'contract A {}' } }, settings: { optimizer: { enabled: true, runs: 1 } } };
 
@@ -36,9 +36,18 @@ describe('stored job requests', () => {
   });
 
   it('say what is wrong with a document that is not a request of its kind', () => {
-    expect(readingError(() => decodeJobRequest('source', 'not json'))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'not JSON' } });
-    expect(readingError(() => decodeJobRequest('proxy', '{"address":"nope"}'))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'no proxy address' } });
+    expect(readingError(() => decodeJobRequest('source', 'not json'))).toEqual({
+      code: 'invalid_input',
+      details: { problem: 'stored_request_unreadable', why: 'not JSON' },
+    });
+    expect(readingError(() => decodeJobRequest('proxy', '{"address":"nope"}'))).toEqual({
+      code: 'invalid_input',
+      details: { problem: 'stored_request_unreadable', why: 'no proxy address' },
+    });
     const proxy = encodeJobRequest({ kind: 'proxy', proxy: { address: '0x00000000000000000000000000000000000000aa' } });
-    expect(readingError(() => decodeJobRequest('source', proxy))).toEqual({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'a proxy request in a source job' } });
+    expect(readingError(() => decodeJobRequest('source', proxy))).toEqual({
+      code: 'invalid_input',
+      details: { problem: 'stored_request_unreadable', why: 'a proxy request in a source job' },
+    });
   });
 });

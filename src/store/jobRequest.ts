@@ -6,7 +6,7 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
 import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
-import { unwrapStandardJson, type BuildFormat } from '../verify/index.js';
+import { type BuildFormat, unwrapStandardJson } from '../verify/index.js';
 import type { JobKind } from './database.js';
 
 /** A whole build to verify: every contract it compiles to, at every address that holds one. */
@@ -19,13 +19,10 @@ export interface BuildRequest {
   format: BuildFormat;
 }
 
-
 /** A job's request: a source verification, a proxy detection, or a whole build. */
 export type JobRequest =
   /** `dryRun`: verify and diagnose, publish nothing (no record, no stored compilation). */
-  | { kind: 'source'; submission: SourceSubmission; dryRun?: boolean }
-  | { kind: 'proxy'; proxy: ProxyRequest }
-  | { kind: 'build'; build: BuildRequest };
+  { kind: 'source'; submission: SourceSubmission; dryRun?: boolean } | { kind: 'proxy'; proxy: ProxyRequest } | { kind: 'build'; build: BuildRequest };
 
 export const JOB_REQUEST_VERSION = 2;
 

@@ -10,16 +10,73 @@ const FIXTURE = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'previ
 describe('stored job results', () => {
   it('read back what was written, for every kind and outcome', () => {
     const written: [JobKind, JobResult][] = [
-      ['source', { outcome: 'source_pass', document: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full', replaced: true, reusedCompilation: true } }],
-      ['source', { outcome: 'source_pass', document: { dryRun: true, matchKind: 'partial', creationMatch: null, runtimeMatch: 'partial', metadataSettingsFromCode: [{ setting: 'runs', from: '200', to: '1' }] } }],
-      ['source', { outcome: 'source_pass', document: { matchKind: 'partial', creationMatch: 'partial', runtimeMatch: 'partial', flatteningRepairs: [{ line: 3, text: 'pragma abicoder v2;', why: 'second_abicoder_pragma' }] } }],
-      ['source', { outcome: 'failure', document: { code: 'no_match', details: { compiledRuntimeLength: 1, onchainRuntimeLength: 2 }, reasonCode: 'wrong_runs', diagnosis: { fix: null } } }],
-      ['source', { outcome: 'failure', document: { code: 'no_match', details: { compiledRuntimeLength: 1, onchainRuntimeLength: 2 }, diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1, resetsAt: '2026-11-23T00:00:00.000Z' } } } }],
+      [
+        'source',
+        { outcome: 'source_pass', document: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full', replaced: true, reusedCompilation: true } },
+      ],
+      [
+        'source',
+        {
+          outcome: 'source_pass',
+          document: {
+            dryRun: true,
+            matchKind: 'partial',
+            creationMatch: null,
+            runtimeMatch: 'partial',
+            metadataSettingsFromCode: [{ setting: 'runs', from: '200', to: '1' }],
+          },
+        },
+      ],
+      [
+        'source',
+        {
+          outcome: 'source_pass',
+          document: {
+            matchKind: 'partial',
+            creationMatch: 'partial',
+            runtimeMatch: 'partial',
+            flatteningRepairs: [{ line: 3, text: 'pragma abicoder v2;', why: 'second_abicoder_pragma' }],
+          },
+        },
+      ],
+      [
+        'source',
+        {
+          outcome: 'failure',
+          document: { code: 'no_match', details: { compiledRuntimeLength: 1, onchainRuntimeLength: 2 }, reasonCode: 'wrong_runs', diagnosis: { fix: null } },
+        },
+      ],
+      [
+        'source',
+        {
+          outcome: 'failure',
+          document: {
+            code: 'no_match',
+            details: { compiledRuntimeLength: 1, onchainRuntimeLength: 2 },
+            diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1, resetsAt: '2026-11-23T00:00:00.000Z' } },
+          },
+        },
+      ],
       ['source', { outcome: 'unfinished', document: { error: { code: 'attempts_exhausted', message: 'lease expired repeatedly' } } }],
-      ['build', { outcome: 'build_pass', document: { contracts: [{ path: 'A.sol', name: 'A' }], verified: [{ address: '0x00000000000000000000000000000000000000aa', contractName: 'A', sourcePath: 'A.sol', matchKind: 'full' }] } }],
+      [
+        'build',
+        {
+          outcome: 'build_pass',
+          document: {
+            contracts: [{ path: 'A.sol', name: 'A' }],
+            verified: [{ address: '0x00000000000000000000000000000000000000aa', contractName: 'A', sourcePath: 'A.sol', matchKind: 'full' }],
+          },
+        },
+      ],
       ['build', { outcome: 'failure', document: { code: 'no_contract_in_build', details: {} } }],
       ['proxy', { outcome: 'proxy_found', document: { implementation: '0x00000000000000000000000000000000000000bb', pattern: 'eip1967', blockNumber: 6 } }],
-      ['proxy', { outcome: 'proxy_not_found', document: { reason: 'expected_implementation_differs', expectedImplementation: '0x01', candidates: [{ implementation: '0x02' }] } }],
+      [
+        'proxy',
+        {
+          outcome: 'proxy_not_found',
+          document: { reason: 'expected_implementation_differs', expectedImplementation: '0x01', candidates: [{ implementation: '0x02' }] },
+        },
+      ],
       ['proxy', { outcome: 'unfinished', document: { error: { code: 'internal', message: 'boom' } } }],
     ];
     for (const [kind, result] of written) expect(decodeJobResult(kind, encodeJobResult(result)), `${kind} ${result.outcome}`).toEqual(result);

@@ -89,7 +89,9 @@ export function decodeLibraries(text: string): LibraryLink[] {
     return [];
   }
   if (!Array.isArray(stored)) return [];
-  return stored.flatMap((l) => (isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string' ? [{ name: l['name'], address: l['address'] as Address }] : []));
+  return stored.flatMap((l) =>
+    isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string' ? [{ name: l['name'], address: l['address'] as Address }] : [],
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

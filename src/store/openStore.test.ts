@@ -4,86 +4,99 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '../../test/helpers/dialects.js';
 import { sourceJob } from '../../test/helpers/jobs.js';
+import { createTestDatabase, sampleVerifiedContract, saveSampleDocuments, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import { isSolproofError } from '../core/errors.js';
 import { createApiKey, findApiKey } from './apiKeys.js';
 import { migrations } from './migrations/index.js';
 import { migrateToLatest, openStore, SQLITE_FILE_NAME, type Store } from './openStore.js';
-import { createTestDatabase, sampleVerifiedContract, saveSampleDocuments, type TestDatabase } from '../../test/helpers/testDatabase.js';
 import { getJob, insertJob } from './verificationJobs.js';
 import { getVerifiedContract, insertVerifiedContract } from './verifiedContracts.js';
 
 /** Every table the migrations create (a new migration adds its table here). */
 const EXPECTED_TABLES = [
-  'api_keys', 'verification_jobs', 'verified_contracts', 'proxy_records', 'daily_quotas', 'verification_history',
-  'code', 'sources', 'compilations', 'compilation_sources', 'compiled_contracts', 'input_documents', 'deployments', 'builds', 'chain_state', 'followed_blocks', 'counters',
+  'api_keys',
+  'verification_jobs',
+  'verified_contracts',
+  'proxy_records',
+  'daily_quotas',
+  'verification_history',
+  'code',
+  'sources',
+  'compilations',
+  'compilation_sources',
+  'compiled_contracts',
+  'input_documents',
+  'deployments',
+  'builds',
+  'chain_state',
+  'followed_blocks',
+  'counters',
 ];
 
 describeOnDialects('openStore', (dialect) => {
-    const opened: Store[] = [];
-    const databases: TestDatabase[] = [];
-    async function fresh(): Promise<TestDatabase> {
-      const tdb = await createTestDatabase(dialect);
-      databases.push(tdb);
-      return tdb;
-    }
-    async function open(tdb: TestDatabase): Promise<Store> {
-      const store = await tdb.open();
-      opened.push(store);
-      return store;
-    }
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close();
-      for (const d of databases.splice(0)) await d.dispose();
+  const opened: Store[] = [];
+  const databases: TestDatabase[] = [];
+  async function fresh(): Promise<TestDatabase> {
+    const tdb = await createTestDatabase(dialect);
+    databases.push(tdb);
+    return tdb;
+  }
+  async function open(tdb: TestDatabase): Promise<Store> {
+    const store = await tdb.open();
+    opened.push(store);
+    return store;
+  }
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    for (const d of databases.splice(0)) await d.dispose();
+  });
+
+  it('creates the tables and migrating again changes nothing', async () => {
+    const tdb = await fresh();
+    const store = await open(tdb);
+    expect(store.dialect).toBe(dialect);
+    const tables = (await store.db.introspection.getTables())
+      .filter((t) => dialect === 'sqlite' || t.schema === tdb.schema)
+      .map((t) => t.name)
+      .sort();
+    expect(tables).toEqual([...EXPECTED_TABLES].sort());
+
+    expect(await migrateToLatest(store)).toEqual([]);
+    const again = await open(tdb);
+    expect(await migrateToLatest(again)).toEqual([]);
+    const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
+    expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
+  });
+
+  it('lets two stores open and migrate a new database at the same time', async () => {
+    const tdb = await fresh();
+    const [a, b] = await Promise.all([open(tdb), open(tdb)]);
+    const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
+    expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
+    await insertJob(b.db, { request: sourceJob('0x00000000000000000000000000000000000000aa') });
+  });
+
+  it('keeps what was written after the store is closed and opened again', async () => {
+    const tdb = await fresh();
+    const first = await tdb.open();
+    const request = sourceJob('0x00000000000000000000000000000000000000Bb', { contractName: 'Box', runs: 200 });
+    const job = await insertJob(first.db, { request });
+    const { key } = await createApiKey(first.db, { owner: 'alice' });
+    await saveSampleDocuments(first.db);
+    expect(await insertVerifiedContract(first.db, sampleVerifiedContract('0x00000000000000000000000000000000000000cc'))).toBe('inserted');
+    await first.close();
+
+    const second = await open(tdb);
+    expect(await getJob(second.db, job.receipt)).toMatchObject({
+      state: 'queued',
+      address: '0x00000000000000000000000000000000000000bb',
+      request,
     });
-
-    it('creates the tables and migrating again changes nothing', async () => {
-      const tdb = await fresh();
-      const store = await open(tdb);
-      expect(store.dialect).toBe(dialect);
-      const tables = (await store.db.introspection.getTables())
-        .filter((t) => dialect === 'sqlite' || t.schema === tdb.schema)
-        .map((t) => t.name)
-        .sort();
-      expect(tables).toEqual([...EXPECTED_TABLES].sort());
-
-      expect(await migrateToLatest(store)).toEqual([]);
-      const again = await open(tdb);
-      expect(await migrateToLatest(again)).toEqual([]);
-      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
-      expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
+    expect(await findApiKey(second.db, key)).toMatchObject({ owner: 'alice' });
+    expect(await getVerifiedContract(second.db, '0x00000000000000000000000000000000000000CC')).toMatchObject({
+      contractName: 'Box',
     });
-
-    it('lets two stores open and migrate a new database at the same time', async () => {
-      const tdb = await fresh();
-      const [a, b] = await Promise.all([open(tdb), open(tdb)]);
-      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(a.db);
-      expect(rows.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
-      await insertJob(b.db, { request: sourceJob('0x00000000000000000000000000000000000000aa') });
-    });
-
-    it('keeps what was written after the store is closed and opened again', async () => {
-      const tdb = await fresh();
-      const first = await tdb.open();
-      const request = sourceJob('0x00000000000000000000000000000000000000Bb', { contractName: 'Box', runs: 200 });
-      const job = await insertJob(first.db, { request });
-      const { key } = await createApiKey(first.db, { owner: 'alice' });
-      await saveSampleDocuments(first.db);
-      expect(await insertVerifiedContract(first.db, sampleVerifiedContract('0x00000000000000000000000000000000000000cc'))).toBe(
-        'inserted',
-      );
-      await first.close();
-
-      const second = await open(tdb);
-      expect(await getJob(second.db, job.receipt)).toMatchObject({
-        state: 'queued',
-        address: '0x00000000000000000000000000000000000000bb',
-        request,
-      });
-      expect(await findApiKey(second.db, key)).toMatchObject({ owner: 'alice' });
-      expect(await getVerifiedContract(second.db, '0x00000000000000000000000000000000000000CC')).toMatchObject({
-        contractName: 'Box',
-      });
-    });
+  });
 });
 
 describe('openStore settings', () => {
@@ -109,17 +122,13 @@ describe('openStore settings', () => {
   });
 
   it('refuses a database URL that is neither SQLite nor PostgreSQL, without echoing it', async () => {
-    const err = await openStore({ dataDir: '/nonexistent', databaseUrl: 'mysql://root:secret@localhost/db' }).catch(
-      (e: unknown) => e,
-    );
+    const err = await openStore({ dataDir: '/nonexistent', databaseUrl: 'mysql://root:secret@localhost/db' }).catch((e: unknown) => e);
     expect(isSolproofError(err, 'store_error')).toBe(true);
     expect((err as Error).message).not.toContain('secret');
   });
 
   it('reports an unreachable PostgreSQL as store_error', async () => {
-    const err = await openStore({ dataDir: '/nonexistent', databaseUrl: 'postgres://postgres@127.0.0.1:1/test' }).catch(
-      (e: unknown) => e,
-    );
+    const err = await openStore({ dataDir: '/nonexistent', databaseUrl: 'postgres://postgres@127.0.0.1:1/test' }).catch((e: unknown) => e);
     expect(isSolproofError(err, 'store_error')).toBe(true);
   });
 });

@@ -1,16 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, type MigrationResult, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import {
-  CamelCasePlugin,
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-  type MigrationResult,
-} from 'kysely';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from './database.js';

@@ -12,9 +12,7 @@ export interface TakeQuotaOptions {
   now?: Date;
 }
 
-export type QuotaDecision =
-  | { ok: true; used: number; resetsAt: Date }
-  | { ok: false; used: number; resetsAt: Date };
+export type QuotaDecision = { ok: true; used: number; resetsAt: Date } | { ok: false; used: number; resetsAt: Date };
 
 /** `YYYY-MM-DD` of the UTC day containing `now`. */
 export function utcDay(now: Date): string {
@@ -41,9 +39,7 @@ export async function takeQuota(db: Kysely<Database>, options: TakeQuotaOptions)
     .insertInto('dailyQuotas')
     .values({ apiKeyId: options.keyId, kind: options.kind, day, count: 1 })
     .onConflict((oc) => {
-      const update = oc
-        .columns(['apiKeyId', 'kind', 'day'])
-        .doUpdateSet((eb) => ({ count: eb('dailyQuotas.count', '+', 1) }));
+      const update = oc.columns(['apiKeyId', 'kind', 'day']).doUpdateSet((eb) => ({ count: eb('dailyQuotas.count', '+', 1) }));
       return limited ? update.where('dailyQuotas.count', '<', options.limit) : update;
     })
     .returning('count')
@@ -66,10 +62,7 @@ export async function quotaUsed(db: Kysely<Database>, keyId: string, kind: Quota
 }
 
 /** Today's counts for every key that submitted anything today, by key id. */
-export async function quotaUsageToday(
-  db: Kysely<Database>,
-  now: Date = new Date(),
-): Promise<Map<string, Record<QuotaKind, number>>> {
+export async function quotaUsageToday(db: Kysely<Database>, now: Date = new Date()): Promise<Map<string, Record<QuotaKind, number>>> {
   const rows = await db.selectFrom('dailyQuotas').selectAll().where('day', '=', utcDay(now)).execute();
   const usage = new Map<string, Record<QuotaKind, number>>();
   for (const row of rows) {

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { StoreDialect } from './openStore.js';
 import { SQLITE_FILE_NAME } from './openStore.js';
@@ -26,7 +26,10 @@ export interface StoreStats {
 }
 
 async function countRows(db: Kysely<Database>, table: 'compilations' | 'compiledContracts' | 'sources' | 'inputDocuments' | 'deployments'): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, QuotaKind } from './database.js';
-import type { JobRequest } from './jobRequest.js';
 import { isPostgres } from './dialect.js';
+import type { JobRequest } from './jobRequest.js';
 import { takeQuota } from './quotas.js';
 import { writeTransaction } from './transactions.js';
 import { insertJob, type VerificationJob } from './verificationJobs.js';

@@ -1,12 +1,12 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import { errorFacts, isSolproofError, type ErrorFacts } from '../core/errors.js';
+import { type ErrorFacts, errorFacts, isSolproofError } from '../core/errors.js';
+import type { JobResult } from '../core/jobResults.js';
+import { newReceipt } from '../core/receipt.js';
 import type { Address } from '../core/types.js';
 import type { Database, JobKind, JobState, VerificationJobsTable } from './database.js';
 import { isPostgres } from './dialect.js';
-import { newReceipt } from '../core/receipt.js';
-import { decodeJobRequest, encodeJobRequest, jobRequestAddress, type JobRequest } from './jobRequest.js';
+import { decodeJobRequest, encodeJobRequest, type JobRequest, jobRequestAddress } from './jobRequest.js';
 import { decodeJobResult, encodeJobResult } from './jobResult.js';
-import type { JobResult } from '../core/jobResults.js';
 
 export type { JobKind, JobState };
 
@@ -77,8 +77,22 @@ export async function insertJob(
 }
 
 const STATUS_COLUMNS = [
-  'receipt', 'kind', 'address', 'state', 'resultText', 'result', 'lastError', 'apiKeyId', 'attempts',
-  'notBefore', 'leaseOwner', 'leaseUntil', 'createdAt', 'updatedAt', 'finishedAt', 'payloadPrunedAt',
+  'receipt',
+  'kind',
+  'address',
+  'state',
+  'resultText',
+  'result',
+  'lastError',
+  'apiKeyId',
+  'attempts',
+  'notBefore',
+  'leaseOwner',
+  'leaseUntil',
+  'createdAt',
+  'updatedAt',
+  'finishedAt',
+  'payloadPrunedAt',
 ] as const;
 
 /** The state of the job with this receipt, without reading its request; null when there is none. */
@@ -94,11 +108,7 @@ export async function getJob(db: Kysely<Database>, receipt: string): Promise<Ver
 }
 
 /** The most recent jobs for an address, newest first. */
-export async function listJobsForAddress(
-  db: Kysely<Database>,
-  address: Address,
-  limit = 20,
-): Promise<VerificationJob[]> {
+export async function listJobsForAddress(db: Kysely<Database>, address: Address, limit = 20): Promise<VerificationJob[]> {
   const rows = await db
     .selectFrom('verificationJobs')
     .selectAll()
@@ -131,10 +141,7 @@ export async function claimNextJob(
     .selectFrom('verificationJobs as j')
     .select('j.receipt')
     .where((eb) =>
-      eb.or([
-        eb.and([eb('j.state', '=', 'queued'), eb('j.notBefore', '<=', now)]),
-        eb.and([eb('j.state', '=', 'running'), eb('j.leaseUntil', '<=', now)]),
-      ]),
+      eb.or([eb.and([eb('j.state', '=', 'queued'), eb('j.notBefore', '<=', now)]), eb.and([eb('j.state', '=', 'running'), eb('j.leaseUntil', '<=', now)])]),
     )
     .where((eb) => eb.or([eb('j.apiKeyId', 'is', null), eb(runningOfKey(eb, now), '<', perKey)]))
     .orderBy((eb) => runningOfKey(eb, now))
@@ -197,11 +204,7 @@ export async function releaseJob(db: Kysely<Database>, receipt: string, owner: s
 }
 
 /** Extends a running job's lease; false when `owner` no longer holds it. */
-export async function renewLease(
-  db: Kysely<Database>,
-  receipt: string,
-  options: { owner: string; leaseMs: number; now?: number },
-): Promise<boolean> {
+export async function renewLease(db: Kysely<Database>, receipt: string, options: { owner: string; leaseMs: number; now?: number }): Promise<boolean> {
   const now = options.now ?? Date.now();
   const res = await db
     .updateTable('verificationJobs')
@@ -273,7 +276,11 @@ export async function pruneJobPayloads(db: Kysely<Database>, options: { finished
     await db
       .updateTable('verificationJobs')
       .set({ request: PRUNED_REQUEST, payloadPrunedAt: options.now ?? Date.now() })
-      .where('receipt', 'in', rows.map((r) => r.receipt))
+      .where(
+        'receipt',
+        'in',
+        rows.map((r) => r.receipt),
+      )
       .where('payloadPrunedAt', 'is', null)
       .execute();
     pruned += rows.length;

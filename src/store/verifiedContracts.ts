@@ -5,16 +5,16 @@
  * documents served (sources, ABI, metadata) are stored once in the compilation and the
  * input document, whatever number of copies share them.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { randomString } from '../core/random.js';
 import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
 import { metadataSourcePaths, settingsSummary } from '../verify/index.js';
+import { compilationSources } from './compilations.js';
 import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
-import { randomString } from '../core/random.js';
-import { writeTransaction } from './transactions.js';
-import { compilationSources } from './compilations.js';
 import { readInputDocument } from './inputDocuments.js';
 import { decodeLibraries, decodeTransformations, type StoredTransformations } from './matchFacts.js';
+import { writeTransaction } from './transactions.js';
 
 /** A verified contract as served: its record and the documents it is made from. */
 export interface VerifiedContract {
@@ -220,7 +220,11 @@ export async function removeVerifiedContracts(db: Kysely<Database>, addresses: r
     // Deleted first and kept from what the delete returned: of two processes removing one record, one keeps it in the history.
     const rows = await trx
       .deleteFrom('verifiedContracts')
-      .where('address', 'in', addresses.map((a) => a.toLowerCase()))
+      .where(
+        'address',
+        'in',
+        addresses.map((a) => a.toLowerCase()),
+      )
       .returningAll()
       .execute();
     return settleRemoved(trx, rows, reason);
@@ -394,7 +398,12 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     deployment:
       row.deploymentId === null
         ? null
-        : { transactionHash: row.transactionHash, blockNumber: row.blockNumber === null ? null : Number(row.blockNumber), creator: row.creator, factory: row.factory },
+        : {
+            transactionHash: row.transactionHash,
+            blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
+            creator: row.creator,
+            factory: row.factory,
+          },
   };
 }
 
@@ -443,7 +452,9 @@ export async function getStoredVerdict(db: Kysely<Database>, address: string): P
   return row ? toVerdict(row) : null;
 }
 
-function toVerdict(row: Pick<Selectable<VerifiedContractsTable>, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method' | 'compiledContractId'>): StoredVerdict {
+function toVerdict(
+  row: Pick<Selectable<VerifiedContractsTable>, 'matchKind' | 'runtimeMatch' | 'creationMatch' | 'creationCompared' | 'method' | 'compiledContractId'>,
+): StoredVerdict {
   return {
     matchKind: row.matchKind as MatchKind,
     runtimeMatch: row.runtimeMatch as MatchKind | null,
@@ -497,9 +508,7 @@ export async function listVerifiedContracts(
     .$if(f.compiler !== undefined, (qb) => qb.where('compilerVersion', '=', f.compiler!))
     .$if(f.license !== undefined, (qb) => qb.where('licenseType', '=', f.license!))
     .$if(f.matchKind !== undefined, (qb) => qb.where('matchKind', '=', f.matchKind!))
-    .$if(after !== null, (qb) =>
-      qb.where((eb) => eb(eb.refTuple('verifiedAt', 'address'), '<', eb.tuple(after!.verifiedAt, after!.address.toLowerCase()))),
-    )
+    .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('verifiedAt', 'address'), '<', eb.tuple(after!.verifiedAt, after!.address.toLowerCase()))))
     .orderBy('verifiedAt', 'desc')
     .orderBy('address', 'desc')
     .limit(Math.max(0, Math.min(Math.floor(page.limit), 1000)))

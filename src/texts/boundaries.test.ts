@@ -22,9 +22,7 @@ describe('where texts are worded', () => {
   });
 
   it('texts/ imports only core/', () => {
-    const imports = sourceFiles(join(SRC, 'texts')).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => m[1]!),
-    );
+    const imports = sourceFiles(join(SRC, 'texts')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => m[1]!));
     expect(imports.filter((path) => !path.startsWith('../core/'))).toEqual([]);
   });
 });

@@ -16,7 +16,16 @@ export interface DiagnosisView {
   facts: {
     compilerRelease: string | null;
     hashKind: string;
-    sent: { compilerVersion: string; optimizer: boolean; runs: number; evmVersion: string; viaIR: boolean; bytecodeHash: string; appendCBOR: boolean; contractName: string };
+    sent: {
+      compilerVersion: string;
+      optimizer: boolean;
+      runs: number;
+      evmVersion: string;
+      viaIR: boolean;
+      bytecodeHash: string;
+      appendCBOR: boolean;
+      contractName: string;
+    };
     sameShape: string[];
     onchainConstructorArguments?: string;
     library?: { name: string; onchain: string; submitted: string };
@@ -45,7 +54,6 @@ export function searchLimitText(d: Pick<DiagnosisView, 'budgetSpent' | 'limitRea
   const stopped = d.compilesStopped ?? 0;
   return `stopped at its time limit${stopped > 0 ? `, ${stopped} compile${stopped === 1 ? '' : 's'} cut short` : ''}`;
 }
-
 
 const settingLabel = (setting: string, name?: string): string =>
   ({
@@ -93,7 +101,11 @@ export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts'][
 /** Metadata settings read from a deployed code and compiled: `settings.metadata.bytecodeHash "none" (you sent: ipfs)`. */
 export function metadataSettingsText(changes: readonly DiagnosisChangeView[]): string {
   return changes
-    .map((c) => (c.setting === 'appendCBOR' ? `settings.metadata.appendCBOR ${c.to} (you sent: ${c.from})` : `settings.metadata.bytecodeHash "${c.to}" (you sent: ${c.from})`))
+    .map((c) =>
+      c.setting === 'appendCBOR'
+        ? `settings.metadata.appendCBOR ${c.to} (you sent: ${c.from})`
+        : `settings.metadata.bytecodeHash "${c.to}" (you sent: ${c.from})`,
+    )
     .join(', ');
 }
 
@@ -126,7 +138,7 @@ export function diagnosisSentences(d: DiagnosisView): string {
   if (c) {
     if (c.onlyMetadata) {
       out.push(
-        'Only the metadata hash differs: the code is the same, the sources or metadata settings are not exactly those of the build (a comment, a file name or path, whitespace, another bytecodeHash). Submit the build\'s own standard JSON input for a full match.',
+        "Only the metadata hash differs: the code is the same, the sources or metadata settings are not exactly those of the build (a comment, a file name or path, whitespace, another bytecodeHash). Submit the build's own standard JSON input for a full match.",
       );
     } else if (c.firstDifference !== null) {
       const at = (list: { text: string }[]): string => list.map((i) => i.text).join(' ') || '(end of code)';

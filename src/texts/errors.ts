@@ -5,7 +5,15 @@
  * (Etherscan's own reason where Etherscan has one, for clients that know them).
  */
 import type { SubmittedVersionProblem } from '../core/compilerVersion.js';
-import type { CompilerCrashFacts, CompilerErrorFact, ErrorFacts, SolproofError, FlatteningRepairFact, InvalidInputFacts, InvalidStandardJsonFacts } from '../core/errors.js';
+import type {
+  CompilerCrashFacts,
+  CompilerErrorFact,
+  ErrorFacts,
+  FlatteningRepairFact,
+  InvalidInputFacts,
+  InvalidStandardJsonFacts,
+  SolproofError,
+} from '../core/errors.js';
 import { memoryLimitText, outputLimitText, timeLimitText } from './compileLimits.js';
 import { TEXT, utcSecond } from './etherscan.js';
 
@@ -62,7 +70,10 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       return `${text} Remove from the flattened file: ${flatteningRepairsText(d.flatteningRepairs)}.${d.remaining ? ` Without them: ${compilerErrorsText(d.remaining)}` : ''}`;
     }
     case 'abstract_contract':
-      return withRepairs(`${e.details.contractName} compiles to no code (an abstract contract or an interface); it cannot match deployed code`, e.details.flatteningRepairs);
+      return withRepairs(
+        `${e.details.contractName} compiles to no code (an abstract contract or an interface); it cannot match deployed code`,
+        e.details.flatteningRepairs,
+      );
     case 'no_contract_in_build':
       return 'the build holds no contract that compiles to code';
     case 'contract_not_deployed':

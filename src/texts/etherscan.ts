@@ -50,9 +50,10 @@ export const TEXT = {
   unknownAction: (action: string, module = 'contract') =>
     action ? `Error! Unknown action "${action.slice(0, 64)}" for module ${module}` : 'Error! Missing action parameter',
   unknownModule: (module: string) =>
-    module ? `Error! Unknown module "${module.slice(0, 64)}": this service answers module=contract (and module=logs)` : 'Error! Missing module parameter (module=contract)',
-  wrongChain: (given: string, served: number) =>
-    `Error! Chain id ${given.slice(0, 32)} is not served here; this service serves chain id ${served}`,
+    module
+      ? `Error! Unknown module "${module.slice(0, 64)}": this service answers module=contract (and module=logs)`
+      : 'Error! Missing module parameter (module=contract)',
+  wrongChain: (given: string, served: number) => `Error! Chain id ${given.slice(0, 32)} is not served here; this service serves chain id ${served}`,
   nodeUnavailable: 'The network node could not be reached; please try again later',
   bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
   malformedBody: 'The request body could not be read as a form, multipart form or JSON object',
@@ -62,8 +63,7 @@ export const TEXT = {
   internalError: 'Internal error; please try again later',
   dailyQuotaReached: (kind: 'verify' | 'proxy' | 'dry_run', limit: number, resetsAt: Date) =>
     `Daily limit of ${limit} ${{ verify: 'source code verifications', proxy: 'proxy verifications', dry_run: 'dry runs' }[kind]} reached for this API key; it resets at ${utcSecond(resetsAt)}`,
-  tooManyUnfinished: (count: number) =>
-    `This API key has ${count} verifications waiting or running; submit more when some have finished`,
+  tooManyUnfinished: (count: number) => `This API key has ${count} verifications waiting or running; submit more when some have finished`,
   methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,
   headersTooLarge: (limit: number) => `Request line and headers too large: the limit is ${limit} bytes; send long fields in a POST body`,
   malformedRequest: 'The request could not be read as HTTP',
@@ -78,8 +78,6 @@ export const TEXT = {
   tooManyFields: (max: number) => `The request body has more than ${max} fields`,
   /** getcontractcreation when none of the addresses holds a contract whose creation is known (the message; the result is null). */
   noDataFound: 'No data found',
-  tooManyContractAddresses: (max: number, given: number) =>
-    `Error! At most ${max} contract addresses can be asked at once (contractaddresses has ${given})`,
-  invalidAddressIn: (name: string, value: string) =>
-    `Error! Invalid address format in ${name}: ${JSON.stringify(value.slice(0, 64))}`,
+  tooManyContractAddresses: (max: number, given: number) => `Error! At most ${max} contract addresses can be asked at once (contractaddresses has ${given})`,
+  invalidAddressIn: (name: string, value: string) => `Error! Invalid address format in ${name}: ${JSON.stringify(value.slice(0, 64))}`,
 } as const;

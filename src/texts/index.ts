@@ -4,7 +4,8 @@
  * verification, and how a finished job reads. The edge (api/, web/, cli/) renders with them at
  * read time; the domain (verify/, compilers/, chain/) and the jobs keep codes and facts only.
  */
-export { TEXT } from './etherscan.js';
-export { compilerErrorsText, errorSentence, flatteningRepairsText, flatteningWhyText, submittedVersionText, verdictReason } from './errors.js';
+
 export * from './diagnosis.js';
+export { compilerErrorsText, errorSentence, flatteningRepairsText, flatteningWhyText, submittedVersionText, verdictReason } from './errors.js';
+export { TEXT } from './etherscan.js';
 export * from './jobs.js';

@@ -5,8 +5,8 @@
  * its text in `resultText`, which is answered as it was.
  */
 import type { ErrorFacts } from '../core/errors.js';
-import { storedErrorFacts, type FailureResult, type JobResult, type UnfinishedResult } from '../core/jobResults.js';
-import { diagnosisSentences, type DiagnosisView } from './diagnosis.js';
+import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
+import { type DiagnosisView, diagnosisSentences } from './diagnosis.js';
 import { compilerErrorsText, errorSentence, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
@@ -101,7 +101,8 @@ export function verifyStatusText(job: JobView, readsReasons: boolean): StatusTex
 export function proxyStatusText(job: JobView): StatusText {
   if (job.state === 'queued' || job.state === 'running') return { ok: false, text: TEXT.pending };
   if (job.resultText) return { ok: job.state === 'pass', text: job.resultText };
-  if (job.state === 'pass') return { ok: true, text: TEXT.proxyFound(job.address, job.result?.outcome === 'proxy_found' ? job.result.document.implementation : '') };
+  if (job.state === 'pass')
+    return { ok: true, text: TEXT.proxyFound(job.address, job.result?.outcome === 'proxy_found' ? job.result.document.implementation : '') };
   const unfinished = unfinishedOf(job);
   if (unfinished) return { ok: false, text: unfinishedText(job, unfinished) };
   const notFound = job.result?.outcome === 'proxy_not_found' ? job.result.document : null;

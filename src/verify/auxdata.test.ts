@@ -1,14 +1,12 @@
-import { describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
+import { describe, expect, it } from 'vitest';
 import { decodeAuxdata, hasContentHash, swarmSourceOf, tailAuxdata, tryDecodeAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, findAuxdataPositions } from './auxdataPositions.js';
 
 // Real auxdata written by solc 0.8.28 (ipfs), 0.4.26 (bzzr0), 0.5.17 (bzzr1) and 0.8.28 with bytecodeHash none.
-const IPFS_0_8_28 =
-  'a2646970667358221220781d6a314bd5c511e0e1719e6f6847194e0ca6831ea721548cec3271f37e12e564736f6c634300081c0033';
+const IPFS_0_8_28 = 'a2646970667358221220781d6a314bd5c511e0e1719e6f6847194e0ca6831ea721548cec3271f37e12e564736f6c634300081c0033';
 const BZZR0_0_4_26 = 'a165627a7a72305820b4faf8aad1780e69a8275ff2c77d36124f6152f58e661f3822a24126761612fd0029';
-const BZZR1_0_5_17 =
-  'a265627a7a723158201d8421a2c1a033de64addd60bb5bb0b49cf43d4689cf9c2c1860148ec071b32b64736f6c63430005110032';
+const BZZR1_0_5_17 = 'a265627a7a723158201d8421a2c1a033de64addd60bb5bb0b49cf43d4689cf9c2c1860148ec071b32b64736f6c63430005110032';
 const NONE_0_8_28 = 'a164736f6c634300081c000a';
 
 const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
@@ -68,9 +66,7 @@ describe('auxdata decoding', () => {
 
   it('names the metadata location like Etherscan', () => {
     expect(swarmSourceOf(decodeAuxdata(IPFS_0_8_28))).toMatch(/^ipfs:\/\/Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
-    expect(swarmSourceOf(decodeAuxdata(BZZR0_0_4_26))).toBe(
-      'bzzr://b4faf8aad1780e69a8275ff2c77d36124f6152f58e661f3822a24126761612fd',
-    );
+    expect(swarmSourceOf(decodeAuxdata(BZZR0_0_4_26))).toBe('bzzr://b4faf8aad1780e69a8275ff2c77d36124f6152f58e661f3822a24126761612fd');
     expect(swarmSourceOf(decodeAuxdata(NONE_0_8_28))).toBe('');
   });
 
@@ -93,17 +89,13 @@ describe('auxdata positions', () => {
     // The contract embeds a copy of its own auxdata as a constant before the real one.
     const original = `60806040${IPFS_0_8_28}5b5b${IPFS_0_8_28}`;
     const edited = `60806040${IPFS_0_8_28}5b5b${other}`;
-    expect(findAuxdataPositions(original, edited, [IPFS_0_8_28], [other])).toEqual([
-      { id: '1', offset: 4 + 53 + 2, length: 53, value: IPFS_0_8_28 },
-    ]);
+    expect(findAuxdataPositions(original, edited, [IPFS_0_8_28], [other])).toEqual([{ id: '1', offset: 4 + 53 + 2, length: 53, value: IPFS_0_8_28 }]);
   });
 
   it('locates several identical auxdata, one per changed range', () => {
     const other = IPFS_0_8_28.replace('781d6a31', '99999999');
     const original = `6080${IPFS_0_8_28}00${IPFS_0_8_28}`;
     const edited = `6080${other}00${other}`;
-    expect(findAuxdataPositions(original, edited, [IPFS_0_8_28, IPFS_0_8_28], [other, other]).map((p) => p.offset)).toEqual([
-      2, 56,
-    ]);
+    expect(findAuxdataPositions(original, edited, [IPFS_0_8_28, IPFS_0_8_28], [other, other]).map((p) => p.offset)).toEqual([2, 56]);
   });
 });

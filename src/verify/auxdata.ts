@@ -1,6 +1,6 @@
 import { base58 } from '@scure/base';
 import { bytesToHex, hexToBytes, isHex } from 'viem';
-import { decodeCbor, type CborMap } from './cbor.js';
+import { type CborMap, decodeCbor } from './cbor.js';
 import { cborTailRange } from './cborTail.js';
 
 /**

@@ -48,12 +48,7 @@ function firstDifference(a: string, b: string): number {
  * value alone would let a contract plant a fake auxdata in its own code.
  * Values whose hash does not change (no content hash) cannot be located and are skipped.
  */
-export function findAuxdataPositions(
-  original: string,
-  edited: string,
-  values: string[],
-  editedValues: string[],
-): AuxdataPosition[] {
+export function findAuxdataPositions(original: string, edited: string, values: string[], editedValues: string[]): AuxdataPosition[] {
   if (original.length !== edited.length || values.length !== editedValues.length) return [];
   const diffStarts = values.map((v, i) => (v.length === editedValues[i]!.length ? firstDifference(v, editedValues[i]!) : -1));
   const found = new Map<number, AuxdataPosition>();

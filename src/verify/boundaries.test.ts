@@ -15,7 +15,9 @@ function typeScriptFiles(dir: string): string[] {
 
 /** The imports of verify/ a file makes that do not go through its facade, verify/index.ts. */
 function throughTheSide(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/from '((?:\.\.\/)+(?:src\/)?verify\/[^']+)'/g)].map((m) => m[1]!).filter((path) => !path.endsWith('verify/index.js'));
+  return [...readFileSync(file, 'utf8').matchAll(/from '((?:\.\.\/)+(?:src\/)?verify\/[^']+)'/g)]
+    .map((m) => m[1]!)
+    .filter((path) => !path.endsWith('verify/index.js'));
 }
 
 // verify/ is the pure domain behind one facade: its files can move and change inside without

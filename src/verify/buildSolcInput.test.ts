@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isSolproofError } from '../core/errors.js';
+import { compileForTest, SOLC_PACKAGES } from '../../test/helpers/solc.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
+import { isSolproofError } from '../core/errors.js';
 import type { SolcInput } from '../core/solcInput.js';
 import type { SingleFileSubmission, StandardJsonSubmission } from '../core/types.js';
-import { buildSolcInput, compileSettings, everyContractSelectionFor, outputSelectionFor } from './buildSolcInput.js';
-import { compileForTest, SOLC_PACKAGES } from '../../test/helpers/solc.js';
-import { MAX_CONTRACT_DECLARATIONS, MAX_SOURCES, parseStandardJsonText } from './standardJsonText.js';
 import { errorSentence } from '../texts/index.js';
+import { buildSolcInput, compileSettings, everyContractSelectionFor, outputSelectionFor } from './buildSolcInput.js';
+import { MAX_CONTRACT_DECLARATIONS, MAX_SOURCES, parseStandardJsonText } from './standardJsonText.js';
 
 const LIB_ADDRESS = '0x7d53f102f4d4aa014db4e10d6deec2009b3cda6b';
 
@@ -77,16 +77,13 @@ describe('buildSolcInput for a single file', () => {
 
   it('refuses names that are not identifiers, bad addresses and empty sources', () => {
     expect(errorOf(() => buildSolcInput(submission({ contractName: '../x' }))).code).toBe('invalid_input');
-    expect(errorOf(() => buildSolcInput(submission({ libraries: [{ name: 'L', address: '0x12' as `0x${string}` }] }))).code).toBe(
-      'invalid_input',
-    );
+    expect(errorOf(() => buildSolcInput(submission({ libraries: [{ name: 'L', address: '0x12' as `0x${string}` }] }))).code).toBe('invalid_input');
     expect(errorOf(() => buildSolcInput(submission({ sourceCode: '  ' }))).code).toBe('invalid_input');
   });
 });
 
 describe('buildSolcInput for standard JSON', () => {
-  const std = (overrides: Partial<Omit<StandardJsonSubmission, 'codeFormat'>> = {}) =>
-    standardJsonSubmission(JSON_INPUT, 'contracts/A.sol:A', overrides);
+  const std = (overrides: Partial<Omit<StandardJsonSubmission, 'codeFormat'>> = {}) => standardJsonSubmission(JSON_INPUT, 'contracts/A.sol:A', overrides);
 
   it('keeps the settings, ignores the form optimizer and overrides outputSelection', () => {
     const { input, sourcePath, contractName } = buildSolcInput(std({ optimizationUsed: false, runs: 1 }));
@@ -242,7 +239,7 @@ describe('parseStandardJsonText', () => {
 });
 
 describe('everyContractSelectionFor', () => {
-  it('asks for the one contract\'s outputs and every other contract\'s creation code', () => {
+  it("asks for the one contract's outputs and every other contract's creation code", () => {
     expect(everyContractSelectionFor('contracts/A.sol', 'A')).toEqual({
       '*': { '*': ['evm.bytecode.object'] },
       'contracts/A.sol': { A: outputSelectionFor('contracts/A.sol', 'A')['contracts/A.sol']!['A'] },
@@ -259,20 +256,23 @@ library Make { function child() internal returns (address) { return address(new 
 contract Creator { address public last; function make() public { last = Make.child(); } }
 `;
   const affected = ['0.4.26', '0.5.17', '0.6.12', '0.7.6'];
-  it.each(['0.4.11', ...affected, '0.8.10'])('solc %s: the one-contract selection fails exactly where it should, every contract selected gives the same code', (version) => {
-    const input = (outputSelection: Record<string, Record<string, string[]>>) => ({
-      language: 'Solidity',
-      sources: { 'Creator.sol': { content: FACTORY } },
-      settings: { optimizer: { enabled: false, runs: 200 }, outputSelection },
-    });
-    const code = (output: ReturnType<typeof compileForTest>) => output.contracts?.['Creator.sol']?.['Creator']?.evm?.deployedBytecode?.object;
-    const alone = compileForTest(SOLC_PACKAGES[version]!, input(outputSelectionFor('Creator.sol', 'Creator')));
-    const crashed = (alone.errors ?? []).some((e) => e.type === 'InternalCompilerError' && e.message.includes('Compiled contract not found'));
-    expect(crashed).toBe(affected.includes(version));
-    const every = compileForTest(SOLC_PACKAGES[version]!, input(everyContractSelectionFor('Creator.sol', 'Creator')));
-    const everything = compileForTest(SOLC_PACKAGES[version]!, input({ '*': { '*': ['evm.deployedBytecode.object'] } }));
-    expect((every.errors ?? []).filter((e) => e.severity === 'error')).toEqual([]);
-    expect(code(every)).toBeTruthy();
-    expect(code(every)).toBe(code(everything));
-  });
+  it.each(['0.4.11', ...affected, '0.8.10'])(
+    'solc %s: the one-contract selection fails exactly where it should, every contract selected gives the same code',
+    (version) => {
+      const input = (outputSelection: Record<string, Record<string, string[]>>) => ({
+        language: 'Solidity',
+        sources: { 'Creator.sol': { content: FACTORY } },
+        settings: { optimizer: { enabled: false, runs: 200 }, outputSelection },
+      });
+      const code = (output: ReturnType<typeof compileForTest>) => output.contracts?.['Creator.sol']?.['Creator']?.evm?.deployedBytecode?.object;
+      const alone = compileForTest(SOLC_PACKAGES[version]!, input(outputSelectionFor('Creator.sol', 'Creator')));
+      const crashed = (alone.errors ?? []).some((e) => e.type === 'InternalCompilerError' && e.message.includes('Compiled contract not found'));
+      expect(crashed).toBe(affected.includes(version));
+      const every = compileForTest(SOLC_PACKAGES[version]!, input(everyContractSelectionFor('Creator.sol', 'Creator')));
+      const everything = compileForTest(SOLC_PACKAGES[version]!, input({ '*': { '*': ['evm.deployedBytecode.object'] } }));
+      expect((every.errors ?? []).filter((e) => e.severity === 'error')).toEqual([]);
+      expect(code(every)).toBeTruthy();
+      expect(code(every)).toBe(code(everything));
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
+import { type DeclarationKeyword, solidityOutline } from '../core/solidityOutline.js';
 import type { LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
-import { solidityOutline, type DeclarationKeyword } from '../core/solidityOutline.js';
 import type { SolcInput, SolcSettings } from './solcTypes.js';
 import { checkStandardJsonInput, isPlainObject } from './standardJsonText.js';
 
@@ -217,7 +217,10 @@ function buildStandardJson(submission: StandardJsonSubmission, libraries: FormLi
       .filter(([, s]) => declares(s.content ?? '', ['contract', 'library', 'interface'], name))
       .map(([p]) => p);
     if (candidates.length !== 1) {
-      throw new SolproofError('contract_not_found_in_output', { problem: candidates.length === 0 ? 'not_declared' : 'declared_several_times', contractName: name });
+      throw new SolproofError('contract_not_found_in_output', {
+        problem: candidates.length === 0 ? 'not_declared' : 'declared_several_times',
+        contractName: name,
+      });
     }
     sourcePath = candidates[0]!;
   }
@@ -231,13 +234,16 @@ function mergeLibraries(input: SolcInput, libraries: FormLibrary[]): void {
   const merged: Record<string, Record<string, string>> = structuredClone(input.settings.libraries ?? {});
   let added = false;
   for (const lib of libraries) {
-    const existing = Object.entries(merged).filter(
-      ([file, names]) => names[lib.name] !== undefined && (lib.path === null || samePath(file, lib.path)),
-    );
+    const existing = Object.entries(merged).filter(([file, names]) => names[lib.name] !== undefined && (lib.path === null || samePath(file, lib.path)));
     if (existing.length > 0) {
       for (const [file, names] of existing) {
         if (names[lib.name]!.toLowerCase() !== lib.address) {
-          throw new SolproofError('invalid_input', { problem: 'library_conflict', library: `${file}:${lib.name}`, inInput: names[lib.name]!, inForm: lib.address });
+          throw new SolproofError('invalid_input', {
+            problem: 'library_conflict',
+            library: `${file}:${lib.name}`,
+            inInput: names[lib.name]!,
+            inForm: lib.address,
+          });
         }
       }
       continue;

@@ -5,8 +5,8 @@
  * (6275, the file is not supplied). The lines are blanked, not deleted, so line numbers stay.
  */
 import type { FlatteningRepairFact } from '../core/errors.js';
-import type { SolcError } from './solcTypes.js';
 import { solidityOutline } from '../core/solidityOutline.js';
+import type { SolcError } from './solcTypes.js';
 
 /** A line blanked so the flattened file compiles: its number, its text, and which kind of line it was. */
 export type FlatteningRepair = FlatteningRepairFact;
@@ -76,4 +76,3 @@ export function applyRepairs(source: string, repairs: readonly FlatteningRepair[
     .map((text, i) => (drop.has(i + 1) ? '' : text))
     .join('\n');
 }
-

@@ -1,14 +1,14 @@
 import type { AbiParameter } from 'viem';
 import type { MatchKind } from '../core/types.js';
-import { hasContentHash, tailAuxdata, type AuxdataPosition } from './auxdata.js';
+import { type AuxdataPosition, hasContentHash, tailAuxdata } from './auxdata.js';
 import type { ImmutableReferences, LinkReferences } from './solcTypes.js';
 import {
   applyCallProtection,
   applyImmutables,
   applyLibraries,
   constructorArgumentsAreCanonical,
-  replaceAuxdata,
   type Fixup,
+  replaceAuxdata,
   type Transformation,
   type TransformationValues,
 } from './transformations.js';

@@ -1,9 +1,9 @@
 import type { VersionNumbers } from '../core/compilerVersion.js';
 import { versionAtLeast } from '../core/compilerVersion.js';
 import { strip0x } from '../core/hex.js';
-import { hasContentHash, tailAuxdata, tryDecodeAuxdata, type AuxdataPosition } from './auxdata.js';
+import { type AuxdataPosition, hasContentHash, tailAuxdata, tryDecodeAuxdata } from './auxdata.js';
 import type { CompiledAuxdata, CompiledContract } from './compiledContract.js';
-import { matchCreationCode, matchRuntimeCode, type AuxdataSource, type CodeMatch, type CreationCodeMatch } from './matchBytecode.js';
+import { type AuxdataSource, type CodeMatch, type CreationCodeMatch, matchCreationCode, matchRuntimeCode } from './matchBytecode.js';
 import type { ContractCreation } from './ports.js';
 import { constructorInputs } from './transformations.js';
 

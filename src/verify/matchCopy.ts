@@ -3,7 +3,7 @@ import { strip0x } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
 import { swarmSourceOf, tailAuxdata } from './auxdata.js';
 import type { CompiledContract } from './compiledContract.js';
-import { contractVerdict, type ContractVerdict } from './contractVerdict.js';
+import { type ContractVerdict, contractVerdict } from './contractVerdict.js';
 import { matchCompiledContract } from './matchContract.js';
 import type { ContractCreation } from './ports.js';
 import type { Transformation, TransformationValues } from './transformations.js';

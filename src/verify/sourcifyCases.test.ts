@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
 import { available } from '../../test/helpers/requirements.js';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
-import { standardJsonSubmission } from '../../test/helpers/submissions.js';
 import {
   BEYOND_SOURCIFY,
   expectedVerification,
@@ -13,9 +12,10 @@ import {
   SOURCIFY_CASES_MISSING,
   type SourcifyMatch,
 } from '../../test/helpers/sourcifyCases.js';
+import { standardJsonSubmission } from '../../test/helpers/submissions.js';
+import { errorSentence } from '../texts/index.js';
 import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
-import { errorSentence } from '../texts/index.js';
 
 const CASES = IN_SCOPE_CASES;
 const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
@@ -24,15 +24,13 @@ const kind = (m: SourcifyMatch) => matchKindOf(m) || null;
 
 /** Sourcify writes empty value maps ({cborAuxdata: {}}) where nothing was recorded. */
 function normalise(values: TransformationValues | null): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(values ?? {}).filter(([, v]) => typeof v === 'string' || Object.keys(v as object).length > 0),
-  );
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === 'string' || Object.keys(v as object).length > 0));
 }
 
 describe.skipIf(!casesAvailable)('Sourcify verification cases', () => {
   const compiler = inProcessCompiler();
 
-  it.each(CASES)('%s gives Sourcify\'s verdict (or proves more, see BEYOND_SOURCIFY)', async (name) => {
+  it.each(CASES)("%s gives Sourcify's verdict (or proves more, see BEYOND_SOURCIFY)", async (name) => {
     const fixture = loadSourcifyCase(name);
     const submission = standardJsonSubmission(fixture.input.stdJsonInput, fixture.input.contractIdentifier, {
       address: '0x00000000000000000000000000000000000000aa',
@@ -55,9 +53,7 @@ describe.skipIf(!casesAvailable)('Sourcify verification cases', () => {
       runtime: kind(expected.runtimeMatch),
       creation: kind(expected.creationMatch),
     });
-    expect(result.matchKind).toBe(
-      expected.runtimeMatch === 'exact_match' || expected.creationMatch === 'exact_match' ? 'full' : 'partial',
-    );
+    expect(result.matchKind).toBe(expected.runtimeMatch === 'exact_match' || expected.creationMatch === 'exact_match' ? 'full' : 'partial');
     expect(normalise(result.transformationValues.runtime)).toEqual(normalise(expected.runtimeValues));
     expect(normalise(result.transformationValues.creation)).toEqual(normalise(expected.creationValues));
     expect(result.transformations.runtime).toEqual(expected.runtimeTransformations ?? []);

@@ -91,9 +91,5 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function isLibrariesShape(v: unknown): v is Record<string, Record<string, string>> {
-  return (
-    isPlainObject(v) &&
-    Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'))
-  );
+  return isPlainObject(v) && Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'));
 }
-

@@ -1,6 +1,6 @@
-import { decodeAbiParameters, encodeAbiParameters, type AbiParameter } from 'viem';
+import { type AbiParameter, decodeAbiParameters, encodeAbiParameters } from 'viem';
 import type { Hex } from '../core/types.js';
-import { hasContentHash, tryDecodeAuxdata, type AuxdataPosition } from './auxdata.js';
+import { type AuxdataPosition, hasContentHash, tryDecodeAuxdata } from './auxdata.js';
 import type { ImmutableReferences, LinkReferences } from './solcTypes.js';
 
 /**
@@ -123,12 +123,7 @@ export function applyLibraries(code: string, onchain: string, references: LinkRe
  * it and the `0xfe` before it) or a different-length auxdata without a content hash
  * (`bytecodeHash: none`), the on-chain cases matching.md item 10 lets through.
  */
-export function replaceAuxdata(
-  code: string,
-  onchain: string,
-  positions: AuxdataPosition[],
-  options: { tailMayDiffer: boolean },
-): Fixup | null {
+export function replaceAuxdata(code: string, onchain: string, positions: AuxdataPosition[], options: { tailMayDiffer: boolean }): Fixup | null {
   const transformations: Transformation[] = [];
   const cborAuxdata: Record<string, Hex> = {};
   let out = code;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canBeImproved, isBetterVerdict, verdictRank, type VerdictStrength } from './verdictRank.js';
+import { canBeImproved, isBetterVerdict, type VerdictStrength, verdictRank } from './verdictRank.js';
 
 const v = (matchKind: 'full' | 'partial', runtimeMatch: 'full' | 'partial' | null, creationMatch: 'full' | 'partial' | null): VerdictStrength => ({
   matchKind,

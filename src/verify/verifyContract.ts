@@ -1,23 +1,23 @@
-import { SolproofError, isSolproofError, type AnySolproofError, type CodeDifferenceFacts, type ErrorCode } from '../core/errors.js';
+import { parseVersionNumbers } from '../core/compilerVersion.js';
+import { type AnySolproofError, type CodeDifferenceFacts, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
+import { solidityOutline } from '../core/solidityOutline.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
-import { buildSolcInput, everyContractSelectionFor, splitQualifiedName, type BuiltSolcInput } from './buildSolcInput.js';
-import { compiledContractOf, type CompiledContract } from './compiledContract.js';
-import { contractVerdict, type ContractVerdict } from './contractVerdict.js';
-import type { CodeMatch } from './matchBytecode.js';
-import { matchCompiledContract, type CodePart } from './matchContract.js';
-import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
-import type { SolcContractOutput, SolcError, SolcInput, SolcOutput } from './solcTypes.js';
-import { applyRepairs, flatteningRepairs, type FlatteningRepair } from './flatteningRepairs.js';
-import { parseVersionNumbers } from '../core/compilerVersion.js';
-import { solidityOutline } from '../core/solidityOutline.js';
-import { settingsSummary } from './settingsSummary.js';
-import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
+import { type BuiltSolcInput, buildSolcInput, everyContractSelectionFor, splitQualifiedName } from './buildSolcInput.js';
+import { type CompiledContract, compiledContractOf } from './compiledContract.js';
+import { type ContractVerdict, contractVerdict } from './contractVerdict.js';
 import { deployedFacts } from './diagnose/deployedFacts.js';
 import { revealedMetadataChanges } from './diagnose/metadataChanges.js';
-import { submittedSettings, withMetadataChanges, type SettingChange } from './diagnose/settingChanges.js';
+import { type SettingChange, submittedSettings, withMetadataChanges } from './diagnose/settingChanges.js';
+import { applyRepairs, type FlatteningRepair, flatteningRepairs } from './flatteningRepairs.js';
+import type { CodeMatch } from './matchBytecode.js';
+import { type CodePart, matchCompiledContract } from './matchContract.js';
+import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
+import { settingsSummary } from './settingsSummary.js';
+import type { SolcContractOutput, SolcError, SolcInput, SolcOutput } from './solcTypes.js';
+import { libraryId, type Transformation, type TransformationValues } from './transformations.js';
 import { verdictRank } from './verdictRank.js';
 
 export interface VerifyContractArgs {
@@ -395,9 +395,7 @@ function throwOnCompilerErrors(output: SolcOutput): void {
 export function findContractOutput(output: SolcOutput, sourcePath: string, contractName: string): SolcContractOutput | null {
   const contracts = output.contracts ?? {};
   const own = (file: string): SolcContractOutput | null =>
-    Object.hasOwn(contracts, file) && Object.hasOwn(contracts[file]!, contractName)
-      ? contracts[file]![contractName]!
-      : null;
+    Object.hasOwn(contracts, file) && Object.hasOwn(contracts[file]!, contractName) ? contracts[file]![contractName]! : null;
   return own(sourcePath) ?? own('');
 }
 
@@ -443,12 +441,7 @@ function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: 
  * those solc linked from `settings.libraries` whose address the compiled code holds (an
  * entry the code never uses is not a library of this contract).
  */
-function collectLibraries(
-  input: SolcInput,
-  runtime: CodeMatch | null,
-  creation: CodeMatch | null,
-  compiledCode: string,
-): Record<string, Address> {
+function collectLibraries(input: SolcInput, runtime: CodeMatch | null, creation: CodeMatch | null, compiledCode: string): Record<string, Address> {
   const out: Record<string, Address> = {};
   const code = compiledCode.toLowerCase();
   for (const [file, byName] of Object.entries(input.settings.libraries ?? {})) {
@@ -470,8 +463,7 @@ function checkClaimedLibraries(claimed: LibraryLink[], found: Record<string, Add
     const wanted = ignorePaths ? { path: null, name: qualified.name } : qualified;
     for (const [id, address] of Object.entries(found)) {
       const have = splitQualifiedName(id);
-      const sameLibrary =
-        have.name === wanted.name && (wanted.path === null || have.path?.replace(/^\//, '') === wanted.path.replace(/^\//, ''));
+      const sameLibrary = have.name === wanted.name && (wanted.path === null || have.path?.replace(/^\//, '') === wanted.path.replace(/^\//, ''));
       if (sameLibrary && address !== link.address.toLowerCase()) {
         throw new SolproofError('library_mismatch', { library: id, onchain: address, submitted: link.address.toLowerCase() });
       }

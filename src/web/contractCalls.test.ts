@@ -4,7 +4,16 @@ import { abiFunctions, CallError, coerceArguments, encodeCall, findFunction, par
 const ABI = JSON.stringify([
   { type: 'constructor', inputs: [{ name: 'x', type: 'uint256' }], stateMutability: 'nonpayable' },
   { type: 'function', name: 'balanceOf', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ name: '', type: 'uint256' }], stateMutability: 'view' },
-  { type: 'function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }], stateMutability: 'nonpayable' },
+  {
+    type: 'function',
+    name: 'transfer',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+    stateMutability: 'nonpayable',
+  },
   { type: 'function', name: 'set', inputs: [{ name: 'v', type: 'uint8' }], outputs: [], stateMutability: 'nonpayable' },
   { type: 'function', name: 'set', inputs: [{ name: 'v', type: 'string' }], outputs: [], stateMutability: 'nonpayable' },
   { type: 'function', name: 'deposit', inputs: [], outputs: [], stateMutability: 'payable' },
@@ -12,7 +21,14 @@ const ABI = JSON.stringify([
     type: 'function',
     name: 'put',
     inputs: [
-      { name: 'p', type: 'tuple', components: [{ name: 'id', type: 'int16' }, { name: 'tags', type: 'bytes4[]' }] },
+      {
+        name: 'p',
+        type: 'tuple',
+        components: [
+          { name: 'id', type: 'int16' },
+          { name: 'tags', type: 'bytes4[]' },
+        ],
+      },
       { name: 'flags', type: 'bool[2]' },
     ],
     outputs: [],
@@ -92,14 +108,24 @@ describe('encodeCall', () => {
     expect(() => encodeCall(transfer, [ALICE, '-1'])).toThrow('Argument amount: out of range for uint256');
     expect(() => encodeCall(transfer, [ALICE, '1e18'])).toThrow('Argument amount: expected an integer (uint256)');
     expect(() => encodeCall(findFunction(fns, 'set(uint8)'), ['256'])).toThrow('out of range for uint8');
-    expect(() => encodeCall(findFunction(fns, 'put'), [['1', ['0x01']], [true, false]])).toThrow('Argument p.tags[0]: expected exactly 4 bytes in hex');
+    expect(() =>
+      encodeCall(findFunction(fns, 'put'), [
+        ['1', ['0x01']],
+        [true, false],
+      ]),
+    ).toThrow('Argument p.tags[0]: expected exactly 4 bytes in hex');
     expect(() => encodeCall(findFunction(fns, 'put'), [['1', []], [true]])).toThrow('Argument flags: expected exactly 2 elements');
     expect(() => encodeCall(transfer, 'nope')).toThrow('args must be a JSON array');
   });
 
   it('bounds the amount of data one request may carry', () => {
     const put = findFunction(fns, 'put');
-    expect(() => coerceArguments(put, [['1', Array(2000).fill('0x01020304')], [true, true]])).toThrow(/at most 1024 elements/);
+    expect(() =>
+      coerceArguments(put, [
+        ['1', Array(2000).fill('0x01020304')],
+        [true, true],
+      ]),
+    ).toThrow(/at most 1024 elements/);
     expect(() => coerceArguments(findFunction(fns, 'set(string)'), ['x'.repeat(70_000)])).toThrow(/at most 65536 characters/);
   });
 });

@@ -1,12 +1,4 @@
-import {
-  decodeAbiParameters,
-  encodeFunctionData,
-  isAddress,
-  toFunctionSelector,
-  toFunctionSignature,
-  type AbiFunction,
-  type AbiParameter,
-} from 'viem';
+import { type AbiFunction, type AbiParameter, decodeAbiParameters, encodeFunctionData, isAddress, toFunctionSelector, toFunctionSignature } from 'viem';
 import type { Address, Hex } from '../core/types.js';
 import type { ChainReader } from '../verify/index.js';
 
@@ -72,13 +64,7 @@ export function abiFunctions(abiText: string): ContractFunction[] {
     // Solidity before 0.5 may leave out `type` on functions.
     if ((raw.type ?? 'function') !== 'function' || typeof raw.name !== 'string') continue;
     const stateMutability =
-      typeof raw.stateMutability === 'string'
-        ? raw.stateMutability
-        : raw.constant === true
-          ? 'view'
-          : raw.payable === true
-            ? 'payable'
-            : 'nonpayable';
+      typeof raw.stateMutability === 'string' ? raw.stateMutability : raw.constant === true ? 'view' : raw.payable === true ? 'payable' : 'nonpayable';
     const abi = {
       type: 'function',
       name: raw.name,

@@ -1,4 +1,4 @@
-import { html, type Html, type HtmlValue } from './html.js';
+import { type Html, type HtmlValue, html } from './html.js';
 
 /** Same-origin scripts and styles only: nothing inline runs, whatever a stored text holds. */
 export const CONTENT_SECURITY_POLICY = [

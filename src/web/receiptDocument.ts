@@ -1,6 +1,6 @@
+import type { JobStatus } from '../store/verificationJobs.js';
 import { receiptStatusText } from '../texts/index.js';
 import { diagnosisReasonCode } from '../verify/index.js';
-import type { JobStatus } from '../store/verificationJobs.js';
 
 /** What `/receipt/<guid>.json` answers: a receipt's state, verdict and diagnosis, for tools. */
 export interface ReceiptDocument {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { RateLimitStore } from '../limits/rateLimits.js';
 import { redactUrl } from '../core/log.js';
+import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { WebContext } from './context.js';
 import { CallError } from './contractCalls.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { highlightSolidityLines, MAX_HIGHLIGHT_BYTES } from './solidityHighlight.js';
 
 const strip = (markup: string): string =>
-  markup.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#96;/g, '`').replace(/&amp;/g, '&');
+  markup
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&#96;/g, '`')
+    .replace(/&amp;/g, '&');
 
 describe('highlightSolidityLines', () => {
   const source = `// SPDX-License-Identifier: MIT
@@ -27,7 +34,9 @@ contract A {
   });
 
   it('never lets markup from the source through', () => {
-    const all = highlightSolidityLines(source).map((l) => l.value).join('\n');
+    const all = highlightSolidityLines(source)
+      .map((l) => l.value)
+      .join('\n');
     expect(all).not.toContain('<script');
     expect(all).not.toContain('<img');
     for (const tag of all.match(/<[^>]*>/g) ?? []) expect(tag).toMatch(/^(<span class="token [a-z -]+">|<\/span>)$/);

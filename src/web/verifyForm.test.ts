@@ -4,7 +4,10 @@ import { encodeConstructorValues, readVerifyForm, sourcesFromFiles } from './ver
 
 describe('encodeConstructorValues', () => {
   it('encodes values typed as JSON with the constructor parameter list (names and data locations allowed)', () => {
-    const hex = encodeConstructorValues('uint256 supply, string memory name_, address owner, bool open, uint8[] memory shares', '[1000, "Token", "0x00000000000000000000000000000000000000aa", true, [1, "2"]]');
+    const hex = encodeConstructorValues(
+      'uint256 supply, string memory name_, address owner, bool open, uint8[] memory shares',
+      '[1000, "Token", "0x00000000000000000000000000000000000000aa", true, [1, "2"]]',
+    );
     expect(hex).toEqual({
       hex: encodeAbiParameters(
         [{ type: 'uint256' }, { type: 'string' }, { type: 'address' }, { type: 'bool' }, { type: 'uint8[]' }],

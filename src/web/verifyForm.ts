@@ -6,13 +6,13 @@
  * Pure: no HTTP, no store. Problems are named per field so the page can show each next to it.
  */
 import { posix } from 'node:path';
-import { encodeAbiParameters, parseAbiParameters, type AbiParameter } from 'viem';
-import { isAddress } from '../core/hex.js';
-import { solidityOutline } from '../core/solidityOutline.js';
-import type { SolcInput } from '../core/solcInput.js';
-import { readBuildFile } from '../verify/index.js';
+import { type AbiParameter, encodeAbiParameters, parseAbiParameters } from 'viem';
 import { isSolproofError } from '../core/errors.js';
+import { isAddress } from '../core/hex.js';
+import type { SolcInput } from '../core/solcInput.js';
+import { solidityOutline } from '../core/solidityOutline.js';
 import { errorSentence } from '../texts/index.js';
+import { readBuildFile } from '../verify/index.js';
 
 export type SourceFormat = 'single' | 'files' | 'json';
 export const SOURCE_FORMATS: readonly SourceFormat[] = ['single', 'files', 'json'];
@@ -95,7 +95,10 @@ export function declaredContracts(sources: Record<string, string>, qualified: bo
 
 /** A file name from an upload as a source path: forward slashes, no leading slash, no `..`. */
 function sourcePath(filename: string): string | null {
-  const path = posix.normalize(filename.replace(/\\/g, '/')).replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  const path = posix
+    .normalize(filename.replace(/\\/g, '/'))
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
   if (!path || path === '.' || path.startsWith('../') || path.length > 512) return null;
   return path;
 }
@@ -131,12 +134,16 @@ export function sourcesFromFiles(files: { filename: string; text: string }[]): {
       if (target in sources) continue;
       const candidates = byName.get(posix.basename(target)) ?? [];
       if (candidates.length !== 1) {
-        return { error: `${path} imports "${item.path.slice(0, 200)}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target).slice(0, 200)})` : ''}` };
+        return {
+          error: `${path} imports "${item.path.slice(0, 200)}", which is not among the files${candidates.length > 1 ? ` (several files are named ${posix.basename(target).slice(0, 200)})` : ''}`,
+        };
       }
       const text = sources[candidates[0]!]!;
       total += text.length;
       if (++added > MAX_IMPORTED_PATHS || target.length > 512 || total > MAX_IMPORTED_TEXT_FACTOR * uploaded) {
-        return { error: `The imports name the files under too many other paths (at most ${MAX_IMPORTED_PATHS}); choose the files from the folders the imports name` };
+        return {
+          error: `The imports name the files under too many other paths (at most ${MAX_IMPORTED_PATHS}); choose the files from the folders the imports name`,
+        };
       }
       sources[target] = text;
       pending.push(target);
@@ -258,7 +265,10 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
       if (contractName && !contractName.includes(':')) {
         const matches = contracts.filter((c) => c.endsWith(`:${contractName}`));
         if (matches.length === 1) contractName = matches[0]!;
-        else errors.contractName = matches.length ? `Several files declare ${contractName}: choose one of ${matches.join(', ')}` : `No file declares ${contractName}`;
+        else
+          errors.contractName = matches.length
+            ? `Several files declare ${contractName}: choose one of ${matches.join(', ')}`
+            : `No file declares ${contractName}`;
       }
       if (!contractName && contracts.length === 1) contractName = contracts[0]!;
       params['codeformat'] = 'solidity-standard-json-input';
@@ -267,7 +277,8 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
   }
   params['compilerversion'] = values.compiler;
   if (!values.compiler) errors.compiler = 'Choose the compiler version the contract was compiled with';
-  if (!contractName && !errors.contractName) errors.contractName = contracts.length ? `Choose the contract: ${contracts.slice(0, 10).join(', ')}` : 'Enter the contract name';
+  if (!contractName && !errors.contractName)
+    errors.contractName = contracts.length ? `Choose the contract: ${contracts.slice(0, 10).join(', ')}` : 'Enter the contract name';
   values.contractName = contractName;
   params['contractname'] = contractName;
   if (Object.keys(errors).length) return { ok: false, values, errors, contracts };
@@ -304,7 +315,8 @@ function abiValue(param: AbiParameter, value: unknown): unknown {
   }
   if (param.type === 'tuple') {
     const components = (param as { components?: readonly AbiParameter[] }).components ?? [];
-    if (!Array.isArray(value) || value.length !== components.length) throw new Error(`${param.name || 'tuple'}: expected a JSON array of ${components.length} fields`);
+    if (!Array.isArray(value) || value.length !== components.length)
+      throw new Error(`${param.name || 'tuple'}: expected a JSON array of ${components.length} fields`);
     return components.map((c, i) => abiValue(c, value[i]));
   }
   if (/^u?int\d*$/.test(param.type)) {
@@ -326,7 +338,15 @@ function abiValue(param: AbiParameter, value: unknown): unknown {
  * the values in order.
  */
 export function encodeConstructorValues(types: string, json: string): { hex: `0x${string}` } | { error: string } {
-  const list = types.trim().replace(/^constructor\s*\(/, '').replace(/\)\s*$/, '').replace(/\b(memory|calldata|storage|payable)\b/g, ' ').replace(/\s+/g, ' ').replace(/\s*,\s*/g, ', ').replace(/\s+\[/g, '[').trim();
+  const list = types
+    .trim()
+    .replace(/^constructor\s*\(/, '')
+    .replace(/\)\s*$/, '')
+    .replace(/\b(memory|calldata|storage|payable)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*,\s*/g, ', ')
+    .replace(/\s+\[/g, '[')
+    .trim();
   let params: readonly AbiParameter[];
   try {
     params = list ? parseAbiParameters(list) : [];
@@ -340,9 +360,15 @@ export function encodeConstructorValues(types: string, json: string): { hex: `0x
     return { error: 'The constructor values must be a JSON array, e.g. [1000, "My token", "0x…"]' };
   }
   if (!Array.isArray(valuesList)) return { error: 'The constructor values must be a JSON array, e.g. [1000, "My token", "0x…"]' };
-  if (valuesList.length !== params.length) return { error: `The constructor takes ${params.length} value${params.length === 1 ? '' : 's'}; ${valuesList.length} given` };
+  if (valuesList.length !== params.length)
+    return { error: `The constructor takes ${params.length} value${params.length === 1 ? '' : 's'}; ${valuesList.length} given` };
   try {
-    return { hex: encodeAbiParameters(params, valuesList.map((v, i) => abiValue(params[i]!, v))) };
+    return {
+      hex: encodeAbiParameters(
+        params,
+        valuesList.map((v, i) => abiValue(params[i]!, v)),
+      ),
+    };
   } catch (e) {
     return { error: `The constructor values do not encode: ${(e as Error).message.split('\n')[0]!.slice(0, 200)}` };
   }

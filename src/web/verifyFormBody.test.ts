@@ -47,7 +47,8 @@ describe('readVerifyFormBody', () => {
     expect(wrong.body.refusal).toEqual({
       field: 'apiKey',
       status: 400,
-      message: 'Invalid API Key: the sources of a form over 1 MB are read only for a valid API key, sent before them (the page sends it first); they were not read',
+      message:
+        'Invalid API Key: the sources of a form over 1 MB are read only for a valid API key, sent before them (the page sends it first); they were not read',
     });
     expect(wrong.names).toEqual(['apikey', 'address']);
 
@@ -67,7 +68,11 @@ describe('readVerifyFormBody', () => {
 
   it('too many entries, too large, or unreadable: a refusal naming it, with what was read before', async () => {
     const many = await read([field('apikey', 'GOOD'), field('f', '1').repeat(2 * MAX_FORM_ENTRIES), END]);
-    expect(many.body.refusal).toEqual({ field: 'form', status: 400, message: `The form has too many fields or files (at most ${MAX_FORM_ENTRIES}); it was not read past them` });
+    expect(many.body.refusal).toEqual({
+      field: 'form',
+      status: 400,
+      message: `The form has too many fields or files (at most ${MAX_FORM_ENTRIES}); it was not read past them`,
+    });
     expect(many.names[0]).toBe('apikey');
     const large = await read([field('apikey', 'GOOD'), field('source', 'x'.repeat(3000)), END], 2000);
     expect(large.body.refusal).toEqual({ field: 'form', status: 413, message: 'The form is too large (at most 2000 bytes)' });

@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, startService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('api/compilerDownload');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -26,7 +26,10 @@ describe('a service with an empty compiler cache', () => {
     try {
       const key = await createKey(dataDir);
       const { status } = await verifyAndWait(service.apiUrl, key, {
-        contractaddress: address, sourceCode: SOURCE, contractname: 'Fetched', compilerversion: built.compilerVersion,
+        contractaddress: address,
+        sourceCode: SOURCE,
+        contractname: 'Fetched',
+        compilerversion: built.compilerVersion,
       });
       expect(status?.result, service.output()).toBe('Pass - Verified');
       expect(readdirSync(join(dataDir, 'compilers'))).toContain('soljson-v0.8.28+commit.7893614a.js');

@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPost, verifyAndWait, type Envelope } from '../helpers/api.js';
+import { deployerAccount } from '../helpers/accounts.js';
+import { apiPost, type Envelope, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('api/compilerVersions');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -15,7 +15,9 @@ contract Versioned { uint256 public constant ANSWER = 18; }
 
 /** The compilers in a cache directory. */
 function compilersIn(dataDir: string): string[] {
-  return readdirSync(join(dataDir, 'compilers')).filter((f) => /^(soljson|solc)-/.test(f)).sort();
+  return readdirSync(join(dataDir, 'compilers'))
+    .filter((f) => /^(soljson|solc)-/.test(f))
+    .sort();
 }
 
 function quotaText(now: Date): string {
@@ -48,11 +50,17 @@ describe('compiler versions as clients write them', () => {
 
   const submit = (compilerversion: string, contractaddress = address): Promise<Envelope> =>
     apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress,
-      sourceCode: SOURCE, contractname: 'Versioned', compilerversion, optimizationUsed: '0',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress,
+      sourceCode: SOURCE,
+      contractname: 'Versioned',
+      compilerversion,
+      optimizationUsed: '0',
     });
 
-  it('refuses a wrong, too short or missing commit at once, naming the release\'s long version, without using the quota or downloading', async () => {
+  it("refuses a wrong, too short or missing commit at once, naming the release's long version, without using the quota or downloading", async () => {
     for (const version of ['v0.8.18+commit.deadbeef', 'v0.8.18+commit.87f61d', 'v0.8.18+commit.87f61d97', 'v0.8.18', '0.8.18+commit.87f61d95.Linux.gcc']) {
       expect(await submit(version), version).toEqual({
         status: '0',
@@ -65,7 +73,11 @@ describe('compiler versions as clients write them', () => {
 
   it('verifies with a shortened commit and no v, using the one submission of the day', async () => {
     const { submit: answer, status } = await verifyAndWait(service.apiUrl, key, {
-      contractaddress: address, sourceCode: SOURCE, contractname: 'Versioned', compilerversion: '0.8.18+commit.87f61d9', optimizationUsed: '0',
+      contractaddress: address,
+      sourceCode: SOURCE,
+      contractname: 'Versioned',
+      compilerversion: '0.8.18+commit.87f61d9',
+      optimizationUsed: '0',
     });
     expect(answer.status, JSON.stringify(answer)).toBe('1');
     expect(status?.result, service.output()).toBe('Pass - Verified');

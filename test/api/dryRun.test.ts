@@ -5,14 +5,13 @@
  * used (dry runs have a daily quota of their own). A service of its own with a daily quota of
  * one verification shows that quota untouched.
  */
-import { inject } from 'vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address } from '../../src/core/types.js';
-import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { type Built, build, singleFileFields, standardInput } from '../helpers/contracts.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('api/dryRun');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -46,10 +45,14 @@ describe('dry runs', () => {
     await service?.stop();
   });
 
-  const submit = (fields: Record<string, string>) =>
-    apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...fields });
+  const submit = (fields: Record<string, string>) => apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...fields });
   const record = async (at: Address) =>
-    ((await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: at, apikey: key })).result as { SourceCode: string; SimilarMatch?: string }[])[0]!;
+    (
+      (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: at, apikey: key })).result as {
+        SourceCode: string;
+        SimilarMatch?: string;
+      }[]
+    )[0]!;
 
   it('a wrong dry run fails with its diagnosis; a right one passes; nothing is published and no quota is used', async () => {
     // Optimizer off: the diagnosis finds the fix, as for a real submission.

@@ -4,15 +4,15 @@
  * and counts every JSON-RPC call: a creation is searched once, then read from the store.
  */
 import { rmSync } from 'node:fs';
-import { encodeDeployData, type Abi } from 'viem';
+import { type Abi, encodeDeployData } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, type Envelope } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
-import { METHOD_NOT_FOUND, startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { METHOD_NOT_FOUND, type RpcProxy, startRpcProxy } from '../helpers/rpcProxy.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('api/getContractCreation');
 
@@ -72,7 +72,14 @@ describe('getcontractcreation', () => {
       { type: 'function', name: 'make', stateMutability: 'nonpayable', inputs: [{ name: 'value', type: 'uint256' }], outputs: [{ type: 'address' }] },
       { type: 'function', name: 'last', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
     ] as const;
-    const hash = await walletClient.writeContract({ address: factory.address, abi: factoryAbi, functionName: 'make', args: [value], account: walletClient.account!, chain: walletClient.chain });
+    const hash = await walletClient.writeContract({
+      address: factory.address,
+      abi: factoryAbi,
+      functionName: 'make',
+      args: [value],
+      account: walletClient.account!,
+      chain: walletClient.chain,
+    });
     await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     const child = ((await publicClient.readContract({ address: factory.address, abi: factoryAbi, functionName: 'last' })) as string).toLowerCase() as Address;
     // The init code the factory ran: Child's creation code and its constructor arguments.
@@ -138,12 +145,7 @@ describe('getcontractcreation', () => {
     const asked = [made[1]!.address, factory.address, account, byAccount.address, made[0]!.address];
     const env = await ask(asked.join(','));
     expect(env.status).toBe('1');
-    expect(env.result).toEqual([
-      entryOf(made[1]!, factory.address),
-      entryOf(factory, ''),
-      entryOf(byAccount, ''),
-      entryOf(made[0]!, factory.address),
-    ]);
+    expect(env.result).toEqual([entryOf(made[1]!, factory.address), entryOf(factory, ''), entryOf(byAccount, ''), entryOf(made[0]!, factory.address)]);
   });
 
   it('reads a creation found before from the store, without asking the node again', async () => {

@@ -6,10 +6,10 @@
  */
 import { encodeAbiParameters } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, type BuildOptions } from '../helpers/contracts.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type BuildOptions, build, singleFileFields, standardInput } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('api/hashlessMetadata');
 const { apiUrl, apiKey, baseUrl } = sharedService();
@@ -52,7 +52,14 @@ async function sourceRecord(address: string): Promise<Record<string, string>> {
 }
 
 type Change = { setting: string; from: string; to: string };
-const cases: { label: string; version: string; metadata: NonNullable<BuildOptions['metadata']>; changes: Change[]; compiled: NonNullable<BuildOptions['metadata']>; shown: string }[] = [
+const cases: {
+  label: string;
+  version: string;
+  metadata: NonNullable<BuildOptions['metadata']>;
+  changes: Change[];
+  compiled: NonNullable<BuildOptions['metadata']>;
+  shown: string;
+}[] = [
   {
     label: 'NoHash',
     version: '0.8.10',
@@ -66,7 +73,10 @@ const cases: { label: string; version: string; metadata: NonNullable<BuildOption
     version: '0.8.18',
     metadata: { appendCBOR: false },
     // Without CBOR there is no hash: solc takes appendCBOR false only with bytecodeHash none or unset.
-    changes: [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }],
+    changes: [
+      { setting: 'appendCBOR', from: 'true', to: 'false' },
+      { setting: 'bytecodeHash', from: 'ipfs', to: 'none' },
+    ],
     compiled: { appendCBOR: false, bytecodeHash: 'none' },
     shown: 'no CBOR (appendCBOR false)',
   },
@@ -88,7 +98,15 @@ describe('a contract deployed without a metadata hash, submitted as a single fil
       expect(receipt.result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', metadataSettingsFromCode: c.changes });
 
       const record = await sourceRecord(address);
-      expect(record).toMatchObject({ MatchKind: 'partial', CreationMatch: 'partial', RuntimeMatch: 'partial', ConstructorArguments: ENCODED, SwarmSource: '', OptimizationUsed: '1', Runs: '200' });
+      expect(record).toMatchObject({
+        MatchKind: 'partial',
+        CreationMatch: 'partial',
+        RuntimeMatch: 'partial',
+        ConstructorArguments: ENCODED,
+        SwarmSource: '',
+        OptimizationUsed: '1',
+        Runs: '200',
+      });
       // Served as the standard JSON input that matched: the single file, with the code's metadata settings.
       expect(record.SourceCode!.startsWith('{{') && record.SourceCode!.endsWith('}}')).toBe(true);
       const served = JSON.parse(record.SourceCode!.slice(1, -1)) as { sources: Record<string, { content: string }>; settings: Record<string, unknown> };
@@ -112,7 +130,11 @@ describe('a contract deployed without a metadata hash, submitted as a single fil
     const text = source(name, 100);
     const built = await build('0.8.10', standardInput({ [`${name}.sol`]: text }, { optimizer: true, runs: 200 }), `${name}.sol`, name);
     const { address } = await deployContract(built.abi, built.bytecode, ARGS, ACCOUNT);
-    const { submit, status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, name, text.replace('Deployed without', 'Deployed, edited, without')));
+    const { submit, status } = await verifyAndWait(
+      apiUrl,
+      apiKey,
+      singleFileFields(address, built, name, text.replace('Deployed without', 'Deployed, edited, without')),
+    );
     expect(status?.result).toBe('Pass - Verified');
     const receipt = (await (await fetch(`${baseUrl}/receipt/${String(submit.result)}.json`)).json()) as Receipt;
     expect(receipt.result).toMatchObject({ matchKind: 'partial', creationMatch: 'partial' });

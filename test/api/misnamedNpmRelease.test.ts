@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, startService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('api/misnamedNpmRelease');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -26,7 +26,10 @@ describe('a release whose npm package of the same name holds another compiler', 
     try {
       const key = await createKey(dataDir);
       const { submit, status } = await verifyAndWait(service.apiUrl, key, {
-        contractaddress: address, sourceCode: SOURCE, contractname: 'Misnamed', compilerversion: built.compilerVersion,
+        contractaddress: address,
+        sourceCode: SOURCE,
+        contractname: 'Misnamed',
+        compilerversion: built.compilerVersion,
       });
       expect(submit.status, JSON.stringify(submit)).toBe('1');
       expect(status?.result, service.output()).toBe('Pass - Verified');

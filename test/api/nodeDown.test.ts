@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
-import { startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type Built, build, standardInput } from '../helpers/contracts.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpcProxy.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('api/nodeDown');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -45,8 +45,13 @@ describe('a node that fails while a job runs', () => {
     let allowed = 1;
     node.rules.set('eth_getCode', () => (allowed-- > 0 ? undefined : NODE_ERROR));
     const env = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: address, sourceCode: SOURCE,
-      contractname: 'Patient', compilerversion: built.compilerVersion,
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: address,
+      sourceCode: SOURCE,
+      contractname: 'Patient',
+      compilerversion: built.compilerVersion,
     });
     expect(env.status, JSON.stringify(env)).toBe('1');
     return env.result as string;
@@ -79,8 +84,13 @@ describe('a node that fails while a job runs', () => {
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
     node.rules.set('eth_getCode', NODE_ERROR);
     const env = await apiPost(patient.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: address, sourceCode: SOURCE,
-      contractname: 'Patient', compilerversion: built.compilerVersion,
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: address,
+      sourceCode: SOURCE,
+      contractname: 'Patient',
+      compilerversion: built.compilerVersion,
     });
     node.rules.clear();
     expect(env).toEqual({ status: '0', message: 'NOTOK', result: 'The network node could not be reached; please try again later' });

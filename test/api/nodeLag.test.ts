@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
-import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
-import { startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
+import { deployContract, devnetClients } from '../helpers/chain.js';
+import { type Built, build, singleFileFields, standardInput } from '../helpers/contracts.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpcProxy.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('api/nodeLag');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -82,7 +82,9 @@ describe('a node behind a load balancer that does not show a deployment yet', ()
       const answer = await post(params);
       const elapsed = performance.now() - started;
       expect(answer.status).toBe('0');
-      const m = /^Unable to locate ContractCode at (0x[0-9a-f]{40}): the node had no code there at block (\d+) \(still none after waiting 5 s\)$/.exec(String(answer.result));
+      const m = /^Unable to locate ContractCode at (0x[0-9a-f]{40}): the node had no code there at block (\d+) \(still none after waiting 5 s\)$/.exec(
+        String(answer.result),
+      );
       expect(m, String(answer.result)).not.toBeNull();
       expect(m![1]).toBe(eoa);
       const block = BigInt(m![2]!);

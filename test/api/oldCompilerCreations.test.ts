@@ -7,11 +7,11 @@
  */
 import { encodeAbiParameters } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { compileForTest, solcPackageFor } from '../helpers/solc.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('api/oldCompilerCreations');
 const { apiUrl, apiKey, baseUrl } = sharedService();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
 import { available } from '../helpers/requirements.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
+import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 
 const ACCOUNT = deployerAccount('api/postgres');
 const probed = await probePostgres();
@@ -30,18 +30,26 @@ describe.skipIf(unavailable !== null)('scaled mode: two service processes sharin
   });
 
   it('a key made once works on both; jobs submitted to one are finished and served by both', async () => {
-    const sources = Array.from({ length: 4 }, (_, i) => `// SPDX-License-Identifier: MIT
+    const sources = Array.from(
+      { length: 4 },
+      (_, i) => `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Shared${i} { uint256 public constant N = ${i}; function n() external pure returns (uint256) { return N; } }
-`);
+`,
+    );
     const receipts: { receipt: string; address: string }[] = [];
     for (let i = 0; i < sources.length; i++) {
       const built = await build('0.8.28', standardInput({ [`S${i}.sol`]: sources[i]! }), `S${i}.sol`, `Shared${i}`);
       const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
       const service = services[i % 2]!;
       const env = await apiPost(service.apiUrl, {
-        module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: address, sourceCode: sources[i]!,
-        contractname: `Shared${i}`, compilerversion: built.compilerVersion,
+        module: 'contract',
+        action: 'verifysourcecode',
+        apikey: key,
+        contractaddress: address,
+        sourceCode: sources[i]!,
+        contractname: `Shared${i}`,
+        compilerversion: built.compilerVersion,
       });
       expect(env.status, JSON.stringify(env)).toBe('1');
       receipts.push({ receipt: env.result, address });

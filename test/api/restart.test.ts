@@ -1,9 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, newDataDir, startService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('api/restart');
 
@@ -12,14 +12,17 @@ describe('durability', () => {
     const rpcUrl = inject('rpcUrl');
     const dataDir = await newDataDir();
     const key = await createKey(dataDir);
-    const sources = Array.from({ length: 6 }, (_, i) => `// SPDX-License-Identifier: MIT
+    const sources = Array.from(
+      { length: 6 },
+      (_, i) => `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Durable${i} {
     uint256 public constant ID = ${i};
     mapping(address => uint256) public balances;
     function deposit() external payable { balances[msg.sender] += msg.value + ID; }
 }
-`);
+`,
+    );
     const deployed = [];
     for (let i = 0; i < sources.length; i++) {
       const built = await build('0.8.28', standardInput({ [`D${i}.sol`]: sources[i]! }), `D${i}.sol`, `Durable${i}`);
@@ -32,8 +35,14 @@ contract Durable${i} {
     const receipts: string[] = [];
     for (const d of deployed) {
       const env = await apiPost(first.apiUrl, {
-        module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: d.address, sourceCode: d.source,
-        contractname: d.name, compilerversion: d.built.compilerVersion, optimizationUsed: '0',
+        module: 'contract',
+        action: 'verifysourcecode',
+        apikey: key,
+        contractaddress: d.address,
+        sourceCode: d.source,
+        contractname: d.name,
+        compilerversion: d.built.compilerVersion,
+        optimizationUsed: '0',
       });
       expect(env, JSON.stringify(env)).toMatchObject({ status: '1' });
       receipts.push(env.result);

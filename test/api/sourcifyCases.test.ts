@@ -1,8 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
-import { createKey, startService } from '../helpers/service.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
 import { available } from '../helpers/requirements.js';
+import { createKey, startService } from '../helpers/service.js';
 import {
   expectedServedInput,
   expectedVerification,
@@ -12,7 +13,6 @@ import {
   SOURCIFY_CASES_DIR,
   SOURCIFY_CASES_MISSING,
 } from '../helpers/sourcifyCases.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = deployerAccount('api/sourcifyCases');
@@ -36,7 +36,7 @@ describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', 
 
   // Each case on a service of its own (a fresh store): several cases deploy the same code, and
   // on a store that verified one of them the others would be copies, verified through it.
-  it.each(IN_SCOPE_CASES)('%s: Pass - Verified with Sourcify\'s verdict (or more, see BEYOND_SOURCIFY)', async (name) => {
+  it.each(IN_SCOPE_CASES)("%s: Pass - Verified with Sourcify's verdict (or more, see BEYOND_SOURCIFY)", async (name) => {
     const service = await startService({ rpcUrl: inject('rpcUrl'), args: ['--rate-free', '1000'] });
     try {
       await verifyCase(name, service.apiUrl, await createKey(service.dataDir));

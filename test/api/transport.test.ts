@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, apiPost, sharedService, type Envelope } from '../helpers/api.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { apiGet, apiPost, type Envelope, sharedService } from '../helpers/api.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const { apiUrl, baseUrl, apiKey } = sharedService();
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -71,24 +71,43 @@ describe('transport', () => {
 
   it('getabi and getsourcecode: address checks and the unverified record', async () => {
     expect(await apiGet(apiUrl, { module: 'contract', action: 'getabi', address: '0x12', apikey: apiKey })).toEqual({
-      status: '0', message: 'NOTOK', result: 'Error! Invalid address format',
+      status: '0',
+      message: 'NOTOK',
+      result: 'Error! Invalid address format',
     });
     const record = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address: ZERO, apikey: apiKey });
     expect(record).toEqual({
-      status: '1', message: 'OK',
-      result: [{
-        SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', OptimizationUsed: '',
-        Runs: '', ConstructorArguments: '', EVMVersion: 'Default', Library: '', LicenseType: 'Unknown', Proxy: '0',
-        Implementation: '', SwarmSource: '',
-      }],
+      status: '1',
+      message: 'OK',
+      result: [
+        {
+          SourceCode: '',
+          ABI: 'Contract source code not verified',
+          ContractName: '',
+          CompilerVersion: '',
+          OptimizationUsed: '',
+          Runs: '',
+          ConstructorArguments: '',
+          EVMVersion: 'Default',
+          Library: '',
+          LicenseType: 'Unknown',
+          Proxy: '0',
+          Implementation: '',
+          SwarmSource: '',
+        },
+      ],
     });
   });
 });
 
 describe('verifysourcecode and checkverifystatus: bad input', () => {
   const base = {
-    module: 'contract', action: 'verifysourcecode', contractaddress: '0x000000000000000000000000000000000000dEaD',
-    sourceCode: 'contract A {}', contractname: 'A', compilerversion: 'v0.8.28+commit.7893614a',
+    module: 'contract',
+    action: 'verifysourcecode',
+    contractaddress: '0x000000000000000000000000000000000000dEaD',
+    sourceCode: 'contract A {}',
+    contractname: 'A',
+    compilerversion: 'v0.8.28+commit.7893614a',
   };
   const submit = (fields: Record<string, string>, key: string | null = apiKey) =>
     apiPost(apiUrl, key === null ? { ...base, ...fields } : { ...base, apikey: key, ...fields });
@@ -105,8 +124,14 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
     [{ sourceCode: '' }, 'Missing or empty parameter: sourceCode'],
     [{ codeformat: 'vyper' }, 'Invalid parameter codeformat: "vyper" is not one of solidity-single-file, solidity-standard-json-input'],
     [{ contractname: '' }, 'Missing or empty parameter: contractname'],
-    [{ codeformat: 'solidity-standard-json-input', sourceCode: '{}', contractname: 'A' }, 'Invalid parameter contractname: for standard JSON input it must be path:Name, e.g. contracts/Token.sol:Token'],
-    [{ codeformat: 'solidity-standard-json-input', sourceCode: 'not json', contractname: 'a.sol:A' }, 'Invalid parameter sourceCode: the standard JSON input is not a JSON object'],
+    [
+      { codeformat: 'solidity-standard-json-input', sourceCode: '{}', contractname: 'A' },
+      'Invalid parameter contractname: for standard JSON input it must be path:Name, e.g. contracts/Token.sol:Token',
+    ],
+    [
+      { codeformat: 'solidity-standard-json-input', sourceCode: 'not json', contractname: 'a.sol:A' },
+      'Invalid parameter sourceCode: the standard JSON input is not a JSON object',
+    ],
     [{ compilerversion: '0.8.28' }, 'Invalid parameter compilerversion: "0.8.28" is not a solc release; did you mean v0.8.28+commit.7893614a?'],
     [{ compilerversion: 'latest' }, 'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a'],
     [{ compilerversion: 'v0.4.10+commit.f0d539ae' }, 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
@@ -114,12 +139,18 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
     [{ optimizationUsed: 'yes' }, 'Invalid parameter optimizationused: expected 0 or 1'],
     [{ constructorArguements: '0xzz' }, 'Invalid parameter constructorArguements: expected hex bytes'],
     [{ evmversion: 'mars' }, 'Invalid parameter evmversion: unknown EVM version "mars"'],
-    [{ evmversion: 'cancun', compilerversion: 'v0.8.18+commit.87f61d96' }, 'Invalid parameter evmversion: compiler v0.8.18+commit.87f61d96 does not know the EVM version cancun'],
+    [
+      { evmversion: 'cancun', compilerversion: 'v0.8.18+commit.87f61d96' },
+      'Invalid parameter evmversion: compiler v0.8.18+commit.87f61d96 does not know the EVM version cancun',
+    ],
     [{ licenseType: '15' }, 'Invalid parameter licenseType: expected a licence code from 1 to 14'],
     [{ libraryname1: 'L' }, 'Invalid parameter libraryname1: it has no libraryaddress1 to go with it'],
     [{ libraryaddress2: '0x000000000000000000000000000000000000dEaD' }, 'Invalid parameter libraryaddress2: it has no libraryname2 to go with it'],
     [{ libraryname1: 'L', libraryaddress1: '0x1234' }, 'Invalid parameter libraryaddress1: not a 20-byte hex address'],
-    [{ libraryname11: 'L', libraryaddress11: '0x000000000000000000000000000000000000dEaD' }, 'Invalid parameter libraryname11: at most 10 libraries are accepted'],
+    [
+      { libraryname11: 'L', libraryaddress11: '0x000000000000000000000000000000000000dEaD' },
+      'Invalid parameter libraryname11: at most 10 libraries are accepted',
+    ],
   ])('%j → %s', async (fields, text) => {
     expect(await submit(fields as Record<string, string>)).toEqual({ status: '0', message: 'NOTOK', result: text });
   });
@@ -135,7 +166,9 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
       'Invalid parameter guid: a receipt is 50 lower-case letters and digits',
     );
     expect(await apiGet(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: 'a'.repeat(50) })).toEqual({
-      status: '0', message: 'NOTOK', result: 'Unknown UID',
+      status: '0',
+      message: 'NOTOK',
+      result: 'Unknown UID',
     });
     // Foundry POSTs its status checks.
     expect((await apiPost(apiUrl, { module: 'contract', action: 'checkverifystatus', guid: 'b'.repeat(50) })).result).toBe('Unknown UID');

@@ -1,16 +1,21 @@
-import { encodeAbiParameters, parseEventLogs, type Abi } from 'viem';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { type Abi, encodeAbiParameters, parseEventLogs } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../src/core/types.js';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
-import { deployerAccount } from '../helpers/accounts.js';
-import { createRequire } from 'node:module';
-import { request as httpRequest } from 'node:http';
+import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 
 // hardhat-verify 2's own Etherscan client: its status request is the one that needs the bare text.
 const { Etherscan } = createRequire(import.meta.url)('@nomicfoundation/hardhat-verify/internal/etherscan') as {
-  Etherscan: new (apiKey: string, apiUrl: string, browserUrl: string, chainId: number | undefined) => {
+  Etherscan: new (
+    apiKey: string,
+    apiUrl: string,
+    browserUrl: string,
+    chainId: number | undefined,
+  ) => {
     getVerificationStatus(guid: string): Promise<{ message: string; isFailure(): boolean }>;
   };
 };
@@ -20,7 +25,10 @@ function rawRequest(method: 'GET' | 'POST', url: string, headers: Record<string,
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(JSON.parse(text) as { result: unknown }));
+      res
+        .setEncoding('utf8')
+        .on('data', (c: string) => (text += c))
+        .on('end', () => resolve(JSON.parse(text) as { result: unknown }));
     });
     req.once('error', reject);
     req.end(body);
@@ -50,8 +58,6 @@ contract Counter {
     }
 }
 `;
-
-
 
 async function sourceRecord(address: string) {
   const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
@@ -101,7 +107,9 @@ describe('verifysourcecode: passes', () => {
 
     // A second submission for the address is refused at once.
     const again = await apiPost(apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: apiKey,
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
       ...singleFileFields(address, counter, 'Counter', COUNTER),
     });
     expect(again).toEqual({ status: '0', message: 'NOTOK', result: 'Contract source code already verified' });
@@ -109,7 +117,11 @@ describe('verifysourcecode: passes', () => {
 
   it('standard JSON: full match, SourceCode wrapped in {{...}}', async () => {
     const { address } = await deployContract(counter.abi, counter.bytecode, counterArgs, ACCOUNT);
-    const { status } = await verifyAndWait(apiUrl, apiKey, standardJsonFields(address, counter, 'Counter.sol:Counter', { constructorArguments: `0x${encodedArgs}` }));
+    const { status } = await verifyAndWait(
+      apiUrl,
+      apiKey,
+      standardJsonFields(address, counter, 'Counter.sol:Counter', { constructorArguments: `0x${encodedArgs}` }),
+    );
     expect(status?.result).toBe('Pass - Verified');
     const record = await sourceRecord(address);
     expect(record.SourceCode!.startsWith('{{')).toBe(true);
@@ -202,8 +214,12 @@ contract Factory {
     const { address: factoryAddress } = await deployContract(factory.abi, factory.bytecode, [], ACCOUNT);
     const { publicClient, walletClient } = devnetClients(ACCOUNT);
     const hash = await walletClient.writeContract({
-      address: factoryAddress, abi: factory.abi, functionName: 'make', args: [7n],
-      account: walletClient.account!, chain: walletClient.chain,
+      address: factoryAddress,
+      abi: factory.abi,
+      functionName: 'make',
+      args: [7n],
+      account: walletClient.account!,
+      chain: walletClient.chain,
     });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     const [log] = parseEventLogs({ abi: factory.abi as Abi, logs: receipt.logs, eventName: 'Created' }) as unknown as [{ args: { child: string } }];
@@ -279,7 +295,10 @@ contract Impl is Base {
     expect(hardhat2.isFailure()).toBe(true);
     const query = `module=contract&action=checkverifystatus&guid=${guid}&apikey=${apiKey}`;
     const reasonOf = async (method: 'GET' | 'POST', headers: Record<string, string>, extra = '') =>
-      String((await rawRequest(method, `${apiUrl}${method === 'GET' ? `?${query}${extra}` : ''}`, headers, method === 'POST' ? `${query}${extra}` : undefined)).result);
+      String(
+        (await rawRequest(method, `${apiUrl}${method === 'GET' ? `?${query}${extra}` : ''}`, headers, method === 'POST' ? `${query}${extra}` : undefined))
+          .result,
+      );
     expect(await reasonOf('GET', { 'user-agent': 'curl/8.5.0' })).toMatch(/^Fail - Unable to verify\. \S/);
     expect(await reasonOf('POST', { 'content-type': 'application/x-www-form-urlencoded' })).toMatch(/^Fail - Unable to verify\. \S/);
     expect(await reasonOf('GET', {}, '&verbose=1')).toMatch(/^Fail - Unable to verify\. \S/);
@@ -329,13 +348,19 @@ contract Impl is Base {
 
   it('an address with no code', async () => {
     const submit = await apiPost(apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: apiKey,
-      contractaddress: '0x000000000000000000000000000000000000dEaD', sourceCode: COUNTER,
-      contractname: 'Counter', compilerversion: 'v0.8.28+commit.7893614a',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
+      contractaddress: '0x000000000000000000000000000000000000dEaD',
+      sourceCode: COUNTER,
+      contractname: 'Counter',
+      compilerversion: 'v0.8.28+commit.7893614a',
     });
     // The shared service waits the default 3 s for a lagging node before it refuses.
     expect(submit).toMatchObject({ status: '0', message: 'NOTOK' });
-    expect(submit.result).toMatch(/^Unable to locate ContractCode at 0x000000000000000000000000000000000000dead: the node had no code there at block \d+ \(still none after waiting 3 s\)$/);
+    expect(submit.result).toMatch(
+      /^Unable to locate ContractCode at 0x000000000000000000000000000000000000dead: the node had no code there at block \d+ \(still none after waiting 3 s\)$/,
+    );
   });
 
   it('a source that does not compile', async () => {

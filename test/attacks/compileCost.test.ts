@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AMPLIFICATION_PATH, AMPLIFICATION_TARGET, amplificationInput } from '../../bench/amplificationInput.js';
-import { apiGet, apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
-import { deployContract, deployRaw } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
-import { compileForTest } from '../helpers/solc.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
+import { deployContract, deployRaw } from '../helpers/chain.js';
+import { type Built, build, standardInput } from '../helpers/contracts.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
+import { compileForTest } from '../helpers/solc.js';
 
 const ACCOUNT = deployerAccount('attacks/compileCost');
 const COMPILE_TIMEOUT_MS = 60_000;
@@ -30,10 +30,19 @@ describe('inputs that cost a compile more than their size', () => {
     service = await startService({
       rpcUrl: inject('rpcUrl'),
       args: [
-        '--compile-timeout-ms', String(COMPILE_TIMEOUT_MS), '--compiler-threads', '2', '--job-concurrency', '2',
-        '--key-queued-jobs', '4', '--rate-free', '1000',
+        '--compile-timeout-ms',
+        String(COMPILE_TIMEOUT_MS),
+        '--compiler-threads',
+        '2',
+        '--job-concurrency',
+        '2',
+        '--key-queued-jobs',
+        '4',
+        '--rate-free',
+        '1000',
         // The slow jobs are meant to fail: diagnosing each (more slow compiles) would only lengthen the run.
-        '--diagnosis-compiles', '0',
+        '--diagnosis-compiles',
+        '0',
       ],
     });
     [key, otherKey] = await Promise.all([createKey(service.dataDir), createKey(service.dataDir)]);
@@ -53,8 +62,11 @@ describe('inputs that cost a compile more than their size', () => {
 
     const before = peakMb(service.process.pid!);
     const submitted = await submit(key, {
-      contractaddress: address, sourceCode: text, codeformat: 'solidity-standard-json-input',
-      contractname: `${AMPLIFICATION_PATH}:${AMPLIFICATION_TARGET}`, compilerversion: 'v0.8.28+commit.7893614a',
+      contractaddress: address,
+      sourceCode: text,
+      codeformat: 'solidity-standard-json-input',
+      contractname: `${AMPLIFICATION_PATH}:${AMPLIFICATION_TARGET}`,
+      compilerversion: 'v0.8.28+commit.7893614a',
     });
     expect(submitted.status).toBe('1');
     const reads: number[] = [];
@@ -78,7 +90,9 @@ describe('inputs that cost a compile more than their size', () => {
     done = true;
     await watcher;
     const peak = peakMb(service.process.pid!);
-    console.log(`amplification input: ${verdict.result} in ${seconds.toFixed(1)} s; service peak memory ${before.toFixed(0)} -> ${peak.toFixed(0)} MB; ${reads.length} reads meanwhile (${readsWhilePending} while pending), slowest ${Math.max(...reads).toFixed(0)} ms`);
+    console.log(
+      `amplification input: ${verdict.result} in ${seconds.toFixed(1)} s; service peak memory ${before.toFixed(0)} -> ${peak.toFixed(0)} MB; ${reads.length} reads meanwhile (${readsWhilePending} while pending), slowest ${Math.max(...reads).toFixed(0)} ms`,
+    );
     expect(verdict.result).toBe('Pass - Verified');
     // The same input made the service peak at about 2.1 GB before (and run out of output space).
     expect(peak).toBeLessThan(1000);
@@ -100,8 +114,11 @@ contract M {
     // 392 bytes: solc's CHC engine does not finish on it within a minute (timeout 0: no limit of its own).
     const hostile = { ...input, settings: { ...input.settings, modelChecker: { engine: 'chc', targets: ['assert'], timeout: 0 } } };
     const submitted = await submit(key, {
-      contractaddress: address, sourceCode: JSON.stringify(hostile), codeformat: 'solidity-standard-json-input',
-      contractname: 'M.sol:M', compilerversion: m.compilerVersion,
+      contractaddress: address,
+      sourceCode: JSON.stringify(hostile),
+      codeformat: 'solidity-standard-json-input',
+      contractname: 'M.sol:M',
+      compilerversion: m.compilerVersion,
     });
     expect(submitted.status).toBe('1');
     // Had the model checker run, the compile would have ended at the service's time limit (60 s) and failed.
@@ -123,8 +140,13 @@ contract M {
     const { address: slowTarget } = await deployContract(box.abi, box.bytecode, [], ACCOUNT);
     const { address } = await deployContract(box.abi, box.bytecode, [], ACCOUNT);
     const slow = (n: number) => ({
-      contractaddress: slowTarget, codeformat: 'solidity-single-file', contractname: 'Slow', compilerversion: box.compilerVersion,
-      optimizationUsed: '1', viaIR: '1', sourceCode: `pragma solidity ^0.8.0;\ncontract Slow {\n  uint256 public n = ${n};\n${body}}\n`,
+      contractaddress: slowTarget,
+      codeformat: 'solidity-single-file',
+      contractname: 'Slow',
+      compilerversion: box.compilerVersion,
+      optimizationUsed: '1',
+      viaIR: '1',
+      sourceCode: `pragma solidity ^0.8.0;\ncontract Slow {\n  uint256 public n = ${n};\n${body}}\n`,
     });
     const queued = await Promise.all([1, 2, 3, 4].map((n) => submit(key, slow(n))));
     for (const q of queued) expect(q.status).toBe('1');
@@ -136,8 +158,12 @@ contract M {
 
     const started = performance.now();
     const other = await submit(otherKey, {
-      contractaddress: address, codeformat: 'solidity-single-file', contractname: 'Box', compilerversion: box.compilerVersion,
-      optimizationUsed: '0', sourceCode: boxSource,
+      contractaddress: address,
+      codeformat: 'solidity-single-file',
+      contractname: 'Box',
+      compilerversion: box.compilerVersion,
+      optimizationUsed: '0',
+      sourceCode: boxSource,
     });
     expect(other.status).toBe('1');
     const verdict = await waitForVerdict(service.apiUrl, other.result, otherKey, {}, 60_000);
@@ -145,12 +171,14 @@ contract M {
     const pending = await Promise.all(
       queued.map(async (q) => (await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: q.result, apikey: key })).result),
     );
-    console.log(`another key's verification while one key had 4 slow jobs queued: ${verdict.result} after ${waited.toFixed(0)} ms; that key's jobs then: ${pending.join(', ')}`);
+    console.log(
+      `another key's verification while one key had 4 slow jobs queued: ${verdict.result} after ${waited.toFixed(0)} ms; that key's jobs then: ${pending.join(', ')}`,
+    );
     expect(verdict.result).toBe('Pass - Verified');
     // First in, first out would have run all four slow jobs first (two at a time).
     expect(pending.filter((p) => p === 'Pending in queue').length).toBeGreaterThanOrEqual(2);
     const finals = [];
-    for (const q of queued) finals.push((await waitForVerdict(service.apiUrl, q.result, key, { verbose: "1" }, 120_000)).result);
-    console.log(`slow jobs done after ${(performance.now() - started).toFixed(0)} ms: ${finals.join(" | ")}`);
+    for (const q of queued) finals.push((await waitForVerdict(service.apiUrl, q.result, key, { verbose: '1' }, 120_000)).result);
+    console.log(`slow jobs done after ${(performance.now() - started).toFixed(0)} ms: ${finals.join(' | ')}`);
   });
 });

@@ -4,10 +4,10 @@
  * real service on anvil.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('attacks/firstSubmission');
 const { apiUrl, apiKey, baseUrl } = sharedService();
@@ -26,7 +26,7 @@ contract PlainToken {
     }
 }
 `;
-const SLANDER = TOKEN.replace('Balances move only by their owner\'s transfer.', 'WARNING: the deployer can drain every balance. Do not use.');
+const SLANDER = TOKEN.replace("Balances move only by their owner's transfer.", 'WARNING: the deployer can drain every balance. Do not use.');
 
 async function record(address: string): Promise<Record<string, string>> {
   return (await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey })).result[0] as Record<string, string>;
@@ -38,7 +38,7 @@ describe('attack 4: the first submission wins forever', () => {
     token = await build('0.8.28', standardInput({ 'PlainToken.sol': TOKEN }, { optimizer: true }), 'PlainToken.sol', 'PlainToken');
   });
 
-  it('a slandering partial match is replaced by the owner\'s exact sources; the history keeps it', async () => {
+  it("a slandering partial match is replaced by the owner's exact sources; the history keeps it", async () => {
     const { address } = await deployContract(token.abi, token.bytecode, [], ACCOUNT);
     const attacker = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, token, 'PlainToken', SLANDER));
     expect(attacker.status?.result).toBe('Pass - Verified');

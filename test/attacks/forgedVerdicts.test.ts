@@ -5,11 +5,11 @@
  */
 import { encodeAbiParameters, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { compileForTest } from '../helpers/solc.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('attacks/forgedVerdicts');
 const { apiUrl, apiKey, baseUrl } = sharedService();
@@ -56,7 +56,7 @@ describe('attack 1: a Yul object that is verbatim of the deployed code', () => {
     runtime = (await devnetClients(ACCOUNT).publicClient.getCode({ address: address as Hex }))!;
   });
 
-  it('compiles to the victim\'s exact runtime code, CBOR tail included, and is refused as not Solidity; the owner then verifies', async () => {
+  it("compiles to the victim's exact runtime code, CBOR tail included, and is refused as not Solidity; the owner then verifies", async () => {
     const yul = `object "Forged" {
   code { datacopy(0, dataoffset("runtime"), datasize("runtime")) return(0, datasize("runtime")) }
   object "runtime" { code { verbatim_0i_0o(hex"${runtime.slice(2)}") } }
@@ -166,7 +166,7 @@ contract Capped {
 `;
 
 describe('attack 3: constructor arguments nothing checked', () => {
-  it('verifies the runtime code, but never serves the submitted arguments as the contract\'s', async () => {
+  it("verifies the runtime code, but never serves the submitted arguments as the contract's", async () => {
     const capped = await build('0.8.28', standardInput({ 'Capped.sol': CAPPED }), 'Capped.sol', 'Capped');
     const realArgs = encodeAbiParameters([{ type: 'uint256' }], [10n ** 30n]).slice(2);
     const claimed = encodeAbiParameters([{ type: 'uint256' }], [1000n]).slice(2);
@@ -216,7 +216,9 @@ describe('attack 9: kilobytes of bytes appended after the code as "auxdata"', ()
     const { status } = await verifyAndWait(apiUrl, apiKey, standardJsonFields(stuffed.address, tiny, 'Tiny.sol:Tiny'));
     expect(status).toMatchObject({ status: '0', message: 'NOTOK' });
     // Etherscan's reason, then the diagnosis: where the stuffed code departs from the compiled one.
-    expect(status?.result).toMatch(/^Fail - Unable to verify\. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode\. The deployed runtime code is \d+ bytes, yours \d+; they first differ at byte \d+/);
+    expect(status?.result).toMatch(
+      /^Fail - Unable to verify\. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode\. The deployed runtime code is \d+ bytes, yours \d+; they first differ at byte \d+/,
+    );
     expect(status?.result).not.toContain('It matches');
 
     // The same code with the tail solc writes for bytecodeHash none, { solc: 0.8.28 }: the honest partial match.

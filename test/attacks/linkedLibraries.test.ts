@@ -4,12 +4,12 @@
  * (as Hardhat and Aave build), linked when deployed, and submitted with its libraries as form
  * fields and, separately, inside `settings.libraries` (as Hardhat's verify plugin sends them).
  */
-import { keccak256, toBytes, type Hex } from 'viem';
+import { type Hex, keccak256, toBytes } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw } from '../helpers/chain.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('attacks/linkedLibraries');
 const { apiUrl, apiKey } = sharedService();
@@ -58,7 +58,10 @@ async function record(address: string): Promise<Record<string, string>> {
 }
 
 describe('attack 10: libraries linked at deployment', () => {
-  const input = standardInput({ 'contracts/libs/Inner.sol': INNER, 'contracts/libs/Outer.sol': OUTER, 'contracts/Pool.sol': POOL }, { optimizer: true, runs: 1000 });
+  const input = standardInput(
+    { 'contracts/libs/Inner.sol': INNER, 'contracts/libs/Outer.sol': OUTER, 'contracts/Pool.sol': POOL },
+    { optimizer: true, runs: 1000 },
+  );
   const libs: Record<string, string> = {};
   let pool: Built;
   let outer: Built;
@@ -130,7 +133,9 @@ describe('attack 10: libraries linked at deployment', () => {
     });
     expect(status).toMatchObject({ status: '0', message: 'NOTOK' });
     // Etherscan's reason, then the diagnosis: where the code calls the library, and the fix verified.
-    expect(status?.result).toMatch(/^Fail - Unable to verify\. Library was required but suitable match not found\. The code calls library contracts\/libs\/\w+\.sol:\w+ at 0x[0-9a-f]{40}; you linked it at 0x1111111111111111111111111111111111111111\./);
+    expect(status?.result).toMatch(
+      /^Fail - Unable to verify\. Library was required but suitable match not found\. The code calls library contracts\/libs\/\w+\.sol:\w+ at 0x[0-9a-f]{40}; you linked it at 0x1111111111111111111111111111111111111111\./,
+    );
     expect(status?.result).toMatch(/It matches \(a (full|partial) match\) with library/);
   });
 });

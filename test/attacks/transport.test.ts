@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type Built, build, singleFileFields, standardInput } from '../helpers/contracts.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('attacks/transport');
 const V0_8_28 = 'v0.8.28+commit.7893614a';
@@ -60,9 +60,7 @@ function sendPartialBody(port: number, target: string, total: number, prefix: Bu
       }
     });
     socket.on('error', () => undefined);
-    socket.write(
-      `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${total}\r\n\r\n`,
-    );
+    socket.write(`POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${total}\r\n\r\n`);
     socket.write(prefix);
   });
 }
@@ -106,9 +104,16 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     });
     const wrongKey = await sendPartialBody(service.port, '/api?apikey=NOTAKEY0000000000000000000000000000', total, prefix);
     expect(JSON.parse(wrongKey!)).toMatchObject({ status: '0', result: 'Invalid API Key' });
-    const readPrefix = Buffer.concat([form({ apikey: key, module: 'contract', action: 'getabi' }), Buffer.from('&address='), Buffer.alloc(2 * 1024 * 1024, 'a')]);
+    const readPrefix = Buffer.concat([
+      form({ apikey: key, module: 'contract', action: 'getabi' }),
+      Buffer.from('&address='),
+      Buffer.alloc(2 * 1024 * 1024, 'a'),
+    ]);
     const read = await sendPartialBody(service.port, '/api', total, readPrefix);
-    expect(JSON.parse(read!)).toMatchObject({ status: '0', result: 'Request bodies over 1048576 bytes are accepted only for verifysourcecode and verifyproxycontract' });
+    expect(JSON.parse(read!)).toMatchObject({
+      status: '0',
+      result: 'Request bodies over 1048576 bytes are accepted only for verifysourcecode and verifyproxycontract',
+    });
 
     // A valid key's large submission is read and accepted as usual.
     const big = await apiPost(service.apiUrl, { apikey: key, ...head, sourceCode: `${BOX}//${'x'.repeat(3 * 1024 * 1024)}\n` });
@@ -118,7 +123,11 @@ describe('transport and compiler-source attacks on a service of its own', () => 
   it('attack 8: an invented commit for a real release is refused at once: no download, no quota used', async () => {
     const submit = (compilerversion: string) =>
       apiPost(service.apiUrl, {
-        module: 'contract', action: 'verifysourcecode', apikey: key, ...singleFileFields(boxAddress, box, 'Box', BOX), compilerversion,
+        module: 'contract',
+        action: 'verifysourcecode',
+        apikey: key,
+        ...singleFileFields(boxAddress, box, 'Box', BOX),
+        compilerversion,
       });
     // The service may refresh its release list (the package document, /solc) meanwhile; anything else is a download.
     const downloads = () => registry.hits.filter((url) => url.split('?')[0] !== '/solc').length;
@@ -133,14 +142,24 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     expect(downloads()).toBe(hitsBefore);
     // The day's only verification (quota 1) was spent by the large submission above, not by these.
     // Run without blocking this process: pooled connections must see the service's keep-alive end while it runs.
-    const { stdout: keys } = await promisify(execFile)(process.execPath, [join(process.cwd(), 'dist', 'cli', 'main.js'), 'keys', 'list', '--data-dir', service.dataDir]);
+    const { stdout: keys } = await promisify(execFile)(process.execPath, [
+      join(process.cwd(), 'dist', 'cli', 'main.js'),
+      'keys',
+      'list',
+      '--data-dir',
+      service.dataDir,
+    ]);
     expect(keys.trim().split('\n')[1]!.split('\t')[7]).toBe('1');
   });
 
   it('attack 9: explorer calls, address pages and the CSV are rate-limited per client', async () => {
     const reads = await Promise.all(
       Array.from({ length: 25 }, () =>
-        fetch(`${service.baseUrl}/address/${boxAddress}/read`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function":"value"}' }),
+        fetch(`${service.baseUrl}/address/${boxAddress}/read`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"function":"value"}',
+        }),
       ),
     );
     const limited = reads.filter((r) => r.status === 429);
@@ -172,7 +191,9 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     // Cut off by the headers' time limit (10 s), which answers before closing: the idle limit
     // (30 s) closes without an answer.
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual({
-      status: '0', message: 'NOTOK', result: 'The request took too long to arrive',
+      status: '0',
+      message: 'NOTOK',
+      result: 'The request took too long to arrive',
     });
   });
 
@@ -204,15 +225,19 @@ contract Burner {
 }
 `;
 
-describe('attack 9: the explorer\'s eth_call gets a bounded gas allowance', () => {
+describe("attack 9: the explorer's eth_call gets a bounded gas allowance", () => {
   const { apiUrl, apiKey, baseUrl } = sharedService();
-  it('a view that needs more gas than the allowance fails instead of running to the node\'s cap', async () => {
+  it("a view that needs more gas than the allowance fails instead of running to the node's cap", async () => {
     const burner = await build('0.8.28', standardInput({ 'Burner.sol': BURN }), 'Burner.sol', 'Burner');
     const { address } = await deployContract(burner.abi, burner.bytecode, [], ACCOUNT);
     const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, burner, 'Burner', BURN));
     expect(status?.result).toBe('Pass - Verified');
     const read = (rounds: number) =>
-      fetch(`${baseUrl}/address/${address}/read`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function: 'burn', args: [String(rounds)] }) });
+      fetch(`${baseUrl}/address/${address}/read`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ function: 'burn', args: [String(rounds)] }),
+      });
     // About 125 gas a round: 50,000 rounds (6.3M gas) fit in the 10M allowance, 100,000 (12.5M)
     // do not; anvil alone answers eth_call for both.
     expect((await read(50_000)).status).toBe(200);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { compileForTest, solcPackageFor } from '../helpers/solc.js';
 
 const ACCOUNT = deployerAccount('attacks/unprovenParts');
@@ -161,7 +161,7 @@ contract MigrationNotice {}
 `;
 
 describe('finding 2: files outside the compilation, and the owner locked out', () => {
-  it('a file the contract never imports is compiled but not published, and the licence is the source\'s own', async () => {
+  it("a file the contract never imports is compiled but not published, and the licence is the source's own", async () => {
     const tag = `decoy ${RUN}`;
     const own = await build('0.8.28', standardInput({ 'Vault.sol': vault(tag) }, { optimizer: true }), 'Vault.sol', 'Vault');
     const address = (await deployContract(own.abi, own.bytecode, [], ACCOUNT)).address;
@@ -184,7 +184,12 @@ describe('finding 2: files outside the compilation, and the owner locked out', (
     expect(await (await fetch(`${baseUrl}/address/${address}/standard-input.json`)).text()).not.toContain('SECURITY NOTICE');
 
     // The owner's own submission proves nothing more, and what is published is already exactly theirs.
-    const owner = await apiPost(apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...standardJsonFields(address, own, 'Vault.sol:Vault') });
+    const owner = await apiPost(apiUrl, {
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
+      ...standardJsonFields(address, own, 'Vault.sol:Vault'),
+    });
     expect(owner).toMatchObject({ status: '0', result: 'Contract source code already verified' });
     expect(servedInput(await record(address)).sources).toEqual({ 'Vault.sol': { content: vault(tag) } });
   });
@@ -251,14 +256,20 @@ contract Bank {
 `;
 
 describe('finding 7: decoys that share a fingerprint', () => {
-  it('an exact copy of a fully verified contract is a full match through it, whatever a build of decoys holds; a decoy\'s partial match marks its metadata hash', async () => {
+  it("an exact copy of a fully verified contract is a full match through it, whatever a build of decoys holds; a decoy's partial match marks its metadata hash", async () => {
     const tag = `starve ${RUN}`;
     // One build holding 21 variants of the contract: the same code, other comments (other metadata).
     const decoys: Record<string, string> = {};
     for (let i = 0; i < 21; i++) decoys[`decoy/D${i}.sol`] = bank(`SECURITY NOTICE ${i}: send funds to ${ATTACKER}`, tag);
     const decoyBuild = standardInput(decoys, { optimizer: true });
     const first = await build('0.8.28', decoyBuild, 'decoy/D0.sol', 'Bank');
-    const submit = await apiPost(apiUrl, { module: 'contract', action: 'verifybuild', apikey: apiKey, compilerversion: first.compilerVersion, sourceCode: JSON.stringify(decoyBuild) });
+    const submit = await apiPost(apiUrl, {
+      module: 'contract',
+      action: 'verifybuild',
+      apikey: apiKey,
+      compilerversion: first.compilerVersion,
+      sourceCode: JSON.stringify(decoyBuild),
+    });
     expect(submit.status, JSON.stringify(submit)).toBe('1');
     expect((await waitForVerdict(apiUrl, submit.result, apiKey)).result).toBe('Pass - Verified');
 

@@ -6,16 +6,17 @@
  * deployed again. Each dialect runs a devnet and a service of its own. Verification is
  * observed on the list page, which never triggers a check of its own.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPublicClient, createWalletClient, encodeAbiParameters, http, parseAbiParameters, type Abi, type PublicClient } from 'viem';
+
+import { type Abi, createPublicClient, createWalletClient, encodeAbiParameters, http, type PublicClient, parseAbiParameters } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { devnetAccounts, freePort, startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { describeOnDialects } from '../helpers/dialects.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const source = (tag: string) => `// SPDX-License-Identifier: MIT
@@ -58,7 +59,13 @@ describeOnDialects('the chain follower', (dialect) => {
   };
   const deploy = async (built: Built, args: readonly unknown[] = []): Promise<Address> => {
     const { publicClient, walletClient } = clients();
-    const hash = await walletClient.deployContract({ abi: built.abi, bytecode: built.bytecode, args: args as unknown[], account: walletClient.account, chain: walletClient.chain });
+    const hash = await walletClient.deployContract({
+      abi: built.abi,
+      bytecode: built.bytecode,
+      args: args as unknown[],
+      account: walletClient.account,
+      chain: walletClient.chain,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     return receipt.contractAddress!.toLowerCase() as Address;
   };
@@ -76,12 +83,17 @@ describeOnDialects('the chain follower', (dialect) => {
     for (;;) {
       const page = await listed();
       if (addresses.every((a) => page.includes(a))) return Date.now() - start;
-      if (Date.now() - start > timeoutMs) throw new Error(`not verified within ${timeoutMs} ms: ${addresses.filter((a) => !page.includes(a)).join(', ')}\n${service.output().slice(-6000)}`);
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`not verified within ${timeoutMs} ms: ${addresses.filter((a) => !page.includes(a)).join(', ')}\n${service.output().slice(-6000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
   const start = async () => {
-    service = await startService({ rpcUrl: `http://127.0.0.1:${port}`, dataDir: tdb.dataDir, args: ['--follow-poll-ms', '200', '--rate-free', '10000', ...dbArgs] });
+    service = await startService({
+      rpcUrl: `http://127.0.0.1:${port}`,
+      dataDir: tdb.dataDir,
+      args: ['--follow-poll-ms', '200', '--rate-free', '10000', ...dbArgs],
+    });
   };
 
   beforeAll(async () => {
@@ -118,12 +130,23 @@ describeOnDialects('the chain follower', (dialect) => {
     await waitListed(firstCopies);
     console.log(`similar-match latency, deployment to verified (chain follower, poll 200 ms, ${dialect}): ${Date.now() - deployedAt} ms for 3 copies`);
     // Only now read them: the records were written by the follower.
-    for (const [copy, limit] of [[byAccount, 20n], [byCreate, 30n], [byCreate2, 40n]] as const) {
+    for (const [copy, limit] of [
+      [byAccount, 20n],
+      [byCreate, 30n],
+      [byCreate2, 40n],
+    ] as const) {
       const record = (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: copy, apikey: key })).result[0];
-      expect(record).toMatchObject({ ContractName: 'Vault', SimilarMatch: original, MatchKind: 'full', ConstructorArguments: encodeAbiParameters(parseAbiParameters('uint256'), [limit]).slice(2) });
+      expect(record).toMatchObject({
+        ContractName: 'Vault',
+        SimilarMatch: original,
+        MatchKind: 'full',
+        ConstructorArguments: encodeAbiParameters(parseAbiParameters('uint256'), [limit]).slice(2),
+      });
     }
     // The factory's code is not verified: it stays so.
-    expect((await apiGet(service.apiUrl, { module: 'contract', action: 'getabi', address: factoryAddress, apikey: key })).result).toBe('Contract source code not verified');
+    expect((await apiGet(service.apiUrl, { module: 'contract', action: 'getabi', address: factoryAddress, apikey: key })).result).toBe(
+      'Contract source code not verified',
+    );
   });
 
   it('after SIGKILL, with blocks coming meanwhile, the restarted service verifies every copy created while it was down', async () => {
@@ -147,7 +170,8 @@ describeOnDialects('the chain follower', (dialect) => {
     const otherAddress = await deploy(other);
     expect(otherAddress).toBe(original);
     const again = await deploy(vault, [7n]);
-    const page = async (address: string) => (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0] as Record<string, string>;
+    const page = async (address: string) =>
+      (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0] as Record<string, string>;
     const start = Date.now();
     for (;;) {
       const listedNow = await listed();
@@ -167,4 +191,3 @@ describeOnDialects('the chain follower', (dialect) => {
     expect(history).toContain('taken off when the chain restarted from genesis');
   });
 });
-

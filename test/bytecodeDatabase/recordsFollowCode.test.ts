@@ -7,15 +7,16 @@
  * another contract deployed at the victim's address: reads say not verified. The chain is
  * reset and its code rewritten: a devnet of its own, with two services of their own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, createWalletClient, encodeAbiParameters, http, parseAbiParameters, type PublicClient } from 'viem';
+
+import { createPublicClient, createWalletClient, encodeAbiParameters, http, type PublicClient, parseAbiParameters } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { devnetAccounts, freePort, startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 /** The check window the services run with; a read after it compares the code again. */
 const WINDOW_MS = 1000;
@@ -59,7 +60,13 @@ describe('records follow the code at their address', () => {
   };
   const deploy = async (built: Built, args: readonly unknown[], accountIndex: number): Promise<Address> => {
     const { publicClient, walletClient } = clients(accountIndex);
-    const hash = await walletClient.deployContract({ abi: built.abi, bytecode: built.bytecode, args: args as unknown[], account: walletClient.account, chain: walletClient.chain });
+    const hash = await walletClient.deployContract({
+      abi: built.abi,
+      bytecode: built.bytecode,
+      args: args as unknown[],
+      account: walletClient.account,
+      chain: walletClient.chain,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     return receipt.contractAddress!.toLowerCase() as Address;
   };
@@ -153,7 +160,7 @@ describe('records follow the code at their address', () => {
     });
   }
 
-  it('nobody following the chain, anvil_reset and another contract at the victim\'s address: not verified, the old record in the history', async () => {
+  it("nobody following the chain, anvil_reset and another contract at the victim's address: not verified, the old record in the history", async () => {
     await followed.stop();
     const service = unfollowed;
     const key = unfollowedKey;

@@ -6,16 +6,17 @@
  * through an address the rollback emptied; what is deployed again is verified again. The
  * chain is rolled back: a devnet and a service of their own.
  */
-import { afterAll, beforeAll, expect, it, describe } from 'vitest';
+
 import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { devnetAccounts, freePort, startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
 import type { Store } from '../../src/store/openStore.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 /** Blocks mined before the service starts: re-reading from genesis would read them all again. */
@@ -55,11 +56,18 @@ describe('a shallow rollback', () => {
   };
   const deploy = async (built: Built, args: readonly unknown[]): Promise<Address> => {
     const { publicClient, walletClient } = clients();
-    const hash = await walletClient.deployContract({ abi: built.abi, bytecode: built.bytecode, args: args as unknown[], account: walletClient.account, chain: walletClient.chain });
+    const hash = await walletClient.deployContract({
+      abi: built.abi,
+      bytecode: built.bytecode,
+      args: args as unknown[],
+      account: walletClient.account,
+      chain: walletClient.chain,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     return receipt.contractAddress!.toLowerCase() as Address;
   };
-  const rpc = async (method: string, params: unknown[]): Promise<unknown> => clients().publicClient.request({ method: method as never, params: params as never });
+  const rpc = async (method: string, params: unknown[]): Promise<unknown> =>
+    clients().publicClient.request({ method: method as never, params: params as never });
   const head = async () => Number(await clients().publicClient.getBlockNumber());
   const record = async (address: string) =>
     (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0] as Record<string, string>;
@@ -118,7 +126,12 @@ describe('a shallow rollback', () => {
     await waitFor('the early Token copy verified through the Token', async () => (await record(tokenEarly))['SimilarMatch'] === tokenOriginal);
     await waitFor('the late Vault copy verified', async () => (await record(vaultLate))['SimilarMatch'] === vaultOriginal);
     const survivors = [vaultOriginal, vaultCopy, tokenEarly];
-    const verifiedAt = new Map((await store.db.selectFrom('verifiedContracts').select(['address', 'verifiedAt']).where('address', 'in', survivors).execute()).map((r) => [r.address, Number(r.verifiedAt)]));
+    const verifiedAt = new Map(
+      (await store.db.selectFrom('verifiedContracts').select(['address', 'verifiedAt']).where('address', 'in', survivors).execute()).map((r) => [
+        r.address,
+        Number(r.verifiedAt),
+      ]),
+    );
 
     expect(await rpc('evm_revert', [snapshot])).toBe(true);
     expect(await head()).toBe(snapshotBlock);

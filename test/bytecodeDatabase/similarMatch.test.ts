@@ -4,15 +4,16 @@
  * verifysourcecode. Runs on a service of its own without the chain follower, so that only
  * those triggers can verify; once on SQLite and once on PostgreSQL.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { encodeAbiParameters, parseAbiParameters } from 'viem';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, apiPost, verifyAndWait, type Envelope } from '../helpers/api.js';
+import { apiGet, apiPost, type Envelope, verifyAndWait } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { describeOnDialects } from '../helpers/dialects.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const ACCOUNT = deployerAccount('bytecodeDatabase/similarMatch');
@@ -55,7 +56,8 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
   let original: Address;
 
   const tokenArgs = (name: string, cap: bigint): string => encodeAbiParameters(parseAbiParameters('string, uint256'), [name, cap]).slice(2);
-  const getsourcecode = async (address: string) => (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0] as Record<string, string>;
+  const getsourcecode = async (address: string) =>
+    (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key })).result[0] as Record<string, string>;
   const getabi = (address: string): Promise<Envelope> => apiGet(service.apiUrl, { module: 'contract', action: 'getabi', address, apikey: key });
 
   beforeAll(async () => {
@@ -107,7 +109,14 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
       ['make2', ['by CREATE2', 6n, `0x${'ab'.repeat(32)}`]],
     ] as const) {
       const { result } = await publicClient.simulateContract({ address: factoryAddress, abi: factory.abi, functionName, args, account: walletClient.account! });
-      const hash = await walletClient.writeContract({ address: factoryAddress, abi: factory.abi, functionName, args, account: walletClient.account!, chain: walletClient.chain });
+      const hash = await walletClient.writeContract({
+        address: factoryAddress,
+        abi: factory.abi,
+        functionName,
+        args,
+        account: walletClient.account!,
+        chain: walletClient.chain,
+      });
       await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       made.push((result as string).toLowerCase() as Address);
     }
@@ -123,7 +132,12 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
 
   it('verifysourcecode for an unverified copy passes at its first status check, without compiling', async () => {
     const copy = (await deployContract(token.abi, token.bytecode, ['submitted copy', 8n], ACCOUNT)).address;
-    const submit = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...standardJsonFields(copy, token, 'Token.sol:Token') });
+    const submit = await apiPost(service.apiUrl, {
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      ...standardJsonFields(copy, token, 'Token.sol:Token'),
+    });
     expect(submit.status).toBe('1');
     const status = await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: submit.result, apikey: key });
     expect(status.result).toBe('Pass - Verified');
@@ -145,12 +159,22 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
     expect(record).toMatchObject({ SimilarMatch: '', MatchKind: 'full' });
     expect(record['SourceCode']).toContain('Edited.');
     // Nothing better than a full match: another submission is refused as Etherscan does.
-    const again = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...standardJsonFields(copy, edited, 'Token.sol:Token') });
+    const again = await apiPost(service.apiUrl, {
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      ...standardJsonFields(copy, edited, 'Token.sol:Token'),
+    });
     expect(again.result).toBe('Contract source code already verified');
   });
 
   it('not copies: one changed constant; a crafted code equal under the fingerprint but not byte for byte', async () => {
-    const changed = await build('0.8.28', standardInput({ 'Token.sol': tokenSource(tag).replace('x * SCALE', 'x * SCALE + 1') }, { optimizer: true }), 'Token.sol', 'Token');
+    const changed = await build(
+      '0.8.28',
+      standardInput({ 'Token.sol': tokenSource(tag).replace('x * SCALE', 'x * SCALE + 1') }, { optimizer: true }),
+      'Token.sol',
+      'Token',
+    );
     const constant = (await deployContract(changed.abi, changed.bytecode, ['changed', 1n], ACCOUNT)).address;
     expect((await getabi(constant)).result).toBe('Contract source code not verified');
 
@@ -194,7 +218,12 @@ describeOnDialects('similar matches on read and on submission', (dialect) => {
     const copy = (await deployContract(token.abi, token.bytecode, ['again', 3n], ACCOUNT)).address;
     // Verified as a similar match first (a read), then submitted: a stored compilation, no compile.
     expect((await getabi(copy)).status).toBe('1');
-    const submit = await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...standardJsonFields(copy, token, 'Token.sol:Token') });
+    const submit = await apiPost(service.apiUrl, {
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      ...standardJsonFields(copy, token, 'Token.sol:Token'),
+    });
     const page = await (await fetch(`${service.baseUrl}/receipt/${submit.result}`)).text();
     expect(page).toContain('compiled before');
     const status = await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: submit.result, apikey: key });

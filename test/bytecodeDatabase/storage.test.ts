@@ -9,17 +9,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, encodeDeployData, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { devnetAccounts, freePort, startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Store } from '../../src/store/openStore.js';
 import { countVerifiedContracts } from '../../src/store/verifiedContracts.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { describeOnDialects } from '../helpers/dialects.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const COPIES = 1000;
@@ -48,7 +48,8 @@ contract StoredToken is ERC20 {
 async function storeBytes(store: Store): Promise<number> {
   if (store.dialect === 'sqlite') {
     await sql`pragma wal_checkpoint(PASSIVE)`.execute(store.db);
-    const pragma = async (name: string): Promise<number> => Number(Object.values((await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(store.db)).rows[0]!)[0]);
+    const pragma = async (name: string): Promise<number> =>
+      Number(Object.values((await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(store.db)).rows[0]!)[0]);
     return ((await pragma('page_count')) - (await pragma('freelist_count'))) * (await pragma('page_size'));
   }
   await sql`vacuum analyze`.execute(store.db).catch(() => undefined);
@@ -74,7 +75,11 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     tdb = await createTestDatabase(dialect);
     const dbArgs = tdb.databaseUrl ? ['--database-url', tdb.databaseUrl] : [];
     key = await createKey(tdb.dataDir, dbArgs);
-    service = await startService({ rpcUrl: `http://127.0.0.1:${port}`, dataDir: tdb.dataDir, args: ['--follow-poll-ms', '200', '--rate-free', '10000', ...dbArgs] });
+    service = await startService({
+      rpcUrl: `http://127.0.0.1:${port}`,
+      dataDir: tdb.dataDir,
+      args: ['--follow-poll-ms', '200', '--rate-free', '10000', ...dbArgs],
+    });
     store = await tdb.open();
     const sources: Record<string, string> = { 'contracts/StoredToken.sol': TOKEN };
     for (const f of OZ_FILES) sources[`@openzeppelin/contracts/${f}`] = readFileSync(join(OZ_DIR, f), 'utf8');
@@ -98,7 +103,9 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const deployData = (i: number) => encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Token ${i}`, `T${i}`, BigInt(1000 + i)] });
 
     const firstHash = await walletClient.sendTransaction({ data: deployData(0), account, chain });
-    const original = (await publicClient.waitForTransactionReceipt({ hash: firstHash, timeout: 300_000, pollingInterval: 250 })).contractAddress!.toLowerCase() as `0x${string}`;
+    const original = (
+      await publicClient.waitForTransactionReceipt({ hash: firstHash, timeout: 300_000, pollingInterval: 250 })
+    ).contractAddress!.toLowerCase() as `0x${string}`;
     const { status } = await verifyAndWait(service.apiUrl, key, standardJsonFields(original, token, 'contracts/StoredToken.sol:StoredToken'));
     expect(status?.result).toBe('Pass - Verified');
 
@@ -121,12 +128,17 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const followedMs = Date.now() - started;
     const after = await storeBytes(store);
     const perCopy = (after - before) / COPIES;
-    console.log(`storage (${dialect}): ${Math.round(perCopy)} bytes per verified copy of an OpenZeppelin ERC-20 (${before} -> ${after} bytes); the follower verified ${COPIES} copies ${followedMs} ms after the last was mined`);
+    console.log(
+      `storage (${dialect}): ${Math.round(perCopy)} bytes per verified copy of an OpenZeppelin ERC-20 (${before} -> ${after} bytes); the follower verified ${COPIES} copies ${followedMs} ms after the last was mined`,
+    );
     expect(perCopy).toBeLessThan(4096);
 
     // A copy is served as one, through the original.
     const sample = (await publicClient.getTransactionReceipt({ hash: hashes[500]! })).contractAddress!.toLowerCase();
-    const record = (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: sample, apikey: key })).result[0] as Record<string, string>;
+    const record = (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: sample, apikey: key })).result[0] as Record<
+      string,
+      string
+    >;
     expect(record).toMatchObject({ ContractName: 'StoredToken', SimilarMatch: original });
   });
 });

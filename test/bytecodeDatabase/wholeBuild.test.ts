@@ -10,15 +10,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPublicClient, createWalletClient, http, type Abi, type Hex, type PublicClient } from 'viem';
+import { type Abi, createPublicClient, createWalletClient, type Hex, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { devnetAccounts, freePort, startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
 import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { describeOnDialects } from '../helpers/dialects.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -113,7 +113,13 @@ describeOnDialects('a whole build in one call', (dialect) => {
   };
   const deploy = async (artifact: Artifact, args: readonly unknown[] = [], libraries: Record<string, Address> = {}): Promise<Address> => {
     const { publicClient, walletClient } = clients();
-    const hash = await walletClient.deployContract({ abi: artifact.abi, bytecode: link(artifact, libraries), args: args as unknown[], account: walletClient.account, chain: walletClient.chain });
+    const hash = await walletClient.deployContract({
+      abi: artifact.abi,
+      bytecode: link(artifact, libraries),
+      args: args as unknown[],
+      account: walletClient.account,
+      chain: walletClient.chain,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     return receipt.contractAddress!.toLowerCase() as Address;
   };
@@ -157,7 +163,9 @@ describeOnDialects('a whole build in one call', (dialect) => {
     await tdb?.dispose();
   });
 
-  it('one verifybuild call verifies the library, the linked contract, the plain one, the factory and its child, for one quota unit; later copies follow', { timeout: 300_000 }, async () => {
+  it('one verifybuild call verifies the library, the linked contract, the plain one, the factory and its child, for one quota unit; later copies follow', {
+    timeout: 300_000,
+  }, async () => {
     const shareMath = await deploy(build.artifact('ShareMath.sol', 'ShareMath'));
     const splitter = await deploy(build.artifact('Splitter.sol', 'Splitter'), [4n], { ShareMath: shareMath });
     const ledger = await deploy(build.artifact('Ledger.sol', 'Ledger'), ['Household', 1000n]);
@@ -185,14 +193,22 @@ describeOnDialects('a whole build in one call', (dialect) => {
     expect(result.contracts.map((c) => c.name).sort()).toEqual(['Escrow', 'EscrowFactory', 'Ledger', 'ShareMath', 'Splitter']);
     expect(result.verified.map((v) => v.address).sort(), service.output().slice(-20_000)).toEqual([...deployed].sort());
 
-    const names: Record<string, string> = { [shareMath]: 'ShareMath', [splitter]: 'Splitter', [ledger]: 'Ledger', [factory]: 'EscrowFactory', [escrow]: 'Escrow' };
+    const names: Record<string, string> = {
+      [shareMath]: 'ShareMath',
+      [splitter]: 'Splitter',
+      [ledger]: 'Ledger',
+      [factory]: 'EscrowFactory',
+      [escrow]: 'Escrow',
+    };
     for (const address of deployed) {
       const source = await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: key });
       const record = (source.result as Record<string, string>[])[0]!;
       expect(record.ContractName, address).toBe(names[address]);
       expect(record.ABI).not.toBe('Contract source code not verified');
     }
-    const splitterRecord = ((await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: splitter, apikey: key })).result as Record<string, string>[])[0]!;
+    const splitterRecord = (
+      (await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: splitter, apikey: key })).result as Record<string, string>[]
+    )[0]!;
     expect(splitterRecord.Library!.toLowerCase()).toContain(shareMath.slice(2));
 
     // The page says the contract was verified with a whole build.

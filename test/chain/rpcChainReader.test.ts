@@ -1,16 +1,16 @@
 import { createRequire } from 'node:module';
-import { encodeDeployData, encodeFunctionData, parseEventLogs, type Abi } from 'viem';
+import { type Abi, encodeDeployData, encodeFunctionData, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { checkChainId } from '../../src/chain/checkChainId.js';
 import { freePort } from '../../src/chain/devnet.js';
+import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
 import { isSolproofError, type SolproofError } from '../../src/core/errors.js';
 import type { Address, Hex } from '../../src/core/types.js';
-import type { ChainReader, ContractCreation } from '../../src/verify/index.js';
-import { checkChainId } from '../../src/chain/checkChainId.js';
-import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
-import { deployContract, devnetClients } from '../helpers/chain.js';
-import { METHOD_NOT_FOUND, startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
-import { deployerAccount } from '../helpers/accounts.js';
 import { errorSentence } from '../../src/texts/index.js';
+import type { ChainReader, ContractCreation } from '../../src/verify/index.js';
+import { deployerAccount } from '../helpers/accounts.js';
+import { deployContract, devnetClients } from '../helpers/chain.js';
+import { METHOD_NOT_FOUND, type RpcProxy, startRpcProxy } from '../helpers/rpcProxy.js';
 
 const ACCOUNT = deployerAccount('chain/rpcChainReader');
 
@@ -177,9 +177,7 @@ beforeAll(async () => {
 
   const p = await deployContract(parent.abi, parent.bytecode, [11n], ACCOUNT);
   const pReceipt = await publicClient.getTransactionReceipt({ hash: p.transactionHash });
-  const pChild = (
-    (await publicClient.readContract({ address: p.address, abi: parent.abi, functionName: 'child' })) as string
-  ).toLowerCase() as Address;
+  const pChild = ((await publicClient.readContract({ address: p.address, abi: parent.abi, functionName: 'child' })) as string).toLowerCase() as Address;
   cases.push({
     name: 'creation inside a constructor',
     address: pChild,

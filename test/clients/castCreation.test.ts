@@ -102,7 +102,12 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
     return new Promise((resolve) => {
       execFile(bin, args, { cwd, env: foundryEnv(home), timeout: 100_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr, transcript: `$ ${bin.split('/').pop()} ${args.join(' ')}\n(exit ${code})\n--- stdout\n${stdout}--- stderr\n${stderr}` });
+        resolve({
+          code,
+          stdout,
+          stderr,
+          transcript: `$ ${bin.split('/').pop()} ${args.join(' ')}\n(exit ${code})\n--- stdout\n${stdout}--- stderr\n${stderr}`,
+        });
       });
     });
   }
@@ -126,8 +131,7 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
     expect(check).toContain('Pass - Verified');
   }
 
-  const encodedArgs = (limit: bigint): string =>
-    encodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], [limit, DEPLOYER.address as `0x${string}`]);
+  const encodedArgs = (limit: bigint): string => encodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], [limit, DEPLOYER.address as `0x${string}`]);
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'solproof-cast-creation-'));
@@ -151,7 +155,8 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
     const forgeStd = join(root, 'forge-std');
     mkdirSync(forgeStd);
     writeFileSync(join(forgeStd, 'README.md'), 'A local stand-in for forge-std: the cloned projects do not import it.\n');
-    const git = (...args: string[]) => ok(run('git', ['-c', 'user.name=solproof', '-c', 'user.email=solproof@localhost', '-c', 'init.defaultBranch=master', ...args], forgeStd));
+    const git = (...args: string[]) =>
+      ok(run('git', ['-c', 'user.name=solproof', '-c', 'user.email=solproof@localhost', '-c', 'init.defaultBranch=master', ...args], forgeStd));
     await git('init', '-q');
     await git('add', '.');
     await git('commit', '-q', '-m', 'stand-in');
@@ -176,19 +181,33 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
       ].join('\n'),
     );
     await ok(forge('build'));
-    vaultBytecode = (JSON.parse(readFileSync(join(project, 'out', 'Vault.sol', 'Vault.json'), 'utf8')) as { bytecode: { object: string } }).bytecode.object.toLowerCase();
+    vaultBytecode = (
+      JSON.parse(readFileSync(join(project, 'out', 'Vault.sol', 'Vault.json'), 'utf8')) as { bytecode: { object: string } }
+    ).bytecode.object.toLowerCase();
 
     // A Vault deployed by the account, and one opened through a factory.
-    const created = await ok(forge(
-      'create', 'src/Vault.sol:Vault', '--rpc-url', RPC_URL, '--private-key', DEPLOYER.privateKey, '--broadcast',
-      '--constructor-args', String(byAccount.limit), DEPLOYER.address,
-    ));
+    const created = await ok(
+      forge(
+        'create',
+        'src/Vault.sol:Vault',
+        '--rpc-url',
+        RPC_URL,
+        '--private-key',
+        DEPLOYER.privateKey,
+        '--broadcast',
+        '--constructor-args',
+        String(byAccount.limit),
+        DEPLOYER.address,
+      ),
+    );
     byAccount.address = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(created)![1]!.toLowerCase();
     byAccount.tx = /Transaction hash: (0x[0-9a-fA-F]{64})/.exec(created)![1]!.toLowerCase();
 
     const factory = await ok(forge('create', 'src/VaultFactory.sol:VaultFactory', '--rpc-url', RPC_URL, '--private-key', DEPLOYER.privateKey, '--broadcast'));
     byFactory.factory = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(factory)![1]!.toLowerCase();
-    const sent = await ok(cast('send', byFactory.factory, 'open(uint256)', String(byFactory.limit), '--rpc-url', RPC_URL, '--private-key', DEPLOYER.privateKey, '--json'));
+    const sent = await ok(
+      cast('send', byFactory.factory, 'open(uint256)', String(byFactory.limit), '--rpc-url', RPC_URL, '--private-key', DEPLOYER.privateKey, '--json'),
+    );
     byFactory.tx = (JSON.parse(sent) as { transactionHash: string }).transactionHash.toLowerCase();
     byFactory.address = (await ok(cast('call', byFactory.factory, 'last()(address)', '--rpc-url', RPC_URL))).trim().toLowerCase();
 
@@ -201,7 +220,12 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
   });
 
   it('the service names the transaction sender as creator and the factory apart', async () => {
-    const env = await apiGet(apiUrl, { module: 'contract', action: 'getcontractcreation', contractaddresses: `${byAccount.address},${byFactory.address}`, apikey: apiKey });
+    const env = await apiGet(apiUrl, {
+      module: 'contract',
+      action: 'getcontractcreation',
+      contractaddresses: `${byAccount.address},${byFactory.address}`,
+      apikey: apiKey,
+    });
     expect(env.status).toBe('1');
     expect(env.result).toMatchObject([
       { contractAddress: byAccount.address, contractCreator: DEPLOYER.address.toLowerCase(), txHash: byAccount.tx, contractFactory: '' },

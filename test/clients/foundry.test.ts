@@ -12,7 +12,7 @@ import { apiGet, sharedService } from '../helpers/api.js';
 import { installedLongVersion } from '../helpers/compilerCache.js';
 import { cleanEnv } from '../helpers/service.js';
 import { SOLC_PACKAGES } from '../helpers/solc.js';
-import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recordingProxy.js';
+import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 
 /*
  * Foundry 1.7.1's forge and cast (npm: @foundry-rs/forge-linux-amd64, @foundry-rs/cast-linux-amd64),
@@ -284,8 +284,17 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
   // --retries/--delay say, so this case takes about 15 s; the others submit and then verify-check.
   it('forge create --verify with constructor arguments reaches Pass - Verified', async () => {
     const r = await forge(
-      'create', 'src/Greeter.sol:Greeter', '--rpc-url', RPC_URL, '--private-key', PRIVATE_KEY, '--broadcast', '--verify',
-      '--constructor-args', 'hello forge', '7',
+      'create',
+      'src/Greeter.sol:Greeter',
+      '--rpc-url',
+      RPC_URL,
+      '--private-key',
+      PRIVATE_KEY,
+      '--broadcast',
+      '--verify',
+      '--constructor-args',
+      'hello forge',
+      '7',
     );
     expect(r.code, r.transcript).toBe(0);
     expect(r.stdout, r.transcript).toContain('Pass - Verified');
@@ -322,7 +331,18 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     expect(rec.ConstructorArguments).toBe(args.slice(2));
 
     // Foundry's own getsourcecode parser reads the record back.
-    const source = await run(CAST, ['source', address, '--chain', '31337', '--etherscan-api-key', apiKey, '--explorer-api-url', proxy.apiUrl, '--explorer-url', baseUrl]);
+    const source = await run(CAST, [
+      'source',
+      address,
+      '--chain',
+      '31337',
+      '--etherscan-api-key',
+      apiKey,
+      '--explorer-api-url',
+      proxy.apiUrl,
+      '--explorer-url',
+      baseUrl,
+    ]);
     expect(source.code, source.transcript).toBe(0);
     expect(source.stdout, source.transcript).toContain('contract Welcome {');
   });
@@ -337,7 +357,7 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     expect(printed, check.transcript).toMatch(/Fail - Unable to verify\. \S/);
     // The diagnosis names the arguments the creation transaction really carries.
     expect(printed, check.transcript).toContain(`0x${(4).toString(16).padStart(64, '0')}`);
-    const checks = proxy.requests.filter((r) => ({ ...r.query, ...r.form }).action === 'checkverifystatus' && ({ ...r.query, ...r.form }).guid === guid);
+    const checks = proxy.requests.filter((r) => ({ ...r.query, ...r.form }).action === 'checkverifystatus' && { ...r.query, ...r.form }.guid === guid);
     expect(checks.length).toBeGreaterThan(0);
     for (const r of checks) {
       expect(r.method).toBe('POST');

@@ -5,7 +5,10 @@
  * the values Foundry would see.
  */
 export interface FoundryMetadata {
-  sourceCode: { kind: 'standard-json'; sources: Record<string, { content: string }>; settings: unknown } | { kind: 'sources'; sources: Record<string, { content: string }> } | { kind: 'text'; text: string };
+  sourceCode:
+    | { kind: 'standard-json'; sources: Record<string, { content: string }>; settings: unknown }
+    | { kind: 'sources'; sources: Record<string, { content: string }> }
+    | { kind: 'text'; text: string };
   abi: unknown;
   compilerVersion: string;
   optimizationUsed: bigint;
@@ -72,7 +75,8 @@ export function parseFoundryMetadata(record: Record<string, unknown>): FoundryMe
 
   // deserialize_address_opt: "" is None, anything else must be an address.
   const impl = record.Implementation ?? '';
-  if (typeof impl !== 'string' || (impl !== '' && !/^(0x)?[0-9a-fA-F]{40}$/.test(impl))) throw new Error(`Implementation: not an address: ${JSON.stringify(impl)}`);
+  if (typeof impl !== 'string' || (impl !== '' && !/^(0x)?[0-9a-fA-F]{40}$/.test(impl)))
+    throw new Error(`Implementation: not an address: ${JSON.stringify(impl)}`);
 
   return {
     sourceCode,

@@ -2,11 +2,11 @@ import { Etherscan } from '@nomicfoundation/hardhat-verify/etherscan.js';
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SolcInput } from '../../src/verify/index.js';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, type Built } from '../helpers/contracts.js';
+import { type Built, build } from '../helpers/contracts.js';
 import { parseFoundryMetadata } from './foundryMetadata.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 // The client sends through http_proxy whenever it is set, even for 127.0.0.1.
 for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
@@ -79,8 +79,7 @@ function hardhatInput(sources: Record<string, string>): SolcInput {
   };
 }
 
-const encodeArgs = (greeting: string, start: bigint) =>
-  encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], [greeting, start]).slice(2);
+const encodeArgs = (greeting: string, start: bigint) => encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], [greeting, start]).slice(2);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -90,8 +89,7 @@ describe("Hardhat verify v2's Etherscan client", () => {
   let etherscan: Etherscan;
   const args = encodeArgs('hello', 7n);
 
-  const deploy = async (greeting = 'hello', start = 7n) =>
-    (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
+  const deploy = async (greeting = 'hello', start = 7n) => (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
 
   /** The plugin's attemptVerification subtask: submit, wait 700 ms, then poll (every 3 s) to a final answer. */
   async function attempt(address: string, input: SolcInput, constructorArgs: string) {
@@ -132,7 +130,12 @@ describe("Hardhat verify v2's Etherscan client", () => {
   it('wrong constructor arguments: a bare "Fail - Unable to verify"; a new attempt with the full input passes', async () => {
     // A Greeter of its own: a copy of the Greeter verified above would be verified on read.
     const edition = GREETER.replace('uint256 public greeted;', `uint256 public greeted;\n    uint256 public constant EDITION = ${Date.now()};`);
-    const own = await build('0.8.28', hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED, 'contracts/Unrelated.sol': UNRELATED }), 'contracts/Greeter.sol', 'Greeter');
+    const own = await build(
+      '0.8.28',
+      hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED, 'contracts/Unrelated.sol': UNRELATED }),
+      'contracts/Greeter.sol',
+      'Greeter',
+    );
     const address = (await deployContract(own.abi, own.bytecode, ['hello', 7n], ACCOUNT)).address;
     const ownMinimal = hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED });
     const failed = await attempt(address, ownMinimal, encodeArgs('hello', 8n));
@@ -176,7 +179,12 @@ describe('Foundry-shaped reads (plain HTTP)', () => {
     built = await build('0.8.28', hardhatInput({ 'contracts/Greeter.sol': GREETER, 'contracts/Owned.sol': OWNED }), 'contracts/Greeter.sol', 'Greeter');
     verified = (await deployContract(built.abi, built.bytecode, ['forge', 1n], ACCOUNT)).address;
     // Other code than any verified contract: a copy of one would be verified on read.
-    const lone = await build('0.8.28', hardhatInput({ 'contracts/Unrelated.sol': UNRELATED.replace('return 42;', `return ${Date.now()};`) }), 'contracts/Unrelated.sol', 'Unrelated');
+    const lone = await build(
+      '0.8.28',
+      hardhatInput({ 'contracts/Unrelated.sol': UNRELATED.replace('return 42;', `return ${Date.now()};`) }),
+      'contracts/Unrelated.sol',
+      'Unrelated',
+    );
     unverified = (await deployContract(lone.abi, lone.bytecode, [], ACCOUNT)).address;
     const { status } = await verifyAndWait(apiUrl, apiKey, {
       contractaddress: verified,
@@ -219,21 +227,23 @@ describe('Foundry-shaped reads (plain HTTP)', () => {
     expect(env).toEqual({
       status: '1',
       message: 'OK',
-      result: [{
-        SourceCode: '',
-        ABI: 'Contract source code not verified',
-        ContractName: '',
-        CompilerVersion: '',
-        OptimizationUsed: '',
-        Runs: '',
-        ConstructorArguments: '',
-        EVMVersion: 'Default',
-        Library: '',
-        LicenseType: 'Unknown',
-        Proxy: '0',
-        Implementation: '',
-        SwarmSource: '',
-      }],
+      result: [
+        {
+          SourceCode: '',
+          ABI: 'Contract source code not verified',
+          ContractName: '',
+          CompilerVersion: '',
+          OptimizationUsed: '',
+          Runs: '',
+          ConstructorArguments: '',
+          EVMVersion: 'Default',
+          Library: '',
+          LicenseType: 'Unknown',
+          Proxy: '0',
+          Implementation: '',
+          SwarmSource: '',
+        },
+      ],
     });
   });
 

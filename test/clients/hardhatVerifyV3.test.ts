@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // `hardhat` at run time: their only `hardhat` imports are types.
 import { rejectLocalNetworks } from '../../node_modules/hardhat-verify-v3/dist/src/internal/chains.js';
 import { Etherscan } from '../../node_modules/hardhat-verify-v3/dist/src/internal/etherscan.js';
-import type { SolcInput } from '../../src/verify/index.js';
 import { TEXT } from '../../src/texts/index.js';
+import type { SolcInput } from '../../src/verify/index.js';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, type Built } from '../helpers/contracts.js';
-import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recordingProxy.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type Built, build } from '../helpers/contracts.js';
+import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 
 /*
  * @nomicfoundation/hardhat-verify 3.1.1 (npm alias `hardhat-verify-v3`), driven directly: its
@@ -96,7 +96,10 @@ const oz = (file: string) => readFileSync(join(OZ_DIR, file), 'utf8');
  * a copy of a Greeter verified before (a copy is verified when read).
  */
 function hardhat3Input(withUnrelated: boolean, runs = 200, edition?: number): SolcInput {
-  const greeter = edition === undefined ? GREETER : GREETER.replace('contract Greeter is Ownable, Counted {', `contract Greeter is Ownable, Counted {\n    uint256 public constant EDITION = ${edition};`);
+  const greeter =
+    edition === undefined
+      ? GREETER
+      : GREETER.replace('contract Greeter is Ownable, Counted {', `contract Greeter is Ownable, Counted {\n    uint256 public constant EDITION = ${edition};`);
   const sources: Record<string, string> = {
     [`${OZ}/access/Ownable.sol`]: oz('access/Ownable.sol'),
     [`${OZ}/utils/Context.sol`]: oz('utils/Context.sol'),
@@ -106,7 +109,11 @@ function hardhat3Input(withUnrelated: boolean, runs = 200, edition?: number): So
   if (withUnrelated) sources['project/contracts/Unrelated.sol'] = UNRELATED;
   return {
     language: 'Solidity',
-    sources: Object.fromEntries(Object.keys(sources).sort().map((name) => [name, { content: sources[name]! }])),
+    sources: Object.fromEntries(
+      Object.keys(sources)
+        .sort()
+        .map((name) => [name, { content: sources[name]! }]),
+    ),
     settings: {
       optimizer: { enabled: true, runs },
       evmVersion: 'cancun',
@@ -119,8 +126,7 @@ function hardhat3Input(withUnrelated: boolean, runs = 200, edition?: number): So
   };
 }
 
-const encodeArgs = (greeting: string, start: bigint) =>
-  encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], [greeting, start]).slice(2);
+const encodeArgs = (greeting: string, start: bigint) => encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], [greeting, start]).slice(2);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -149,8 +155,7 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   let etherscan: Etherscan;
   const args = encodeArgs('hello', 7n);
 
-  const deploy = async (greeting = 'hello', start = 7n) =>
-    (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
+  const deploy = async (greeting = 'hello', start = 7n) => (await deployContract(greeter.abi, greeter.bytecode, [greeting, start], ACCOUNT)).address;
 
   /** A Greeter edition of its own, deployed: its address and its minimal and full inputs. */
   const deployEdition = async (greeting: string, start: bigint, runs = 200) => {
@@ -173,7 +178,12 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
    * already verified, try the minimal input, retry with the full input only when the client
    * calls the failure retryable, else throw CONTRACT_VERIFICATION_FAILED with the last reason.
    */
-  async function verifyContract(address: string, constructorArguments: string, minimalInput = minimal, fullInput = full): Promise<{ outcome: 'verified' | 'already verified'; attempts: Attempt[] }> {
+  async function verifyContract(
+    address: string,
+    constructorArguments: string,
+    minimalInput = minimal,
+    fullInput = full,
+  ): Promise<{ outcome: 'verified' | 'already verified'; attempts: Attempt[] }> {
     if (await etherscan.isVerified(address)) return { outcome: 'already verified', attempts: [] };
     const attempts = [await attemptVerification(address, minimalInput, constructorArguments)];
     if (attempts[0]!.success) return { outcome: 'verified', attempts };
@@ -183,10 +193,9 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
       if (attempts[1]!.success) return { outcome: 'verified', attempts };
       reason = attempts[1]!.message;
     }
-    throw Object.assign(
-      new HardhatError(HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_FAILED, { reason, librariesWarning: '' }),
-      { attempts },
-    );
+    throw Object.assign(new HardhatError(HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_FAILED, { reason, librariesWarning: '' }), {
+      attempts,
+    });
   }
 
   /** What every request v3 sent through the proxy must look like, and how the service took it. */
@@ -215,7 +224,10 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
       chainId: CHAIN_ID,
       networkName: 'solproof',
       chainDescriptors: new Map([
-        [BigInt(CHAIN_ID), { name: 'solproof devnet', chainType: 'generic', blockExplorers: { etherscan: { name: 'solproof', url: baseUrl, apiUrl: proxy.apiUrl } } }],
+        [
+          BigInt(CHAIN_ID),
+          { name: 'solproof devnet', chainType: 'generic', blockExplorers: { etherscan: { name: 'solproof', url: baseUrl, apiUrl: proxy.apiUrl } } },
+        ],
       ]),
       verificationProvidersConfig: { etherscan: { enabled: true, apiKey: { get: async () => apiKey } } },
     } as unknown as Parameters<typeof Etherscan.resolveConfig>[0]);
@@ -247,14 +259,24 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
 
     // Run again, the plugin stops at isVerified; with --force it submits and the submission fails.
     expect(await verifyContract(address, args)).toEqual({ outcome: 'already verified', attempts: [] });
-    const again = etherscan.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: args });
-    await expect(again).rejects.toSatisfy((e: unknown) =>
-      HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_ALREADY_VERIFIED));
+    const again = etherscan.verify({
+      contractAddress: address,
+      compilerInput: minimal,
+      contractName: FQN,
+      compilerVersion: COMPILER,
+      constructorArguments: args,
+    });
+    await expect(again).rejects.toSatisfy((e: unknown) => HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_ALREADY_VERIFIED));
     await expect(again).rejects.toThrow(`The contract "${FQN}" at address "${address}" is already verified.`);
 
     const seen = proxy.requests.slice(mark);
     expect(actions(seen)).toEqual([
-      'GET getsourcecode', 'POST verifysourcecode', 'GET checkverifystatus', 'GET getsourcecode', 'GET getsourcecode', 'POST verifysourcecode',
+      'GET getsourcecode',
+      'POST verifysourcecode',
+      'GET checkverifystatus',
+      'GET getsourcecode',
+      'GET getsourcecode',
+      'POST verifysourcecode',
     ]);
     expectWellFormed(seen);
     // What v3 puts in the body, spelled its way (`constructorArguments`, not Etherscan's `constructorArguements`).
@@ -282,7 +304,9 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     const mark = proxy.requests.length;
 
     const error = await verifyContract(address, encodeArgs('hello', 8n), own.minimal, own.full).then(
-      () => { throw new Error('verification should have failed'); },
+      () => {
+        throw new Error('verification should have failed');
+      },
       (e: unknown) => e as HardhatError & { attempts: Attempt[] },
     );
     // Etherscan's reason, then the diagnosis: the arguments the creation transaction carries.
@@ -332,7 +356,14 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   it('two submissions at once: one passes, the poll of the other throws CONTRACT_ALREADY_VERIFIED', async () => {
     const address = await deploy('twice', 2n);
     const mark = proxy.requests.length;
-    const submit = () => etherscan.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: encodeArgs('twice', 2n) });
+    const submit = () =>
+      etherscan.verify({
+        contractAddress: address,
+        compilerInput: minimal,
+        contractName: FQN,
+        compilerVersion: COMPILER,
+        constructorArguments: encodeArgs('twice', 2n),
+      });
     const guids = await Promise.all([submit(), submit()]);
     expect(new Set(guids).size).toBe(2);
     const polls = await Promise.allSettled(guids.map((g) => etherscan.pollVerificationStatus(g, address, FQN)));
@@ -351,9 +382,16 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     const wrongChain = TEXT.wrongChain('1', CHAIN_ID);
     // isVerified reads any status "0" as "not verified"; the submission then shows our text.
     expect(await other.isVerified(address)).toBe(false);
-    const submission = other.verify({ contractAddress: address, compilerInput: minimal, contractName: FQN, compilerVersion: COMPILER, constructorArguments: encodeArgs('elsewhere', 3n) });
+    const submission = other.verify({
+      contractAddress: address,
+      compilerInput: minimal,
+      contractName: FQN,
+      compilerVersion: COMPILER,
+      constructorArguments: encodeArgs('elsewhere', 3n),
+    });
     await expect(submission).rejects.toSatisfy((e: unknown) =>
-      HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_REQUEST_FAILED));
+      HardhatError.isHardhatError(e, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_REQUEST_FAILED),
+    );
     await expect(submission).rejects.toThrow(wrongChain);
   });
 

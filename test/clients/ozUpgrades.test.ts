@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { getAddress, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
-import { apiGet, sharedService } from '../helpers/api.js';
-import { startRecordingProxy, type RecordingProxy } from './recordingProxy.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, sharedService } from '../helpers/api.js';
+import { type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = deployerAccount('clients/ozUpgrades');
@@ -206,7 +206,7 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     expect(getAddress(proxyRecord.Implementation!)).toBe(getAddress(impl));
   }, 120_000);
 
-  it('beacon proxy: UpgradeableBeacon and BeaconProxy verified, proxy linked to the beacon\'s implementation', async () => {
+  it("beacon proxy: UpgradeableBeacon and BeaconProxy verified, proxy linked to the beacon's implementation", async () => {
     const { beaconProxy: proxy, beacon, beaconImplementation: impl } = deployed;
     const run = await hardhat(['verify', '--network', 'devnet', proxy]);
     expectSuccess(run, 'hardhat verify (beacon proxy)');

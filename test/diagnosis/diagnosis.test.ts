@@ -6,10 +6,10 @@
  */
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, linkBytecode, singleFileFields, standardInput, standardJsonFields, type BuildOptions, type Built } from '../helpers/contracts.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { type BuildOptions, type Built, build, linkBytecode, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('diagnosis/diagnosis');
 const { apiUrl, baseUrl, apiKey } = sharedService();
@@ -49,8 +49,13 @@ async function failureText(fields: Record<string, string>): Promise<string> {
   expect(status?.result).toMatch(/^Fail - Unable to verify\. /);
   lastReceipt = String(submit.result);
   // Per family: submission to diagnosed verdict, and what the search cost (for the closing figures).
-  const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { tried: number; compiles: number } | null };
-  console.log(`diagnosis ${doc.reasonCode}: ${Date.now() - started} ms to the verdict, ${doc.diagnosis?.tried ?? 0} settings tried, ${doc.diagnosis?.compiles ?? 0} compiles`);
+  const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as {
+    reasonCode: string;
+    diagnosis: { tried: number; compiles: number } | null;
+  };
+  console.log(
+    `diagnosis ${doc.reasonCode}: ${Date.now() - started} ms to the verdict, ${doc.diagnosis?.tried ?? 0} settings tried, ${doc.diagnosis?.compiles ?? 0} compiles`,
+  );
   return String(status?.result);
 }
 
@@ -60,7 +65,12 @@ async function passes(fields: Record<string, string>): Promise<void> {
   expect(status?.result).toBe('Pass - Verified');
 }
 
-async function deployed(name: string, version: string, options: Parameters<typeof standardInput>[1], constant = 7): Promise<{ address: string; built: Built; text: string }> {
+async function deployed(
+  name: string,
+  version: string,
+  options: Parameters<typeof standardInput>[1],
+  constant = 7,
+): Promise<{ address: string; built: Built; text: string }> {
   const text = source(name, constant);
   const built = await build(version, standardInput({ [`${name}.sol`]: text }, options), `${name}.sol`, name);
   const { address } = await deployContract(built.abi, built.bytecode, ARGS, ACCOUNT);
@@ -74,9 +84,16 @@ function jsonFields(address: string, built: Built, name: string, text: string, m
 }
 
 /** The receipt's verdict details, and the record getsourcecode serves for the address. */
-async function verdictOf(receipt: string, address: string): Promise<{ result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null; replaced?: boolean }; served: { MatchKind: string } }> {
-  const doc = (await (await fetch(`${baseUrl}/receipt/${receipt}.json`)).json()) as { result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null } };
-  const record = (await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json()) as { result: { MatchKind: string }[] };
+async function verdictOf(
+  receipt: string,
+  address: string,
+): Promise<{ result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null; replaced?: boolean }; served: { MatchKind: string } }> {
+  const doc = (await (await fetch(`${baseUrl}/receipt/${receipt}.json`)).json()) as {
+    result: { matchKind: string; creationMatch: string | null; runtimeMatch: string | null };
+  };
+  const record = (await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json()) as {
+    result: { MatchKind: string }[];
+  };
   return { result: doc.result, served: record.result[0]! };
 }
 
@@ -92,7 +109,12 @@ describe('diagnoses of failed verifications', () => {
     // The same diagnosis for tools: /receipt/<guid>.json.
     const res = await fetch(`${baseUrl}/receipt/${lastReceipt}.json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { state: string; status: string; reasonCode: string; diagnosis: { fix: { changes: { setting: string; to: string }[]; matchKind: string } } };
+    const doc = (await res.json()) as {
+      state: string;
+      status: string;
+      reasonCode: string;
+      diagnosis: { fix: { changes: { setting: string; to: string }[]; matchKind: string } };
+    };
     expect(doc).toMatchObject({ state: 'fail', status: reason, reasonCode: 'wrong_optimizer' });
     expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'optimizer', from: 'disabled', to: 'enabled' }], matchKind: 'full' });
     expect((await fetch(`${baseUrl}/receipt/${'z'.repeat(50)}.json`)).status).toBe(404);
@@ -141,7 +163,10 @@ describe('diagnoses of failed verifications', () => {
     for (const sent of ['bzzr1', 'none'] as const) {
       const reason = await failureText(jsonFields(address, built, name, text, { bytecodeHash: sent }));
       expect(reason).toContain(`It matches (a full match) with settings.metadata.bytecodeHash "ipfs" in a standard JSON input (you sent: ${sent}).`);
-      const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { facts: { hashKind: string }; fix: unknown } };
+      const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as {
+        reasonCode: string;
+        diagnosis: { facts: { hashKind: string }; fix: unknown };
+      };
       expect(doc.reasonCode).toBe('wrong_metadata_settings');
       expect(doc.diagnosis.facts.hashKind).toBe('ipfs');
       expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'bytecodeHash', from: sent, to: 'ipfs' }], matchKind: 'full' });
@@ -159,13 +184,23 @@ describe('diagnoses of failed verifications', () => {
     const reason = await failureText(jsonFields(address, built, name, text, { appendCBOR: false }));
     expect(reason).toContain('It matches (a full match) with settings.metadata.appendCBOR true in a standard JSON input (you sent: false).');
     const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { fix: unknown } };
-    expect(doc).toMatchObject({ reasonCode: 'wrong_metadata_settings', diagnosis: { fix: { changes: [{ setting: 'appendCBOR', from: 'false', to: 'true' }], matchKind: 'full' } } });
+    expect(doc).toMatchObject({
+      reasonCode: 'wrong_metadata_settings',
+      diagnosis: { fix: { changes: [{ setting: 'appendCBOR', from: 'false', to: 'true' }], matchKind: 'full' } },
+    });
     await passes(jsonFields(address, built, name, text));
   });
 
   it('metadata without a hash (appendCBOR false, bytecodeHash "none"): a default submission passes as a partial match of both codes, and no metadata setting makes it full', async () => {
     for (const [label, metadata, changes] of [
-      ['NoCbor', { appendCBOR: false }, [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+      [
+        'NoCbor',
+        { appendCBOR: false },
+        [
+          { setting: 'appendCBOR', from: 'true', to: 'false' },
+          { setting: 'bytecodeHash', from: 'ipfs', to: 'none' },
+        ],
+      ],
       ['NoHash', { bytecodeHash: 'none' }, [{ setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
     ] as const) {
       const name = `${label}${RUN}`;
@@ -251,7 +286,9 @@ contract ${name} {
     const flattened = `${helper}\n${main}`;
     const { submit, status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, name, flattened));
     expect(status?.result).toBe('Pass - Verified');
-    const doc = (await (await fetch(`${baseUrl}/receipt/${String(submit.result)}.json`)).json()) as { result: { matchKind: string; flatteningRepairs: { line: number; why: string }[] } };
+    const doc = (await (await fetch(`${baseUrl}/receipt/${String(submit.result)}.json`)).json()) as {
+      result: { matchKind: string; flatteningRepairs: { line: number; why: string }[] };
+    };
     expect(doc.result.matchKind).toBe('partial');
     expect(doc.result.flatteningRepairs.map((r) => [r.line, r.why])).toEqual([
       [9, 'second_spdx_line'],
@@ -263,7 +300,9 @@ contract ${name} {
     // The JSON keeps a code per dropped line; the page words it.
     expect(page).toContain('(second SPDX licence line)');
     // The source served is the one compiled: those lines blank, every other line as sent.
-    const record = await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json() as { result: { SourceCode: string }[] };
+    const record = (await (await fetch(`${apiUrl}?module=contract&action=getsourcecode&address=${address}&apikey=${apiKey}`)).json()) as {
+      result: { SourceCode: string }[];
+    };
     const served = record.result[0]!.SourceCode.split('\n');
     const sent = flattened.split('\n');
     expect(served.length).toBe(sent.length);
@@ -282,7 +321,10 @@ contract ${name} {
     const other = source(`Far${RUN}`, 9); // another constant: no setting makes it match
     const during = await deployed(`During${RUN}`, '0.8.28', { optimizer: false });
     const farStarted = Date.now();
-    const failing = verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, `Far${RUN}`, other)).then((answer) => ({ ...answer, ms: Date.now() - farStarted }));
+    const failing = verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, `Far${RUN}`, other)).then((answer) => ({
+      ...answer,
+      ms: Date.now() - farStarted,
+    }));
     await new Promise((r) => setTimeout(r, 1500)); // the diagnosis is under way
     started = Date.now();
     await passes(singleFileFields(during.address, during.built, `During${RUN}`, during.text));
@@ -297,9 +339,14 @@ contract ${name} {
     expect(page).toContain('<h3>Where the codes differ</h3>');
     expect(page).toMatch(/first difference at byte \d+/);
     expect(page).toContain('No setting within the search made these sources compile to the deployed code.');
-    const farDoc = (await (await fetch(`${baseUrl}/receipt/${String((await failing).submit.result)}.json`)).json()) as { reasonCode: string; diagnosis: { tried: number; compiles: number } };
+    const farDoc = (await (await fetch(`${baseUrl}/receipt/${String((await failing).submit.result)}.json`)).json()) as {
+      reasonCode: string;
+      diagnosis: { tried: number; compiles: number };
+    };
     expect(farDoc.reasonCode).toBe('bytecode_mismatch');
-    console.log(`diagnosis ${farDoc.reasonCode}: ${(await failing).ms} ms to the verdict, ${farDoc.diagnosis.tried} settings tried, ${farDoc.diagnosis.compiles} compiles`);
+    console.log(
+      `diagnosis ${farDoc.reasonCode}: ${(await failing).ms} ms to the verdict, ${farDoc.diagnosis.tried} settings tried, ${farDoc.diagnosis.compiles} compiles`,
+    );
     console.log(`correct submission: ${aloneMs} ms alone, ${duringMs} ms while a diagnosis ran`);
   });
 });

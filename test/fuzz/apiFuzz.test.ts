@@ -5,12 +5,12 @@
  * only to 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { type Envelope, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { httpRequest, rawRequest } from '../limits/rawHttp.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const REQUESTS = Number(process.env.SOLPROOF_FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.SOLPROOF_FUZZ_SEED ?? 20261122);
@@ -62,16 +62,46 @@ const ACTIONS = ['getabi', 'getsourcecode', 'verifysourcecode', 'checkverifystat
 
 function generator(world: World, random: () => number) {
   const int = (n: number) => Math.floor(random() * n);
-  const pick = <T,>(items: readonly T[]): T => items[int(items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   const chance = (p: number) => random() < p;
   const hex = (bytes: number) => Array.from({ length: bytes * 2 }, () => '0123456789abcdef'[int(16)]).join('');
   const alnum = (n: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789') => Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join('');
   const recase = (s: string) => (chance(0.8) ? s : Array.from(s, (c) => (chance(0.5) ? c.toUpperCase() : c.toLowerCase())).join(''));
 
   const oddValues = [
-    '', ' ', '0', '1', '-1', 'true', 'null', 'NaN', '1e309', '[]', '{}', '\u0000', '%00', '%', '%%', '%E0%A4%A', '\ud800', '\u202e', '💥',
-    "' OR 1=1 --", '"; drop table api_keys; --', '../../etc/passwd', 'file:///etc/passwd', 'http://169.254.169.254/', '<script>alert(1)</script>',
-    '__proto__', 'constructor', 'hasOwnProperty', '\r\n\r\n', '\t', '0x', `0X${hex(20)}`, ' '.repeat(1000),
+    '',
+    ' ',
+    '0',
+    '1',
+    '-1',
+    'true',
+    'null',
+    'NaN',
+    '1e309',
+    '[]',
+    '{}',
+    '\u0000',
+    '%00',
+    '%',
+    '%%',
+    '%E0%A4%A',
+    '\ud800',
+    '\u202e',
+    '💥',
+    "' OR 1=1 --",
+    '"; drop table api_keys; --',
+    '../../etc/passwd',
+    'file:///etc/passwd',
+    'http://169.254.169.254/',
+    '<script>alert(1)</script>',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+    '\r\n\r\n',
+    '\t',
+    '0x',
+    `0X${hex(20)}`,
+    ' '.repeat(1000),
   ];
   const longValue = () => pick(['a', '0', 'é', '\u0000', '{', '[']).repeat(pick([1_000, 10_000, 100_000]));
 
@@ -98,8 +128,17 @@ function generator(world: World, random: () => number) {
   };
   const compilerVersion = (): string =>
     pick([
-      world.compilerVersion, world.compilerVersion, 'v0.8.26+commit.8a97fa7a', 'v0.4.11+commit.68ef5810', 'v0.8.20+commit.a1b79de6',
-      '0.8.28', 'latest', 'v0.8.28+commit.00000000', 'v99.99.999+commit.deadbeef', 'v0.8.28-nightly.2024.1.1+commit.7893614a', ...oddValues,
+      world.compilerVersion,
+      world.compilerVersion,
+      'v0.8.26+commit.8a97fa7a',
+      'v0.4.11+commit.68ef5810',
+      'v0.8.20+commit.a1b79de6',
+      '0.8.28',
+      'latest',
+      'v0.8.28+commit.00000000',
+      'v99.99.999+commit.deadbeef',
+      'v0.8.28-nightly.2024.1.1+commit.7893614a',
+      ...oddValues,
     ]);
   const source = (): string => {
     const r = random();
@@ -119,27 +158,56 @@ function generator(world: World, random: () => number) {
   const valueFor = (name: string): unknown => {
     if (chance(0.1)) return pick(oddValues);
     switch (name) {
-      case 'address': case 'contractaddress': case 'expectedimplementation': return address();
-      case 'guid': return guid();
-      case 'sourceCode': return source();
-      case 'compilerversion': return compilerVersion();
-      case 'codeformat': return pick(['solidity-single-file', 'solidity-standard-json-input', 'SOLIDITY-SINGLE-FILE', 'vyper', '']);
-      case 'contractname': return pick(['A', 'a.sol:A', '/a.sol:A', 'b.sol:A', 'A B', 'a.sol:', ':A', 'A'.repeat(2000), '0A']);
-      case 'optimizationUsed': case 'viaIR': return pick(['0', '1', 'true', 'false', 'yes', '2', '']);
-      case 'runs': return pick(['200', '0', '4294967295', '4294967296', '-1', '1e3', '99999999999999999999', '']);
-      case 'constructorArguements': case 'constructorArguments': return pick(['', '0x', hex(32), `0x${hex(64)}`, '0x123', 'zz', hex(int(5000))]);
-      case 'evmversion': return pick(['', 'default', 'london', 'paris', 'cancun', 'prague', 'osaka', 'mars', 'CANCUN']);
-      case 'licenseType': return pick(['', '0', '1', '3', '12', '14', '15', 'MIT', '3.0', '-3']);
-      case 'chainid': return pick(['31337', '31337', '1', '0', '-1', 'x', '31337 ', '9'.repeat(100)]);
-      default: return pick(oddValues);
+      case 'address':
+      case 'contractaddress':
+      case 'expectedimplementation':
+        return address();
+      case 'guid':
+        return guid();
+      case 'sourceCode':
+        return source();
+      case 'compilerversion':
+        return compilerVersion();
+      case 'codeformat':
+        return pick(['solidity-single-file', 'solidity-standard-json-input', 'SOLIDITY-SINGLE-FILE', 'vyper', '']);
+      case 'contractname':
+        return pick(['A', 'a.sol:A', '/a.sol:A', 'b.sol:A', 'A B', 'a.sol:', ':A', 'A'.repeat(2000), '0A']);
+      case 'optimizationUsed':
+      case 'viaIR':
+        return pick(['0', '1', 'true', 'false', 'yes', '2', '']);
+      case 'runs':
+        return pick(['200', '0', '4294967295', '4294967296', '-1', '1e3', '99999999999999999999', '']);
+      case 'constructorArguements':
+      case 'constructorArguments':
+        return pick(['', '0x', hex(32), `0x${hex(64)}`, '0x123', 'zz', hex(int(5000))]);
+      case 'evmversion':
+        return pick(['', 'default', 'london', 'paris', 'cancun', 'prague', 'osaka', 'mars', 'CANCUN']);
+      case 'licenseType':
+        return pick(['', '0', '1', '3', '12', '14', '15', 'MIT', '3.0', '-3']);
+      case 'chainid':
+        return pick(['31337', '31337', '1', '0', '-1', 'x', '31337 ', '9'.repeat(100)]);
+      default:
+        return pick(oddValues);
     }
   };
 
   const actionParams: Record<string, string[]> = {
     getabi: ['address'],
     getsourcecode: ['address'],
-    verifysourcecode: ['contractaddress', 'sourceCode', 'codeformat', 'contractname', 'compilerversion', 'optimizationUsed', 'runs',
-      'constructorArguements', 'constructorArguments', 'evmversion', 'licenseType', 'viaIR'],
+    verifysourcecode: [
+      'contractaddress',
+      'sourceCode',
+      'codeformat',
+      'contractname',
+      'compilerversion',
+      'optimizationUsed',
+      'runs',
+      'constructorArguements',
+      'constructorArguments',
+      'evmversion',
+      'licenseType',
+      'viaIR',
+    ],
     checkverifystatus: ['guid'],
     verifyproxycontract: ['address', 'expectedimplementation'],
     checkproxyverification: ['guid'],
@@ -172,7 +240,7 @@ function generator(world: World, random: () => number) {
     return { fields, action };
   }
 
-  const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+  const asText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
   const toQuery = (fields: Record<string, unknown>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, asText(v)])).toString();
 
   function fetchRequest(): Generated {
@@ -200,7 +268,10 @@ function generator(world: World, random: () => number) {
     if (method !== 'GET' && (Object.keys(inBody).length > 0 || chance(0.3))) {
       encoding = chance(0.01) ? 'huge' : pick(['form', 'form', 'multipart', 'json', 'json', 'text', 'none', 'garbage', 'latin1', 'utf16', 'wrongtype']);
       switch (encoding) {
-        case 'form': headers['content-type'] = pick(['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=UTF-8']); body = toQuery(inBody); break;
+        case 'form':
+          headers['content-type'] = pick(['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=UTF-8']);
+          body = toQuery(inBody);
+          break;
         case 'multipart': {
           const form = new FormData();
           for (const [k, v] of Object.entries(inBody)) {
@@ -217,16 +288,44 @@ function generator(world: World, random: () => number) {
           body = chance(0.05) ? `${JSON.stringify(json).slice(0, -1)},` : JSON.stringify(json);
           break;
         }
-        case 'text': headers['content-type'] = pick(['text/plain', 'text/html', 'application/xml']); body = toQuery(inBody); break;
-        case 'none': body = new Blob([toQuery(inBody)]); break;
+        case 'text':
+          headers['content-type'] = pick(['text/plain', 'text/html', 'application/xml']);
+          body = toQuery(inBody);
+          break;
+        case 'none':
+          body = new Blob([toQuery(inBody)]);
+          break;
         case 'garbage': {
-          headers['content-type'] = pick(['application/octet-stream', 'application/json', 'multipart/form-data; boundary=zz', 'a/b/c', ';;;', 'application/x-www-form-urlencoded']);
+          headers['content-type'] = pick([
+            'application/octet-stream',
+            'application/json',
+            'multipart/form-data; boundary=zz',
+            'a/b/c',
+            ';;;',
+            'application/x-www-form-urlencoded',
+          ]);
           body = new Uint8Array(int(65_536)).map(() => int(256));
           break;
         }
-        case 'latin1': headers['content-type'] = 'application/x-www-form-urlencoded; charset=latin1'; body = new Uint8Array(Buffer.from(Object.entries(inBody).map(([k, v]) => `${k}=${asText(v)}`).join('&'), 'latin1')); break;
-        case 'utf16': headers['content-type'] = 'application/json; charset=utf-16'; body = new Uint8Array(Buffer.from(JSON.stringify(inBody), 'utf16le')); break;
-        case 'wrongtype': headers['content-type'] = 'application/json'; body = toQuery(inBody); break;
+        case 'latin1':
+          headers['content-type'] = 'application/x-www-form-urlencoded; charset=latin1';
+          body = new Uint8Array(
+            Buffer.from(
+              Object.entries(inBody)
+                .map(([k, v]) => `${k}=${asText(v)}`)
+                .join('&'),
+              'latin1',
+            ),
+          );
+          break;
+        case 'utf16':
+          headers['content-type'] = 'application/json; charset=utf-16';
+          body = new Uint8Array(Buffer.from(JSON.stringify(inBody), 'utf16le'));
+          break;
+        case 'wrongtype':
+          headers['content-type'] = 'application/json';
+          body = toQuery(inBody);
+          break;
         case 'huge': {
           // Mostly under the limit (megabytes of source), now and then just over it.
           const size = chance(0.2) ? BODY_LIMIT + int(1024 * 1024) : int(4 * 1024 * 1024);
@@ -236,7 +335,12 @@ function generator(world: World, random: () => number) {
         }
       }
     }
-    return { kind: 'fetch', label: `${method} ${path} ${action} ${encoding}`, url, init: { method, headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit };
+    return {
+      kind: 'fetch',
+      label: `${method} ${path} ${action} ${encoding}`,
+      url,
+      init: { method, headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit,
+    };
   }
 
   function rawRequestBytes(): Generated {
@@ -244,16 +348,34 @@ function generator(world: World, random: () => number) {
     const variant = pick(['longline', 'longheader', 'garbage', 'badchunk', 'badurl', 'http10', 'badheader', 'pipelined', 'partial']);
     let raw: Buffer;
     switch (variant) {
-      case 'longline': raw = httpRequest('GET', `/api?${q}&pad=${'p'.repeat(17_000 + int(50_000))}`); break;
-      case 'longheader': raw = httpRequest('POST', `/api?${q}`, { 'x-pad': 'p'.repeat(17_000 + int(10_000)) }, 'a=b'); break;
-      case 'garbage': raw = Buffer.from(new Uint8Array(1 + int(2048)).map(() => int(256))); break;
-      case 'badchunk': raw = httpRequest('POST', `/api?${q}`, { 'transfer-encoding': 'chunked' }, `${pick(['zz', '-1', 'fffffffffffffffff', '5'])}\r\nabc\r\n0\r\n\r\n`); break;
+      case 'longline':
+        raw = httpRequest('GET', `/api?${q}&pad=${'p'.repeat(17_000 + int(50_000))}`);
+        break;
+      case 'longheader':
+        raw = httpRequest('POST', `/api?${q}`, { 'x-pad': 'p'.repeat(17_000 + int(10_000)) }, 'a=b');
+        break;
+      case 'garbage':
+        raw = Buffer.from(new Uint8Array(1 + int(2048)).map(() => int(256)));
+        break;
+      case 'badchunk':
+        raw = httpRequest('POST', `/api?${q}`, { 'transfer-encoding': 'chunked' }, `${pick(['zz', '-1', 'fffffffffffffffff', '5'])}\r\nabc\r\n0\r\n\r\n`);
+        break;
       // Malformed encodings of the API's own path (other paths are not the API's to answer).
-      case 'badurl': raw = httpRequest('GET', pick([`/api%?${q}`, `/api%E0%A4%A?${q}`, `/api?${q}%`, `/api?%${q}`])); break;
-      case 'http10': raw = Buffer.from(`GET /api?${q} HTTP/1.0\r\n\r\n`, 'latin1'); break;
-      case 'badheader': raw = httpRequest('POST', `/api?${q}`, { 'content-type': '\u0001\u0002' , 'content-length': pick(['abc', '-5', '99999999999999999999']) }, 'x'); break;
-      case 'pipelined': raw = Buffer.concat([httpRequest('GET', `/api?${q}`), httpRequest('GET', `/api?${q}`)]); break;
-      default: raw = httpRequest('POST', `/api?${q}`, { 'content-length': '1000' }, 'module=contract&action=ge'); break;
+      case 'badurl':
+        raw = httpRequest('GET', pick([`/api%?${q}`, `/api%E0%A4%A?${q}`, `/api?${q}%`, `/api?%${q}`]));
+        break;
+      case 'http10':
+        raw = Buffer.from(`GET /api?${q} HTTP/1.0\r\n\r\n`, 'latin1');
+        break;
+      case 'badheader':
+        raw = httpRequest('POST', `/api?${q}`, { 'content-type': '\u0001\u0002', 'content-length': pick(['abc', '-5', '99999999999999999999']) }, 'x');
+        break;
+      case 'pipelined':
+        raw = Buffer.concat([httpRequest('GET', `/api?${q}`), httpRequest('GET', `/api?${q}`)]);
+        break;
+      default:
+        raw = httpRequest('POST', `/api?${q}`, { 'content-length': '1000' }, 'module=contract&action=ge');
+        break;
     }
     return { kind: 'raw', label: `raw ${variant}`, raw };
   }
@@ -290,17 +412,37 @@ describe('fuzzing the API', () => {
       args: [
         // High limits, so that answers are about the requests rather than the rate limiter; clients
         // are spread over forwarded addresses so no invalid-key cool-down covers the whole run.
-        '--keyless-interval-ms', '0', '--rate-free', '1000000', '--rate-pro', '1000000', '--trusted-proxies', '127.0.0.1',
+        '--keyless-interval-ms',
+        '0',
+        '--rate-free',
+        '1000000',
+        '--rate-pro',
+        '1000000',
+        '--trusted-proxies',
+        '127.0.0.1',
         // Bounded background work: a few accepted jobs per key, compiled one at a time, no downloads.
-        '--daily-verify-quota', '20', '--daily-proxy-quota', '20', '--code-wait-ms', '0', '--job-concurrency', '1', '--npm-registry', '',
+        '--daily-verify-quota',
+        '20',
+        '--daily-proxy-quota',
+        '20',
+        '--code-wait-ms',
+        '0',
+        '--job-concurrency',
+        '1',
+        '--npm-registry',
+        '',
         // The verified set is compared before and after: no follower verifying other files' copies meanwhile.
-        '--follow-chain', 'false',
+        '--follow-chain',
+        'false',
       ],
     });
     const [free, pro] = await Promise.all([createKey(service.dataDir), createKey(service.dataDir, ['--tier', 'pro'])]);
     Object.assign(world, { port: service.port, apiUrl: service.apiUrl, keys: { free, pro }, verified: [], unverified: [], receipts: [] });
 
-    const sources = [0, 1, 2].map((i) => `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Fuzz${i} { uint256 public value = ${i}; event Set(uint256 v); function set(uint256 v) external { value = v; emit Set(v); } }\n`);
+    const sources = [0, 1, 2].map(
+      (i) =>
+        `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Fuzz${i} { uint256 public value = ${i}; event Set(uint256 v); function set(uint256 v) external { value = v; emit Set(v); } }\n`,
+    );
     for (const [i, source] of sources.entries()) {
       const built = await build('0.8.28', standardInput({ [`Fuzz${i}.sol`]: source }), `Fuzz${i}.sol`, `Fuzz${i}`);
       world.compilerVersion = built.compilerVersion;
@@ -309,9 +451,16 @@ describe('fuzzing the API', () => {
         world.unverified.push(address);
         continue;
       }
-      const fields: Record<string, string> = i === 0
-        ? { contractaddress: address, sourceCode: source, contractname: `Fuzz${i}`, compilerversion: built.compilerVersion, optimizationUsed: '0' }
-        : { contractaddress: address, sourceCode: JSON.stringify(built.input), codeformat: 'solidity-standard-json-input', contractname: `Fuzz${i}.sol:Fuzz${i}`, compilerversion: built.compilerVersion };
+      const fields: Record<string, string> =
+        i === 0
+          ? { contractaddress: address, sourceCode: source, contractname: `Fuzz${i}`, compilerversion: built.compilerVersion, optimizationUsed: '0' }
+          : {
+              contractaddress: address,
+              sourceCode: JSON.stringify(built.input),
+              codeformat: 'solidity-standard-json-input',
+              contractname: `Fuzz${i}.sol:Fuzz${i}`,
+              compilerversion: built.compilerVersion,
+            };
       const { submit, status } = await verifyAndWait(service.apiUrl, pro, fields);
       expect(status?.result, JSON.stringify(submit)).toBe('Pass - Verified');
       world.verified.push(address);
@@ -339,7 +488,13 @@ describe('fuzzing the API', () => {
     const tally = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
     const record = (g: Generated, status: number | null, text: string, ms: number) => {
       slowest = Math.max(slowest, ms);
-      tally(byKind, g.label.split(' ').slice(0, g.kind === 'raw' ? 2 : 1).join(' ') + (g.kind === 'fetch' ? ` ${g.label.split(' ').pop()}` : ''));
+      tally(
+        byKind,
+        g.label
+          .split(' ')
+          .slice(0, g.kind === 'raw' ? 2 : 1)
+          .join(' ') + (g.kind === 'fetch' ? ` ${g.label.split(' ').pop()}` : ''),
+      );
       const problem = checkEnvelope(status, text);
       if (problem) {
         failures.push(`${g.label}: ${problem}`);
@@ -349,7 +504,12 @@ describe('fuzzing the API', () => {
       const env = JSON.parse(text) as Envelope;
       tally(byStatus, `status ${env.status}`);
       const result = typeof env.result === 'string' ? env.result : Array.isArray(env.result) ? '(record)' : '(value)';
-      tally(byText, env.status === '1' ? `OK ${result.length === 50 && /^[a-z0-9]+$/.test(result) ? '(receipt)' : result.startsWith('[') ? '(abi)' : result.slice(0, 40)}` : result.replace(/"[^"]*"|0x[0-9a-fA-F]+|\d+/g, '…').slice(0, 90));
+      tally(
+        byText,
+        env.status === '1'
+          ? `OK ${result.length === 50 && /^[a-z0-9]+$/.test(result) ? '(receipt)' : result.startsWith('[') ? '(abi)' : result.slice(0, 40)}`
+          : result.replace(/"[^"]*"|0x[0-9a-fA-F]+|\d+/g, '…').slice(0, 90),
+      );
     };
 
     const worker = async () => {
@@ -379,10 +539,16 @@ describe('fuzzing the API', () => {
     console.log(
       [
         `fuzz: ${REQUESTS} requests (seed ${SEED}, ${CONCURRENCY} at a time) in ${(elapsed / 1000).toFixed(1)} s, ${Math.round(REQUESTS / (elapsed / 1000))} req/s, slowest ${slowest} ms`,
-        `answers: ${sorted(byStatus).map(([k, v]) => `${k}: ${v}`).join(', ')}`,
-        `by method/encoding: ${sorted(byKind).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        `answers: ${sorted(byStatus)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}`,
+        `by method/encoding: ${sorted(byKind)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
         'most frequent texts:',
-        ...sorted(byText).slice(0, 40).map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`),
+        ...sorted(byText)
+          .slice(0, 40)
+          .map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`),
       ].join('\n'),
     );
     if (failures.length) console.log(`failures (${failures.length}):\n${failures.slice(0, 30).join('\n')}`);

@@ -57,7 +57,7 @@ const DEPLOYERS = [
 export type DeployerName = (typeof DEPLOYERS)[number];
 
 if (new Set(DEPLOYERS).size !== DEPLOYERS.length || DEPLOYERS.length > DEVNET_ACCOUNTS) {
-  throw new Error('test/helpers/accounts.ts: every test file needs an account of its own, within the devnet\'s accounts');
+  throw new Error("test/helpers/accounts.ts: every test file needs an account of its own, within the devnet's accounts");
 }
 
 /** The devnet account index reserved for a test file. */

@@ -45,7 +45,12 @@ export async function waitForVerdict(apiUrl: string, guid: string, apiKey: strin
 }
 
 /** Submits a verification and waits for its final status. */
-export async function verifyAndWait(apiUrl: string, apiKey: string, fields: Record<string, string>, statusExtra: Record<string, string> = { chainid: '31337' }): Promise<{ submit: Envelope; status?: Envelope }> {
+export async function verifyAndWait(
+  apiUrl: string,
+  apiKey: string,
+  fields: Record<string, string>,
+  statusExtra: Record<string, string> = { chainid: '31337' },
+): Promise<{ submit: Envelope; status?: Envelope }> {
   const submit = await apiPost(apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...fields });
   if (submit.status !== '1') return { submit };
   return { submit, status: await waitForVerdict(apiUrl, submit.result, apiKey, statusExtra) };

@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
+import { type Abi, createPublicClient, createWalletClient, http, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
@@ -18,10 +18,7 @@ export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient:
 }
 
 /** Sends a contract-creation transaction with raw init code; returns the created address and tx hash. */
-export async function deployRaw(
-  initCode: Hex,
-  accountIndex = 0,
-): Promise<{ address: Address; transactionHash: Hex }> {
+export async function deployRaw(initCode: Hex, accountIndex = 0): Promise<{ address: Address; transactionHash: Hex }> {
   const { publicClient, walletClient } = devnetClients(accountIndex);
   const hash = await walletClient.sendTransaction({
     account: walletClient.account!,

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Compiler } from '../../src/verify/index.js';
-import type { SolcInput, SolcOutput } from '../../src/verify/index.js';
+import type { Compiler, SolcInput, SolcOutput } from '../../src/verify/index.js';
 
 const require = createRequire(import.meta.url);
 

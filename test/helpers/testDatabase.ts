@@ -3,20 +3,21 @@
  * PostgreSQL test database (selected per connection through search_path) that is dropped
  * afterwards. Used by the store's own tests and by any suite that needs a real database.
  */
+
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { openStore, type OpenStoreOptions, type Store, type StoreDialect } from '../../src/store/openStore.js';
-import { randomString } from '../../src/core/random.js';
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { NewVerifiedContract } from '../../src/store/verifiedContracts.js';
-import { sampleRecord } from './sampleRecords.js';
-import type { Database } from '../../src/store/database.js';
+import pg from 'pg';
+import { randomString } from '../../src/core/random.js';
 import { compilationIdentity, compiledContractId, saveCompilation, sourceHash } from '../../src/store/compilations.js';
+import type { Database } from '../../src/store/database.js';
 import { saveInputDocument } from '../../src/store/inputDocuments.js';
+import { type OpenStoreOptions, openStore, type Store, type StoreDialect } from '../../src/store/openStore.js';
+import type { NewVerifiedContract } from '../../src/store/verifiedContracts.js';
 import type { CompiledContract, SolcInput } from '../../src/verify/index.js';
+import { sampleRecord } from './sampleRecords.js';
 
 /** The PostgreSQL test database (override with SOLPROOF_TEST_DATABASE_URL). */
 export const PG_TEST_URL = process.env.SOLPROOF_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -100,7 +101,9 @@ const SAMPLE_INPUT: SolcInput = {
   sources: { 'Box.sol': { content: SAMPLE_SOURCE } },
   settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
 };
-const SAMPLE_ABI = [{ inputs: [], name: 'value', outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }], stateMutability: 'view', type: 'function' }];
+const SAMPLE_ABI = [
+  { inputs: [], name: 'value', outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }], stateMutability: 'view', type: 'function' },
+];
 const SAMPLE_COMPILED: CompiledContract = {
   abi: SAMPLE_ABI,
   metadata: '{"compiler":{"version":"0.8.26+commit.8a97fa7a"}}',
@@ -135,10 +138,7 @@ export const SAMPLE_DOCUMENTS = {
  * A plausible verified contract record for `address`, with `overrides` applied. Its documents
  * must be stored first (saveSampleDocuments); `inputDocumentId` is what that returned.
  */
-export function sampleVerifiedContract(
-  address: `0x${string}`,
-  overrides: Partial<NewVerifiedContract> = {},
-): NewVerifiedContract {
+export function sampleVerifiedContract(address: `0x${string}`, overrides: Partial<NewVerifiedContract> = {}): NewVerifiedContract {
   return sampleRecord(
     {
       address,
@@ -155,4 +155,6 @@ export function sampleVerifiedContract(
 }
 
 /** The single-file input document's id (sha256 of its kind and the source's hash). */
-const sampleInputDocumentId = createHash('sha256').update(`single-file\n${sourceHash(SAMPLE_SOURCE)}`, 'utf8').digest('hex');
+const sampleInputDocumentId = createHash('sha256')
+  .update(`single-file\n${sourceHash(SAMPLE_SOURCE)}`, 'utf8')
+  .digest('hex');

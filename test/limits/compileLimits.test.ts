@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiGet, apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
-import { deployContract } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
+import { deployContract } from '../helpers/chain.js';
+import { type Built, build, standardInput } from '../helpers/contracts.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('limits/compileLimits');
 /**
@@ -54,8 +54,14 @@ describe('a compile past the time limit', () => {
 
   const submitBox = (box: (typeof boxes)[number]): Promise<Envelope> =>
     apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: box.source,
-      contractname: box.name, compilerversion: box.built.compilerVersion, optimizationUsed: '0',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: box.address,
+      sourceCode: box.source,
+      contractname: box.name,
+      compilerversion: box.built.compilerVersion,
+      optimizationUsed: '0',
     });
 
   it('fails the job with a time-limit text while other submissions and reads are served; the worker is freed', async () => {
@@ -66,8 +72,16 @@ describe('a compile past the time limit', () => {
 
     // The slow source is submitted for an address that holds code (box 1): the compile never gets to matching.
     const slow = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: boxes[0]!.address, sourceCode: slowSource(900),
-      contractname: 'Slow', compilerversion: boxes[0]!.built.compilerVersion, optimizationUsed: '1', runs: '200', viaIR: '1',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: boxes[0]!.address,
+      sourceCode: slowSource(900),
+      contractname: 'Slow',
+      compilerversion: boxes[0]!.built.compilerVersion,
+      optimizationUsed: '1',
+      runs: '200',
+      viaIR: '1',
     });
     expect(slow.status, JSON.stringify(slow)).toBe('1');
     const started = Date.now();
@@ -94,7 +108,9 @@ describe('a compile past the time limit', () => {
     );
     // Ended by the limit, not by the compile finishing: only the limit words it so.
     expect(verdict).toEqual({
-      status: '0', message: 'NOTOK', result: `Fail - Unable to verify. Compilation exceeded the time limit of ${TIMEOUT_MS / 1000} s`,
+      status: '0',
+      message: 'NOTOK',
+      result: `Fail - Unable to verify. Compilation exceeded the time limit of ${TIMEOUT_MS / 1000} s`,
     });
     const doc = (await (await fetch(`${service.baseUrl}/receipt/${slow.result}.json`)).json()) as { reasonCode: string };
     expect(doc.reasonCode).toBe('compile_timeout');
@@ -133,8 +149,14 @@ describe('a compile past the memory cap', () => {
   it('fails the job with an out-of-memory text, and the only compiler slot serves the next job', async () => {
     const started = Date.now();
     const big = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: hugeArraySource(400_000),
-      contractname: 'Big', compilerversion: box.built.compilerVersion, optimizationUsed: '0',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: box.address,
+      sourceCode: hugeArraySource(400_000),
+      contractname: 'Big',
+      compilerversion: box.built.compilerVersion,
+      optimizationUsed: '0',
     });
     expect(big.status, JSON.stringify(big)).toBe('1');
     const verdict = await waitForVerdict(service.apiUrl, big.result, key, { chainid: '31337' }, 120_000);
@@ -143,8 +165,14 @@ describe('a compile past the memory cap', () => {
     expect(verdict.result).toMatch(new RegExp(`^Fail - Unable to verify\\. Compiler ran out of memory \\(limit ${MEMORY_MB} MB\\)`));
 
     const next = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: box.source,
-      contractname: 'Box4', compilerversion: box.built.compilerVersion, optimizationUsed: '0',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: box.address,
+      sourceCode: box.source,
+      contractname: 'Box4',
+      compilerversion: box.built.compilerVersion,
+      optimizationUsed: '0',
     });
     expect((await waitForVerdict(service.apiUrl, next.result, key, {}, 60_000)).result).toBe('Pass - Verified');
   });
@@ -173,8 +201,16 @@ describe('a diagnosis past its time limit', () => {
     // contract is deployed there), and the diagnosis's first compile of the same is still running
     // at its 1 s limit.
     const slow = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: slowSource(100),
-      contractname: 'Slow', compilerversion: box.built.compilerVersion, optimizationUsed: '1', runs: '200', viaIR: '1',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: box.address,
+      sourceCode: slowSource(100),
+      contractname: 'Slow',
+      compilerversion: box.built.compilerVersion,
+      optimizationUsed: '1',
+      runs: '200',
+      viaIR: '1',
     });
     expect(slow.status, JSON.stringify(slow)).toBe('1');
     const verdict = await waitForVerdict(service.apiUrl, slow.result, key, { chainid: '31337' }, 120_000);
@@ -195,8 +231,14 @@ describe('a diagnosis past its time limit', () => {
 
     // The stopped compile's worker was the only one: a new one serves the next verification.
     const next = await apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: box.address, sourceCode: box.source,
-      contractname: 'Box5', compilerversion: box.built.compilerVersion, optimizationUsed: '0',
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: key,
+      contractaddress: box.address,
+      sourceCode: box.source,
+      contractname: 'Box5',
+      compilerversion: box.built.compilerVersion,
+      optimizationUsed: '0',
     });
     expect((await waitForVerdict(service.apiUrl, next.result, key, {}, 60_000)).result).toBe('Pass - Verified');
   });

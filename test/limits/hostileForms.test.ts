@@ -10,12 +10,13 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Envelope } from '../helpers/api.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const BOUNDARY = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const MB = 1024 * 1024;
-const field = (name: string, value: string, boundary = BOUNDARY): string => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const field = (name: string, value: string, boundary = BOUNDARY): string =>
+  `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const END = `--${BOUNDARY}--\r\n`;
 /** 270,000 one-byte fields: 14 MB with a one-letter boundary. */
 const TINY_BOUNDARY = 'x';
@@ -50,7 +51,9 @@ interface PieceAnswer {
  * before answering). The connection is closed once the answer is read.
  */
 function postInPieces(path: string, contentType: string, first: string, rest: string, patienceMs = 30_000): Promise<PieceAnswer> {
-  const head = Buffer.from(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(first) + Buffer.byteLength(rest)}\r\n\r\n`);
+  const head = Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(first) + Buffer.byteLength(rest)}\r\n\r\n`,
+  );
   return new Promise((resolve, reject) => {
     const socket = connect(service.port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -129,7 +132,10 @@ describe('large multipart bodies are read past their first MB only for a valid k
     const keyless = field('contractaddress', '0x12') + field('sourceCode', source) + END;
     const refused = await postInPieces('/api?module=contract&action=verifysourcecode', CONTENT_TYPE, keyless.slice(0, MB + 1000), keyless.slice(MB + 1000));
     expect(refused.beforeRest).toBe(true);
-    expect(JSON.parse(refused.body) as Envelope).toMatchObject({ status: '0', result: expect.stringContaining('read only for submissions with a valid API key') });
+    expect(JSON.parse(refused.body) as Envelope).toMatchObject({
+      status: '0',
+      result: expect.stringContaining('read only for submissions with a valid API key'),
+    });
   });
 
   it('Verify & Publish: a valid key first lets the sources be read; a wrong key, or one sent after them, stops the reading at the first MB', async () => {
@@ -148,7 +154,10 @@ describe('large multipart bodies are read past their first MB only for a valid k
     expect(read.body).not.toContain('id="apiKey-error"');
 
     for (const [body, error] of [
-      [form('NOTAKEY'), 'Invalid API Key: the sources of a form over 1 MB are read only for a valid API key, sent before them (the page sends it first); they were not read'],
+      [
+        form('NOTAKEY'),
+        'Invalid API Key: the sources of a form over 1 MB are read only for a valid API key, sent before them (the page sends it first); they were not read',
+      ],
       [form(key, true), 'Enter your API key: the sources of a form over 1 MB are read only for a valid API key'],
       [form(null), 'Enter your API key: the sources of a form over 1 MB are read only for a valid API key'],
     ] as const) {

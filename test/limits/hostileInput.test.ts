@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiGet, apiPost, type Envelope } from '../helpers/api.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { httpRequest, rawRequest } from './rawHttp.js';
 
 const DEAD = '0x000000000000000000000000000000000000dEaD';
@@ -44,7 +44,9 @@ describe('every action names the problem with its parameters', () => {
     for (const guid of ['abc', 'A'.repeat(50), 'a'.repeat(49), 'a'.repeat(51), `${'a'.repeat(49)}-`, `${'a'.repeat(49)}\u00e4`, longText]) {
       expect(await apiPost(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid, apikey: key })).toEqual(fail(invalid));
     }
-    expect(await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: '', apikey: key })).toEqual(fail('Missing or empty parameter: guid'));
+    expect(await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: '', apikey: key })).toEqual(
+      fail('Missing or empty parameter: guid'),
+    );
     expect(await apiGet(service.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: '0'.repeat(50), apikey: key })).toEqual(fail('Unknown UID'));
   });
 
@@ -85,53 +87,99 @@ describe('every action names the problem with its parameters', () => {
 
 describe('verifysourcecode: hostile fields are refused at submission, naming the field', () => {
   const base = {
-    module: 'contract', action: 'verifysourcecode', contractaddress: DEAD, sourceCode: 'contract A {}', contractname: 'A',
+    module: 'contract',
+    action: 'verifysourcecode',
+    contractaddress: DEAD,
+    sourceCode: 'contract A {}',
+    contractname: 'A',
     compilerversion: V0828,
   };
   const submit = (fields: Record<string, string>) => apiPost(service.apiUrl, { ...base, apikey: key, ...fields });
   const std = (input: unknown, extra: Record<string, string> = {}) => ({
-    codeformat: 'solidity-standard-json-input', contractname: 'a.sol:A',
-    sourceCode: typeof input === 'string' ? input : JSON.stringify(input), ...extra,
+    codeformat: 'solidity-standard-json-input',
+    contractname: 'a.sol:A',
+    sourceCode: typeof input === 'string' ? input : JSON.stringify(input),
+    ...extra,
   });
   const good = { language: 'Solidity', sources: { 'a.sol': { content: 'contract A {}' } } };
   const libs = (n: number) =>
-    Object.fromEntries(Array.from({ length: n }, (_, i) => [[`libraryname${i + 1}`, `L${i}`], [`libraryaddress${i + 1}`, DEAD]]).flat());
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        [`libraryname${i + 1}`, `L${i}`],
+        [`libraryaddress${i + 1}`, DEAD],
+      ]).flat(),
+    );
 
   it.each([
     ['standard JSON that is not JSON', std('{"language": "Solidity", sources: '), 'Invalid parameter sourceCode: the standard JSON input is not a JSON object'],
     ['standard JSON that is an array', std([good]), 'Invalid parameter sourceCode: the standard JSON input is not a JSON object'],
     ['no sources', std({ language: 'Solidity' }), 'Invalid parameter sourceCode: the standard JSON input has no "sources"'],
     ['empty sources', std({ language: 'Solidity', sources: {} }), 'Invalid parameter sourceCode: the standard JSON input has no "sources"'],
-    ['urls instead of content', std({ language: 'Solidity', sources: { 'a.sol': { urls: ['/etc/passwd'] } } }),
-      'Invalid parameter sourceCode: source "a.sol" uses "urls"; only inline "content" is accepted'],
-    ['content that is not text', std({ language: 'Solidity', sources: { 'a.sol': { content: 42 } } }),
-      'Invalid parameter sourceCode: source "a.sol" has no string "content"'],
-    ['another language', std({ ...good, language: 'Vyper' }),
-      'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Vyper")'],
-    ['a contract file outside sources', std(good, { contractname: '../b.sol:A' }),
-      'Invalid parameter contractname: the file "../b.sol" is not among the sources of the standard JSON input'],
-    ['a library file outside sources', std(good, { libraryname1: 'lib/L.sol:L', libraryaddress1: DEAD }),
-      'Invalid parameter libraryname1: the file "lib/L.sol" is not among the sources of the standard JSON input'],
-    ['a library given twice with two addresses', { libraryname1: 'L', libraryaddress1: DEAD, libraryname2: 'L', libraryaddress2: `0x${'1'.repeat(40)}` },
-      'Invalid submission: Library L is given twice with different addresses'],
+    [
+      'urls instead of content',
+      std({ language: 'Solidity', sources: { 'a.sol': { urls: ['/etc/passwd'] } } }),
+      'Invalid parameter sourceCode: source "a.sol" uses "urls"; only inline "content" is accepted',
+    ],
+    [
+      'content that is not text',
+      std({ language: 'Solidity', sources: { 'a.sol': { content: 42 } } }),
+      'Invalid parameter sourceCode: source "a.sol" has no string "content"',
+    ],
+    [
+      'another language',
+      std({ ...good, language: 'Vyper' }),
+      'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Vyper")',
+    ],
+    [
+      'a contract file outside sources',
+      std(good, { contractname: '../b.sol:A' }),
+      'Invalid parameter contractname: the file "../b.sol" is not among the sources of the standard JSON input',
+    ],
+    [
+      'a library file outside sources',
+      std(good, { libraryname1: 'lib/L.sol:L', libraryaddress1: DEAD }),
+      'Invalid parameter libraryname1: the file "lib/L.sol" is not among the sources of the standard JSON input',
+    ],
+    [
+      'a library given twice with two addresses',
+      { libraryname1: 'L', libraryaddress1: DEAD, libraryname2: 'L', libraryaddress2: `0x${'1'.repeat(40)}` },
+      'Invalid submission: Library L is given twice with different addresses',
+    ],
     ['more than 10 library pairs', libs(11), 'Invalid parameter libraryname11: at most 10 libraries are accepted'],
-    ['a library address that is not 20 bytes', { libraryname3: 'L', libraryaddress3: `0x${'1'.repeat(42)}` }, 'Invalid parameter libraryaddress3: not a 20-byte hex address'],
+    [
+      'a library address that is not 20 bytes',
+      { libraryname3: 'L', libraryaddress3: `0x${'1'.repeat(42)}` },
+      'Invalid parameter libraryaddress3: not a 20-byte hex address',
+    ],
     ['an unpaired library name', { libraryname4: 'L' }, 'Invalid parameter libraryname4: it has no libraryaddress4 to go with it'],
     ['licence 0', { licenseType: '0' }, 'Invalid parameter licenseType: expected a licence code from 1 to 14'],
     ['licence 15', { licenseType: '15' }, 'Invalid parameter licenseType: expected a licence code from 1 to 14'],
     ['licence by name', { licenseType: 'MIT' }, 'Invalid parameter licenseType: expected a licence code from 1 to 14'],
-    ['an unknown code format', { codeformat: 'solidity-multi-file' },
-      'Invalid parameter codeformat: "solidity-multi-file" is not one of solidity-single-file, solidity-standard-json-input'],
-    ['an EVM version the compiler does not know', { evmversion: 'osaka' }, `Invalid parameter evmversion: compiler ${V0828} does not know the EVM version osaka`],
-    ['prague before 0.8.27', { evmversion: 'prague', compilerversion: 'v0.8.26+commit.8a97fa7a' },
-      'Invalid parameter evmversion: compiler v0.8.26+commit.8a97fa7a does not know the EVM version prague'],
+    [
+      'an unknown code format',
+      { codeformat: 'solidity-multi-file' },
+      'Invalid parameter codeformat: "solidity-multi-file" is not one of solidity-single-file, solidity-standard-json-input',
+    ],
+    [
+      'an EVM version the compiler does not know',
+      { evmversion: 'osaka' },
+      `Invalid parameter evmversion: compiler ${V0828} does not know the EVM version osaka`,
+    ],
+    [
+      'prague before 0.8.27',
+      { evmversion: 'prague', compilerversion: 'v0.8.26+commit.8a97fa7a' },
+      'Invalid parameter evmversion: compiler v0.8.26+commit.8a97fa7a does not know the EVM version prague',
+    ],
     ['negative runs', { runs: '-1' }, 'Invalid parameter runs: expected a whole number from 0 to 4294967295'],
     ['runs past uint32', { runs: '4294967296' }, 'Invalid parameter runs: expected a whole number from 0 to 4294967295'],
     ['odd-length constructor arguments', { constructorArguments: '0x123' }, 'Invalid parameter constructorArguments: expected hex bytes'],
     ['a contract name with a space', { contractname: 'A B' }, 'Invalid parameter contractname: not a contract name'],
     ['an oversized contract name', { contractname: 'A'.repeat(5000) }, 'Invalid parameter contractname: too long'],
-    ['a compiler that is not a version', { compilerversion: 'latest' },
-      'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a'],
+    [
+      'a compiler that is not a version',
+      { compilerversion: 'latest' },
+      'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a',
+    ],
     ['viaIR that is not a flag', { viaIR: 'maybe' }, 'Invalid parameter viair: expected 0 or 1'],
     ['an empty source', { sourceCode: '   ' }, 'Missing or empty parameter: sourceCode'],
   ])('%s', async (_name, fields, text) => {
@@ -147,7 +195,9 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     ]) {
       const answer = await submit(fields);
       expect(answer.status).toBe('0');
-      expect(answer.result).toMatch(new RegExp(`^Unable to locate ContractCode at ${DEAD.toLowerCase()}: the node had no code there at block \\d+ \\(still none after waiting 0\\.2 s\\)$`));
+      expect(answer.result).toMatch(
+        new RegExp(`^Unable to locate ContractCode at ${DEAD.toLowerCase()}: the node had no code there at block \\d+ \\(still none after waiting 0\\.2 s\\)$`),
+      );
     }
   });
 
@@ -197,7 +247,10 @@ describe('bodies and requests that are not what they claim', () => {
     }
     // Just under the limit is read, for a submission by a valid key.
     expect(
-      await post({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `contractaddress=0x12&pad=${'x'.repeat(LIMIT - 100)}` }, 'verifysourcecode'),
+      await post(
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `contractaddress=0x12&pad=${'x'.repeat(LIMIT - 100)}` },
+        'verifysourcecode',
+      ),
     ).toEqual(fail('Error! Invalid address format'));
     // A read action is not read past its first MB.
     expect(await post({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `address=0x12&pad=${'x'.repeat(LIMIT - 100)}` })).toEqual(
@@ -213,15 +266,20 @@ describe('bodies and requests that are not what they claim', () => {
     const many = Array.from({ length: 300 }, (_, i) => `f${i}=1`).join('&');
     const manyFields = fail('The request body has more than 220 fields');
     expect(await post({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: many })).toEqual(manyFields);
-    expect(await post({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(new URLSearchParams(many))) })).toEqual(manyFields);
+    expect(await post({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(new URLSearchParams(many))) })).toEqual(
+      manyFields,
+    );
     const form = new FormData();
     for (let i = 0; i < 300; i++) form.append(`f${i}`, '1');
     expect(await post({ body: form })).toEqual(manyFields);
     const unreadable = fail('The request body could not be read as a form, multipart form or JSON object');
     expect(await post({ headers: { 'content-type': 'multipart/form-data' }, body: 'address=0x12' })).toEqual(unreadable);
-    expect(await post({ headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: '--XX\r\nContent-Disposition: form-data; name="a"\r\n\r\nunfinished' })).toEqual(
-      unreadable,
-    );
+    expect(
+      await post({
+        headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+        body: '--XX\r\nContent-Disposition: form-data; name="a"\r\n\r\nunfinished',
+      }),
+    ).toEqual(unreadable);
     // A JSON body that is not an object is read as a form (and so names what is missing).
     expect(await post({ headers: { 'content-type': 'application/json' }, body: '[1,2,3]' })).toEqual(fail('Missing or empty parameter: address'));
     // Binary garbage in any content type.

@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address } from '../../src/core/types.js';
-import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, singleFileFields, standardInput, type Built } from '../helpers/contracts.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { type Built, build, singleFileFields, standardInput } from '../helpers/contracts.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('limits/hostileSources');
 const ONLY = `// SPDX-License-Identifier: MIT
@@ -72,7 +72,13 @@ describe('a megabyte of unclosed comments', () => {
     // Compilable: the openers are inside a string, where every regular expression took them for comments.
     const source = ONLY.replace('uint256 public constant MARK = 20314;', `uint256 public constant MARK = 20314;\n    string public constant S = "${OPENERS}";`);
     const submitted = await othersAnsweredDuring(
-      apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, ...singleFileFields(address, only, 'Missing', source), dryrun: '1' }),
+      apiPost(service.apiUrl, {
+        module: 'contract',
+        action: 'verifysourcecode',
+        apikey: key,
+        ...singleFileFields(address, only, 'Missing', source),
+        dryrun: '1',
+      }),
     );
     expect(submitted.status, JSON.stringify(submitted)).toBe('1');
     // While it compiles and is diagnosed, another client's lookups are answered, one after another.

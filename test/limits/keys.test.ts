@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiGet, apiPost } from '../helpers/api.js';
-import { CLI, cleanEnv, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { CLI, cleanEnv, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
@@ -48,7 +48,10 @@ describe('solproof keys', () => {
     const listed = await keysCli(dataDir, ['list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(key);
-    const row = listed.stdout.split('\n').find((l) => l.startsWith(id!))!.split('\t');
+    const row = listed.stdout
+      .split('\n')
+      .find((l) => l.startsWith(id!))!
+      .split('\t');
     const header = listed.stdout.split('\n')[0]!.split('\t');
     const field = (name: string) => row[header.indexOf(name)];
     expect(field('OWNER')).toBe('alice');
@@ -65,12 +68,17 @@ describe('solproof keys', () => {
     expect(revoked).toMatchObject({ code: 0, stdout: `Revoked ${id}\n` });
     // The very next requests, on the service that was running all along.
     expect(await apiPost(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: key, contractaddress: ZERO })).toEqual({
-      status: '0', message: 'NOTOK', result: 'Invalid API Key',
+      status: '0',
+      message: 'NOTOK',
+      result: 'Invalid API Key',
     });
     const after = await apiGet(service.apiUrl, { module: 'contract', action: 'getsourcecode', address: ZERO, apikey: key });
     expect(after.message).toBe('OK-Missing/Invalid API Key, rate limit of 1/5sec applied');
     const relisted = await keysCli(dataDir, ['list']);
-    const revokedRow = relisted.stdout.split('\n').find((l) => l.startsWith(id!))!.split('\t');
+    const revokedRow = relisted.stdout
+      .split('\n')
+      .find((l) => l.startsWith(id!))!
+      .split('\t');
     expect(Date.parse(revokedRow[header.indexOf('REVOKED')]!)).toBeGreaterThanOrEqual(beforeRevoke);
     expect(Date.parse(revokedRow[header.indexOf('REVOKED')]!)).toBeLessThanOrEqual(Date.now());
 

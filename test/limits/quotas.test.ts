@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPost, waitForVerdict, type Envelope } from '../helpers/api.js';
+import { deployerAccount } from '../helpers/accounts.js';
+import { apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
-import { CLI, cleanEnv, createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
-import { deployerAccount } from '../helpers/accounts.js';
+import { CLI, cleanEnv, createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
 const ACCOUNT = deployerAccount('limits/quotas');
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -45,9 +45,14 @@ describe('daily verification quota (100 per key per UTC day)', () => {
   // unverified, so each submission reaches the quota check.
   const submit = (apiKey: string): Promise<Envelope> =>
     apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: apiKey, contractaddress: address,
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
+      contractaddress: address,
       sourceCode: 'pragma solidity ^0.8.0; contract QuotaTarget { this does not compile }',
-      contractname: 'QuotaTarget', compilerversion: compilerVersion, optimizationUsed: '0',
+      contractname: 'QuotaTarget',
+      compilerversion: compilerVersion,
+      optimizationUsed: '0',
     });
 
   it('a concurrent burst of 150 submissions by one key accepts exactly 100; the others get the quota text', async () => {
@@ -83,7 +88,10 @@ describe('daily verification quota (100 per key per UTC day)', () => {
     }
     expect((await submit(fresh)).status).toBe('1');
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
-    const [head, ...rows] = stdout.trim().split('\n').map((l) => l.split('\t'));
+    const [head, ...rows] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const column = head!.indexOf('VERIFY TODAY');
     // The burst key 100, the other key and the fresh one 1 each: the five refusals did not count.
     expect(rows.map((r) => r[column]).sort()).toEqual(['1', '1', '100']);
@@ -99,8 +107,7 @@ describe('daily proxy verification quota', () => {
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
     const service = await startService({ rpcUrl: inject('rpcUrl'), dataDir, args: ['--rate-free', '100000', '--daily-proxy-quota', '3'] });
     try {
-      const link = () =>
-        apiPost(service.apiUrl, { module: 'contract', action: 'verifyproxycontract', apikey: key, address });
+      const link = () => apiPost(service.apiUrl, { module: 'contract', action: 'verifyproxycontract', apikey: key, address });
       const answers = await Promise.all(Array.from({ length: 5 }, link));
       expect(answers.filter((a) => a.status === '1')).toHaveLength(3);
       for (const refused of answers.filter((a) => a.status === '0')) {
@@ -137,8 +144,15 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
   // Sent with the optimizer off: the code differs, and a diagnosis finds the setting.
   const submit = (apiKey: string, dryRun: boolean): Promise<Envelope> =>
     apiPost(service.apiUrl, {
-      module: 'contract', action: 'verifysourcecode', apikey: apiKey, contractaddress: address, sourceCode: OPTIMIZED,
-      contractname: 'Rehearsed', compilerversion: 'v0.8.28+commit.7893614a', optimizationUsed: '0', ...(dryRun ? { dryrun: '1' } : {}),
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
+      contractaddress: address,
+      sourceCode: OPTIMIZED,
+      contractname: 'Rehearsed',
+      compilerversion: 'v0.8.28+commit.7893614a',
+      optimizationUsed: '0',
+      ...(dryRun ? { dryrun: '1' } : {}),
     });
   const verdictOf = async (apiKey: string, receipt: unknown): Promise<string> =>
     String((await waitForVerdict(service.apiUrl, String(receipt), apiKey, { chainid: '31337' }, 120_000)).result);
@@ -167,7 +181,11 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
       result: { code: 'no_match', diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1 } } },
     });
 
-    expect(await submit(key, true)).toEqual({ status: '0', message: 'NOTOK', result: `Daily limit of 2 dry runs reached for this API key; it resets at ${resetsAt()}` });
+    expect(await submit(key, true)).toEqual({
+      status: '0',
+      message: 'NOTOK',
+      result: `Daily limit of 2 dry runs reached for this API key; it resets at ${resetsAt()}`,
+    });
   });
 
   it('a real submission of the same key uses its verifications, and its failure is not diagnosed either; another key has its own', async () => {
@@ -181,7 +199,10 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
     expect(await verdictOf(otherKey, other.result)).toContain('It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).');
 
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
-    const [head, ...rows] = stdout.trim().split('\n').map((l) => l.split('\t'));
+    const [head, ...rows] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const today = (column: string) => rows.map((r) => r[head!.indexOf(column)]).sort();
     // The refused third dry run was not counted; every diagnosis that ran was.
     expect(today('DRY RUNS TODAY')).toEqual(['1', '2']);

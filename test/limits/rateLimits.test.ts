@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Envelope } from '../helpers/api.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { timed, tooClose } from '../helpers/timedAnswers.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { probeRedis } from '../../src/limits/redisRateLimits.js';
-import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 import type { Envelope } from '../helpers/api.js';
 import { available } from '../helpers/requirements.js';
-import { createKey, newDataDir, startService, type RunningService } from '../helpers/service.js';
+import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
+import { createTestDatabase, probePostgres, type TestDatabase } from '../helpers/testDatabase.js';
 import { timed, tooClose } from '../helpers/timedAnswers.js';
 
 const REDIS_URL = process.env.SOLPROOF_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -17,10 +17,9 @@ const TOO_MANY_INVALID = 'Too many invalid api key attempts, please try again la
 const FAILING_OPEN = 'Redis is unavailable: rate limits are not enforced until it is back (failing open)';
 
 const [pgUnavailable, redisUnavailable] = await Promise.all([probePostgres(), probeRedis(REDIS_URL)]);
-const skipReason = [
-  pgUnavailable && `no PostgreSQL (${pgUnavailable})`,
-  redisUnavailable && `no Redis at ${REDIS_URL} (${redisUnavailable})`,
-].filter(Boolean).join(', ');
+const skipReason = [pgUnavailable && `no PostgreSQL (${pgUnavailable})`, redisUnavailable && `no Redis at ${REDIS_URL} (${redisUnavailable})`]
+  .filter(Boolean)
+  .join(', ');
 available('postgres', pgUnavailable);
 available('redis', redisUnavailable && `no Redis at ${REDIS_URL} (${redisUnavailable})`);
 
@@ -48,7 +47,10 @@ async function startRelay(target: URL): Promise<{ url: string; cut(): Promise<vo
     const upstream = connect(Number(target.port || 6379), target.hostname);
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       a.on('error', () => b.destroy());
       a.on('close', () => b.destroy());
     }

@@ -1,13 +1,13 @@
+import { type Abi, encodeFunctionData, type PublicClient, toFunctionSelector, type WalletClient } from 'viem';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { encodeFunctionData, toFunctionSelector, type Abi, type PublicClient, type WalletClient } from 'viem';
+import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
 import type { Address, Hex } from '../../src/core/types.js';
+import type { ChainReader } from '../../src/verify/ports.js';
 import { hasDelegateCall, isKnownSafeProxyCode } from '../../src/verify/proxy/bytecodeShapes.js';
 import { detectProxy, type ProxyFound, type ProxyPattern } from '../../src/verify/proxy/index.js';
-import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
-import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
-import type { ChainReader } from '../../src/verify/ports.js';
-import { anvilCheats, compileFixtures, initCodeFor, type Artifact } from './fixtures.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
+import { type Artifact, anvilCheats, compileFixtures, initCodeFor } from './fixtures.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = deployerAccount('proxy/detectProxy');
@@ -128,10 +128,16 @@ beforeAll(async () => {
   at.facetB = await deploy('FacetB');
   const a = toFunctionSelector('a()');
   const b = toFunctionSelector('b()');
-  at.miniDiamond = await deploy('MiniDiamond', [[at.facetA, at.facetB], [[a], [b]]]);
+  at.miniDiamond = await deploy('MiniDiamond', [
+    [at.facetA, at.facetB],
+    [[a], [b]],
+  ]);
   at.loupeFacet = await deploy('LoupeFacet');
   const loupeSelectors = [toFunctionSelector('facetAddresses()'), toFunctionSelector('facetAddress(bytes4)')];
-  at.loupeDiamond = await deploy('LoupeDiamond', [[at.loupeFacet, at.facetA, at.facetB], [loupeSelectors, [a], [b]]]);
+  at.loupeDiamond = await deploy('LoupeDiamond', [
+    [at.loupeFacet, at.facetA, at.facetB],
+    [loupeSelectors, [a], [b]],
+  ]);
 
   at.twoHop = await deploy('ERC1967Proxy', [at.clone, VERSION_CALL]);
 
@@ -209,7 +215,7 @@ describe('detectProxy: one deployed example per pattern', () => {
     expect((await detectFound(at.uups!)).isDelegatedAccount).toBeUndefined();
   });
 
-  it('reads a known Safe proxy runtime\'s singleton from slot 0, without calling it', async () => {
+  it("reads a known Safe proxy runtime's singleton from slot 0, without calling it", async () => {
     const code = (await publicClient.getCode({ address: at.safe! }))!;
     expect(isKnownSafeProxyCode(code)).toBe(true);
     const noCalls = { ...reader, call: async () => null };
@@ -240,8 +246,7 @@ describe('detectProxy: one deployed example per pattern', () => {
   });
 
   it('the look-alikes that are not Safe proxies behave as their names say', async () => {
-    const answer = async (address: Address, data: Hex): Promise<Hex | undefined> =>
-      (await publicClient.call({ to: address, data })).data;
+    const answer = async (address: Address, data: Hex): Promise<Hex | undefined> => (await publicClient.call({ to: address, data })).data;
     const slotZero = (address: Address): Promise<Hex | undefined> => publicClient.getStorageAt({ address, slot: word('0') });
     for (const fixture of ['masterCopyNotSlotZero', 'slotZeroEcho', 'slotZeroForAll']) {
       const code = (await publicClient.getCode({ address: at[fixture]! }))!;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestClient, http, type Abi } from 'viem';
+import { type Abi, createTestClient, http } from 'viem';
 import type { Address, Hex } from '../../src/core/types.js';
 
 const require = createRequire(import.meta.url);
@@ -19,26 +19,16 @@ interface SolcModule {
   compile(input: string, options?: { import: (path: string) => { contents: string } | { error: string } }): string;
 }
 
-function compileSources(
-  solcPackage: string,
-  files: string[],
-  libraryFiles: string[] = [],
-  optimizer = false,
-): Record<string, Artifact> {
+function compileSources(solcPackage: string, files: string[], libraryFiles: string[] = [], optimizer = false): Record<string, Artifact> {
   const solc = require(solcPackage) as SolcModule;
-  const sources = Object.fromEntries(
-    files.map((file) => [file, { content: readFileSync(join(here, 'contracts', file), 'utf8') }]),
-  );
+  const sources = Object.fromEntries(files.map((file) => [file, { content: readFileSync(join(here, 'contracts', file), 'utf8') }]));
   const input = {
     language: 'Solidity',
     sources,
     settings: {
       optimizer: { enabled: optimizer, runs: 200 },
       outputSelection: Object.fromEntries(
-        [...files, ...libraryFiles].map((file) => [
-          file,
-          { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
-        ]),
+        [...files, ...libraryFiles].map((file) => [file, { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] }]),
       ),
     },
   };

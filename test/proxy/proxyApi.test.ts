@@ -1,11 +1,11 @@
-import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Abi } from 'viem';
+import { type Abi, encodeAbiParameters, encodeFunctionData, keccak256, toHex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openZeppelinStandardInput } from '../../bench/tokenInput.js';
 import type { Address } from '../../src/core/types.js';
-import { apiGet, apiPost, sharedService, verifyAndWait, type Envelope } from '../helpers/api.js';
-import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, type Built } from '../helpers/contracts.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { apiGet, apiPost, type Envelope, sharedService, verifyAndWait } from '../helpers/api.js';
+import { deployContract, devnetClients } from '../helpers/chain.js';
+import { type Built, build } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('proxy/proxyApi');
 const { apiUrl, apiKey } = sharedService();
@@ -104,13 +104,20 @@ describe('verifyproxycontract / checkproxyverification', () => {
 
   it('OpenZeppelin plugin sequence: verify the implementation and the proxy, link them, getsourcecode shows Proxy 1', async () => {
     const implVerdict = await verifyAndWait(apiUrl, apiKey, {
-      contractaddress: impl1, sourceCode: JSON.stringify(v1.input), codeformat: 'solidity-standard-json-input',
-      contractname: `${FILE}:BoxV1`, compilerversion: v1.compilerVersion,
+      contractaddress: impl1,
+      sourceCode: JSON.stringify(v1.input),
+      codeformat: 'solidity-standard-json-input',
+      contractname: `${FILE}:BoxV1`,
+      compilerversion: v1.compilerVersion,
     });
     expect(implVerdict.status?.result).toBe('Pass - Verified');
     const proxyVerdict = await verifyAndWait(apiUrl, apiKey, {
-      contractaddress: proxy, sourceCode: JSON.stringify(proxyArtifact.input), codeformat: 'solidity-standard-json-input',
-      contractname: `${OZ_PROXY}:ERC1967Proxy`, compilerversion: proxyArtifact.compilerVersion, constructorArguements: proxyArgs,
+      contractaddress: proxy,
+      sourceCode: JSON.stringify(proxyArtifact.input),
+      codeformat: 'solidity-standard-json-input',
+      contractname: `${OZ_PROXY}:ERC1967Proxy`,
+      compilerversion: proxyArtifact.compilerVersion,
+      constructorArguements: proxyArgs,
     });
     expect(proxyVerdict.status?.result).toBe('Pass - Verified');
     expect((await record(proxy)).Proxy).toBe('0');
@@ -120,12 +127,20 @@ describe('verifyproxycontract / checkproxyverification', () => {
     const logs = await callEtherscanApi({ module: 'logs', action: 'getLogs', fromBlock: '0', toBlock: 'latest', address: proxy, topic0: upgraded });
     expect(logs.status).toBe('1');
     expect(logs.result[0].transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
-    const none = await callEtherscanApi({ module: 'logs', action: 'getLogs', fromBlock: '0', toBlock: 'latest', address: proxy, topic0: keccak256(toHex('BeaconUpgraded(address)')) });
+    const none = await callEtherscanApi({
+      module: 'logs',
+      action: 'getLogs',
+      fromBlock: '0',
+      toBlock: 'latest',
+      address: proxy,
+      topic0: keccak256(toHex('BeaconUpgraded(address)')),
+    });
     expect(none).toEqual({ status: '0', message: 'No records found', result: [] });
 
     const { final } = await linkProxy(proxy, impl1, true);
     expect(final).toEqual({
-      status: '1', message: 'OK',
+      status: '1',
+      message: 'OK',
       result: `The proxy's (${proxy}) implementation contract is found at ${impl1} and is successfully updated.`,
     });
     const linked = await record(proxy);
@@ -136,8 +151,12 @@ describe('verifyproxycontract / checkproxyverification', () => {
   it('an upgrade, verified again, updates getsourcecode', async () => {
     const { walletClient, publicClient } = devnetClients(ACCOUNT);
     const hash = await walletClient.writeContract({
-      address: proxy, abi: v1.abi as Abi, functionName: 'upgradeToAndCall', args: [impl2, '0x'],
-      account: walletClient.account!, chain: walletClient.chain,
+      address: proxy,
+      abi: v1.abi as Abi,
+      functionName: 'upgradeToAndCall',
+      args: [impl2, '0x'],
+      account: walletClient.account!,
+      chain: walletClient.chain,
     });
     await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     const { final } = await linkProxy(proxy, impl2);
@@ -160,13 +179,19 @@ describe('verifyproxycontract / checkproxyverification', () => {
 
   it('not a proxy, an account (no code), and an expected implementation that differs', async () => {
     const fake = (await deployContract(notAProxy.abi, notAProxy.bytecode, [impl1], ACCOUNT)).address;
-    const notDetected = { status: '0', message: 'NOTOK', result: 'A corresponding implementation contract was unfortunately not detected for the proxy address.' };
+    const notDetected = {
+      status: '0',
+      message: 'NOTOK',
+      result: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
+    };
     expect((await linkProxy(fake, impl1)).final).toEqual(notDetected);
     // An account has no code: refused at submission, after the wait for a lagging node (3 s on the shared service).
     const account = await linkProxy('0x000000000000000000000000000000000000bEEF', impl1);
     expect(account.polls).toBe(0);
     expect(account.final).toMatchObject({ status: '0', message: 'NOTOK' });
-    expect(account.final.result).toMatch(/^Unable to locate ContractCode at 0x000000000000000000000000000000000000beef: the node had no code there at block \d+ \(still none after waiting 3 s\)$/);
+    expect(account.final.result).toMatch(
+      /^Unable to locate ContractCode at 0x000000000000000000000000000000000000beef: the node had no code there at block \d+ \(still none after waiting 3 s\)$/,
+    );
     const { final } = await linkProxy(proxy, impl1.toUpperCase().replace('0X', '0x'));
     expect(final.status).toBe('0');
     expect(final.result).toBe(`The implementation contract found at ${impl2} differs from the expected implementation ${impl1}.`);
@@ -179,15 +204,16 @@ describe('verifyproxycontract / checkproxyverification', () => {
       'This action (verifyproxycontract) requires a POST request',
     );
     expect(await apiPost(apiUrl, { module: 'contract', action: 'verifyproxycontract', address: proxy, apikey: 'BAD' })).toEqual({
-      status: '0', message: 'NOTOK', result: 'Invalid API Key',
+      status: '0',
+      message: 'NOTOK',
+      result: 'Invalid API Key',
     });
     expect((await apiPost(apiUrl, { module: 'contract', action: 'verifyproxycontract', address: '0x1', apikey: apiKey })).result).toBe(
       'Error! Invalid address format',
     );
-    expect((await apiPost(apiUrl, { module: 'contract', action: 'verifyproxycontract', address: proxy, expectedimplementation: 'x', apikey: apiKey })).result).toBe(
-      'Invalid parameter expectedimplementation: not a 20-byte hex address',
-    );
+    expect(
+      (await apiPost(apiUrl, { module: 'contract', action: 'verifyproxycontract', address: proxy, expectedimplementation: 'x', apikey: apiKey })).result,
+    ).toBe('Invalid parameter expectedimplementation: not a 20-byte hex address');
     expect((await apiGet(apiUrl, { module: 'contract', action: 'checkproxyverification', guid: 'c'.repeat(50) })).result).toBe('Unknown UID');
   });
 });
-

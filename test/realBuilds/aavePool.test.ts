@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { encodeAbiParameters, keccak256, toBytes, type Hex } from 'viem';
+import { encodeAbiParameters, type Hex, keccak256, toBytes } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
 import { SOLC_PACKAGES } from '../helpers/solc.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = deployerAccount('realBuilds/aavePool');
@@ -26,7 +26,9 @@ const POOL = `${POOL_SOURCE}:Pool`;
 const POOL_ARTIFACT = join(AAVE, 'artifacts', POOL_SOURCE, 'Pool.json');
 const LOGIC = 'contracts/protocol/libraries/logic';
 /** The libraries Aave's Pool is linked with at deployment (checked against the artifact below). */
-const EXPECTED_LIBRARIES = ['BorrowLogic', 'BridgeLogic', 'EModeLogic', 'FlashLoanLogic', 'LiquidationLogic', 'PoolLogic', 'SupplyLogic'].map((n) => `${LOGIC}/${n}.sol:${n}`);
+const EXPECTED_LIBRARIES = ['BorrowLogic', 'BridgeLogic', 'EModeLogic', 'FlashLoanLogic', 'LiquidationLogic', 'PoolLogic', 'SupplyLogic'].map(
+  (n) => `${LOGIC}/${n}.sol:${n}`,
+);
 
 type LinkReferences = Record<string, Record<string, { start: number; length: number }[]>>;
 
@@ -113,7 +115,9 @@ describe("Aave v3's Pool from @aave/core-v3 (Hardhat build, libraries linked at 
     expect(buildInfo.solcLongVersion).toBe('0.8.10+commit.fc410830');
     expect([...libraries].sort()).toEqual(EXPECTED_LIBRARIES);
     expect(librariesOf(pool.deployedLinkReferences).sort()).toEqual(EXPECTED_LIBRARIES);
-    const linkedByLibraries = Object.fromEntries(EXPECTED_LIBRARIES.map((fq) => [fq, librariesOf(artifactOf(fq).linkReferences)]).filter(([, deps]) => deps!.length));
+    const linkedByLibraries = Object.fromEntries(
+      EXPECTED_LIBRARIES.map((fq) => [fq, librariesOf(artifactOf(fq).linkReferences)]).filter(([, deps]) => deps!.length),
+    );
     expect(linkedByLibraries).toEqual({ [`${LOGIC}/FlashLoanLogic.sol:FlashLoanLogic`]: [`${LOGIC}/BorrowLogic.sol:BorrowLogic`] });
     // Small enough for anvil's default code size limit (24576 bytes).
     expect((pool.deployedBytecode.length - 2) / 2).toBeLessThanOrEqual(24_576);
@@ -128,15 +132,20 @@ describe("Aave v3's Pool from @aave/core-v3 (Hardhat build, libraries linked at 
       form[`libraryname${i + 1}`] = fq;
       form[`libraryaddress${i + 1}`] = addresses[fq]!;
     });
-    const { submit, status } = await verifyAndWait(apiUrl, apiKey, {
-      contractaddress: poolAddress,
-      sourceCode: JSON.stringify(buildInfo.input),
-      codeformat: 'solidity-standard-json-input',
-      contractname: POOL,
-      compilerversion: `v${buildInfo.solcLongVersion}`,
-      constructorArguments,
-      ...form,
-    }, { chainid: '31337', verbose: '1' });
+    const { submit, status } = await verifyAndWait(
+      apiUrl,
+      apiKey,
+      {
+        contractaddress: poolAddress,
+        sourceCode: JSON.stringify(buildInfo.input),
+        codeformat: 'solidity-standard-json-input',
+        contractname: POOL,
+        compilerversion: `v${buildInfo.solcLongVersion}`,
+        constructorArguments,
+        ...form,
+      },
+      { chainid: '31337', verbose: '1' },
+    );
     expect(submit.status, JSON.stringify(submit)).toBe('1');
     expect(status?.result, JSON.stringify(status)).toBe('Pass - Verified');
 

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeOnDialects } from '../helpers/dialects.js';
-import { createKey, startService, type RunningService } from '../helpers/service.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+import { type Devnet, startDevnet } from '../../src/chain/devnet.js';
 import { migrateToLatest } from '../../src/store/openStore.js';
-import { startDevnet, type Devnet } from '../../src/chain/devnet.js';
+import { describeOnDialects } from '../helpers/dialects.js';
+import { createKey, type RunningService, startService } from '../helpers/service.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'previous-release');
 const tables = JSON.parse(readFileSync(join(FIXTURE, 'tables.json'), 'utf8')) as {

@@ -1,16 +1,16 @@
-import { encodeAbiParameters, keccak256, toBytes, type Abi } from 'viem';
+import { type Abi, encodeAbiParameters, keccak256, toBytes } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rejection } from '../helpers/rejection.js';
-import { deployRaw, devnetClients } from '../helpers/chain.js';
-import { compileForTest, inProcessCompiler } from '../helpers/solc.js';
-import { standardJsonSubmission, submissionWith } from '../helpers/submissions.js';
 import type { Address, Hex, LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../../src/core/types.js';
+import { errorSentence } from '../../src/texts/index.js';
+import { CONTRACT_OUTPUTS } from '../../src/verify/buildSolcInput.js';
 import type { ContractCreation } from '../../src/verify/ports.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
-import { verifyContract, type VerificationResult, type VerifyContractArgs } from '../../src/verify/verifyContract.js';
-import { CONTRACT_OUTPUTS } from '../../src/verify/buildSolcInput.js';
+import { type VerificationResult, type VerifyContractArgs, verifyContract } from '../../src/verify/verifyContract.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { errorSentence } from '../../src/texts/index.js';
+import { deployRaw, devnetClients } from '../helpers/chain.js';
+import { rejection } from '../helpers/rejection.js';
+import { compileForTest, inProcessCompiler } from '../helpers/solc.js';
+import { standardJsonSubmission, submissionWith } from '../helpers/submissions.js';
 
 // Deployer account on the shared anvil reserved for this file (others use their own).
 const ACCOUNT = deployerAccount('verify/verifyContract');
@@ -178,7 +178,6 @@ function verify(args: Omit<VerifyContractArgs, 'compiler'>): Promise<Verificatio
   return verifyContract({ compiler, ...args });
 }
 
-
 describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', () => {
   const storeArgs = encodeAbiParameters(STORE_ARGS, [1000n, 'hello store']).slice(2);
   let store: Artifact;
@@ -250,9 +249,7 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
   });
 
   it('does not match with other optimizer runs', async () => {
-    const error = await rejection(
-      verify({ submission: storeSubmission({ runs: 1_000_000 }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
-    );
+    const error = await rejection(verify({ submission: storeSubmission({ runs: 1_000_000 }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }));
     expect(error.code).toBe('no_match');
     expect(errorSentence(error)).toBe('Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.');
   });
@@ -308,9 +305,7 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
     // the "arguments" are Store's code, which Tiny (no constructor inputs) cannot take.
     const tiny = artifact('solc', toolchainInput('Tiny.sol', STORE), 'Tiny.sol', 'Tiny');
     const creation: ContractCreation = { ...deployed.creation, creationCode: `${tiny.creation}${deployed.creation.creationCode.slice(2)}` };
-    const error = await rejection(
-      verify({ submission: singleFile({ sourceCode: STORE, contractName: 'Tiny' }), runtimeCode: deployed.runtimeCode, creation }),
-    );
+    const error = await rejection(verify({ submission: singleFile({ sourceCode: STORE, contractName: 'Tiny' }), runtimeCode: deployed.runtimeCode, creation }));
     expect(error.code).toBe('no_match');
   });
 
@@ -370,7 +365,11 @@ describe('verifyContract with libraries (solc 0.8.28)', () => {
 
   it('compiles the input as it was built, linked at deployment, when the form also names the libraries: a full match', async () => {
     const libraries: LibraryLink[] = [{ name: 'MathLib', address: lib.address }];
-    const result = await verify({ submission: standardJson(input, 'MathLib.sol:UsesLib', { libraries }), runtimeCode: user.runtimeCode, creation: user.creation });
+    const result = await verify({
+      submission: standardJson(input, 'MathLib.sol:UsesLib', { libraries }),
+      runtimeCode: user.runtimeCode,
+      creation: user.creation,
+    });
     expect(result).toMatchObject({ matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' });
     expect(result.compilerInput.settings.libraries).toBeUndefined();
     expect(result.libraries).toEqual({ 'MathLib.sol:MathLib': lib.address });
@@ -569,7 +568,14 @@ describe('verifyContract with a code deployed without a metadata hash, submitted
 
   for (const [label, metadata, changes] of [
     ['bytecodeHash none', { bytecodeHash: 'none' }, [{ setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
-    ['appendCBOR false', { appendCBOR: false }, [{ setting: 'appendCBOR', from: 'true', to: 'false' }, { setting: 'bytecodeHash', from: 'ipfs', to: 'none' }]],
+    [
+      'appendCBOR false',
+      { appendCBOR: false },
+      [
+        { setting: 'appendCBOR', from: 'true', to: 'false' },
+        { setting: 'bytecodeHash', from: 'ipfs', to: 'none' },
+      ],
+    ],
   ] as const) {
     it(`${label}: one more compile, with the code's settings, matches the creation code and proves the arguments`, async () => {
       const built = artifact('solc', toolchainInput('Store.sol', STORE, { optimizer: { enabled: true, runs: 200 }, metadata }), 'Store.sol', 'Store');
@@ -577,7 +583,13 @@ describe('verifyContract with a code deployed without a metadata hash, submitted
       const compiler = recordingCompiler();
       const submission = singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 });
       const result = await verifyContract({ compiler, submission, runtimeCode: d.runtimeCode, creation: d.creation });
-      expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: 'partial', constructorArguments: storeArgs, swarmSource: '' });
+      expect(result).toMatchObject({
+        matchKind: 'partial',
+        runtimeMatch: 'partial',
+        creationMatch: 'partial',
+        constructorArguments: storeArgs,
+        swarmSource: '',
+      });
       expect(result.metadataSettingsFromCode).toEqual(changes);
       expect(result.compilerInput.settings).toMatchObject({ optimizer: { enabled: true, runs: 200 }, metadata });
       expect(result.compiledCreationCode).toBe(built.creation);
@@ -598,7 +610,12 @@ describe('verifyContract with a code deployed without a metadata hash, submitted
     // Another init code leaves the same runtime code: the creation code cannot match.
     const creation = { ...d.creation, creationCode: `${built.creation}${storeArgs}00` as Hex };
     const compiler = recordingCompiler();
-    const result = await verifyContract({ compiler, submission: singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 }), runtimeCode: d.runtimeCode, creation });
+    const result = await verifyContract({
+      compiler,
+      submission: singleFile({ sourceCode: STORE, contractName: 'Store', optimizationUsed: true, runs: 200 }),
+      runtimeCode: d.runtimeCode,
+      creation,
+    });
     // Its metadata matches; its immutables, unproven without the creation code, make it partial.
     expect(result).toMatchObject({ matchKind: 'partial', runtimeMatch: 'full', creationMatch: null });
     expect(compiler.selections).toHaveLength(1);

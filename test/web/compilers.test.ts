@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CompilerListing } from '../../src/core/compilerListing.js';
 import { SOLC_RELEASES } from '../../src/core/solcReleases.js';
 import { INSTALLED_SOLC_VERSIONS } from '../helpers/compilerCache.js';
-import { startService, type RunningService } from '../helpers/service.js';
+import { type RunningService, startService } from '../helpers/service.js';
 
 const HOSTILE = '0.9.0-<script>alert(1)</script>';
 /** Every npm package the table names, solc@0.8.7 (it holds 0.7.5), a release newer than the table, and junk. */
@@ -70,7 +70,14 @@ describe('the published compiler list', () => {
     const versions = first.builds.map((b) => b.version);
     expect(versions).toEqual(['0.8.99', ...[...TABLE_RELEASES].reverse()]);
     expect(first.builds[0]).toEqual({
-      version: '0.8.99', longVersion: null, compilerVersion: null, nightly: false, known: false, cached: false, sources: ['npm'], npmPackage: '0.8.99',
+      version: '0.8.99',
+      longVersion: null,
+      compilerVersion: null,
+      nightly: false,
+      known: false,
+      cached: false,
+      sources: ['npm'],
+      npmPackage: '0.8.99',
     });
     for (const b of first.builds.slice(1)) {
       const cached = (INSTALLED_SOLC_VERSIONS as readonly string[]).includes(b.version);

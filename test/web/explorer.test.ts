@@ -1,14 +1,14 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeAbiParameters, encodeFunctionData } from 'viem';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { encodeAbiParameters, encodeFunctionData } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
+import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { chromiumAvailable, launchChromium, openZeppelinSources } from './fixtures.js';
-import { deployerAccount } from '../helpers/accounts.js';
 
 const ACCOUNT = deployerAccount('web/explorer');
 const { apiUrl, baseUrl, apiKey } = sharedService();
@@ -41,7 +41,6 @@ contract Counter {
 `;
 const PROXY_PATH = '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol';
 
-
 async function postJson(path: string, body: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, json: await res.json() };
@@ -66,7 +65,15 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     counter = await build('0.8.28', standardInput({ 'contracts/Counter.sol': COUNTER }, { optimizer: true, runs: 200 }), 'contracts/Counter.sol', 'Counter');
     proxyBuilt = await build('0.8.28', standardInput(openZeppelinSources(PROXY_PATH)), PROXY_PATH, 'ERC1967Proxy');
     counterAddress = (await deployContract(counter.abi, counter.bytecode, [7n], ACCOUNT)).address;
-    const unlicensed = await build('0.8.28', standardInput({ 'contracts/Counter.sol': COUNTER.replace('SPDX-License-Identifier: MIT', 'SPDX-License-Identifier: UNLICENSED') }, { optimizer: true, runs: 200 }), 'contracts/Counter.sol', 'Counter');
+    const unlicensed = await build(
+      '0.8.28',
+      standardInput(
+        { 'contracts/Counter.sol': COUNTER.replace('SPDX-License-Identifier: MIT', 'SPDX-License-Identifier: UNLICENSED') },
+        { optimizer: true, runs: 200 },
+      ),
+      'contracts/Counter.sol',
+      'Counter',
+    );
     unlicensedAddress = (await deployContract(unlicensed.abi, unlicensed.bytecode, [8n], ACCOUNT)).address;
     const initData = encodeFunctionData({ abi: counter.abi, functionName: 'set', args: [42n] });
     proxyAddress = (await deployContract(proxyBuilt.abi, proxyBuilt.bytecode, [counterAddress, initData], ACCOUNT)).address;
@@ -226,7 +233,11 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     const lines = (await res.text()).split('\r\n');
     expect(lines[0]).toBe('"ContractAddress","ContractName","CompilerVersion","LicenseType","MatchKind","VerifiedAt"');
     const row = lines.find((l) => l.startsWith(`"${counterAddress}"`));
-    expect(row).toMatch(new RegExp(`^"${counterAddress}","Counter","${counter.compilerVersion.replace(/[.+]/g, '\\$&')}","MIT","full","\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"$`));
+    expect(row).toMatch(
+      new RegExp(
+        `^"${counterAddress}","Counter","${counter.compilerVersion.replace(/[.+]/g, '\\$&')}","MIT","full","\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"$`,
+      ),
+    );
     expect(lines.some((l) => l.includes(unlicensedAddress))).toBe(false);
     expect(lines.at(-1)).toBe('');
   });
@@ -260,7 +271,10 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     const events = await (await fetch(`${baseUrl}/receipt/${submit.result}/events`)).text();
     expect(events).toBe(`event: state\ndata: ${JSON.stringify({ state: 'pass', status: 'Pass - Verified', done: true })}\n\n`);
     expect((await fetch(`${baseUrl}/receipt/${'0'.repeat(50)}/events`)).status).toBe(404);
-    const live = (await streamed).split('\n\n').filter((e) => e.startsWith('event: state')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { state: string; done: boolean });
+    const live = (await streamed)
+      .split('\n\n')
+      .filter((e) => e.startsWith('event: state'))
+      .map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { state: string; done: boolean });
     expect(live[0]).toMatchObject({ done: false });
     expect(['queued', 'running']).toContain(live[0]!.state);
     expect(live.at(-1)).toEqual({ state: 'pass', status: 'Pass - Verified', done: true });
@@ -335,7 +349,10 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     await page.screenshot({ path: join(tmpdir(), 'solproof-unverified.png'), fullPage: true });
     await page.close();
 
-    expect(await postJson(`/address/${counterAddress}/read`, { function: 'nope()' })).toEqual({ status: 404, json: { error: "No function nope() in this contract's ABI" } });
+    expect(await postJson(`/address/${counterAddress}/read`, { function: 'nope()' })).toEqual({
+      status: 404,
+      json: { error: "No function nope() in this contract's ABI" },
+    });
     expect(await postJson(`/address/${counterAddress}/read`, { function: 'set(uint256)', args: ['1'] })).toEqual({
       status: 400,
       json: { error: 'set(uint256) changes state: use Write Contract' },

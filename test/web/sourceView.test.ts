@@ -8,10 +8,10 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
-import { sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { build, standardInput, standardJsonFields, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { chromiumAvailable, launchChromium } from './fixtures.js';
 
 const ACCOUNT = deployerAccount('web/sourceView');
@@ -92,7 +92,12 @@ describe.skipIf(!chromiumAvailable)('the contract page and the verified list in 
   let shelfAddress: Address;
 
   beforeAll(async () => {
-    vault = await build('0.8.28', standardInput({ 'contracts/ShelfVault.sol': VAULT, 'contracts/lib/Fees.sol': FEES }, { optimizer: true, runs: 200 }), 'contracts/ShelfVault.sol', 'ShelfVault');
+    vault = await build(
+      '0.8.28',
+      standardInput({ 'contracts/ShelfVault.sol': VAULT, 'contracts/lib/Fees.sol': FEES }, { optimizer: true, runs: 200 }),
+      'contracts/ShelfVault.sol',
+      'ShelfVault',
+    );
     const deployed = await deployContract(vault.abi, vault.bytecode, [77n], ACCOUNT);
     vaultAddress = deployed.address;
     vaultTx = deployed.transactionHash;
@@ -158,7 +163,11 @@ describe.skipIf(!chromiumAvailable)('the contract page and the verified list in 
 
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('a[href$="/standard-input.json"]')]);
     expect(json.suggestedFilename()).toBe(`ShelfVault-${vaultAddress}.standard-input.json`);
-    const input = (await (await fetch(`${baseUrl}/address/${vaultAddress}/standard-input.json`)).json()) as { language: string; sources: Record<string, { content: string }>; settings: { optimizer: unknown } };
+    const input = (await (await fetch(`${baseUrl}/address/${vaultAddress}/standard-input.json`)).json()) as {
+      language: string;
+      sources: Record<string, { content: string }>;
+      settings: { optimizer: unknown };
+    };
     expect(input.language).toBe('Solidity');
     expect(input.sources).toEqual(vault.input.sources);
     expect(input.settings.optimizer).toEqual({ enabled: true, runs: 200 });

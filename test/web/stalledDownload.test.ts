@@ -6,10 +6,9 @@
  * client sees a cut-off download, not a complete one.
  */
 import { get, type IncomingMessage } from 'node:http';
-import { inject } from 'vitest';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { insertVerifiedContracts } from '../../src/store/verifiedContracts.js';
-import { startService, type RunningService } from '../helpers/service.js';
+import { type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, sampleVerifiedContract, saveSampleDocuments, type TestDatabase } from '../helpers/testDatabase.js';
 
 const CONTRACTS = 150_000; // about 18 MB of CSV: more than loopback sockets buffer

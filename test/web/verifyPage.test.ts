@@ -7,10 +7,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '../../src/core/types.js';
-import { sharedService } from '../helpers/api.js';
 import { deployerAccount } from '../helpers/accounts.js';
+import { sharedService } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { build, standardInput, type Built } from '../helpers/contracts.js';
+import { type Built, build, standardInput } from '../helpers/contracts.js';
 import { chromiumAvailable, launchChromium } from './fixtures.js';
 
 const ACCOUNT = deployerAccount('web/verifyPage');
@@ -89,11 +89,26 @@ describe.skipIf(!chromiumAvailable)('Verify & Publish in Chromium', () => {
     boxAddress = (await deployContract(box.abi, box.bytecode, [5n], ACCOUNT)).address;
     const xssBox = await build('0.8.28', standardInput({ 'FormBox.sol': single(2) }), 'FormBox.sol', 'FormBox');
     xssAddress = (await deployContract(xssBox.abi, xssBox.bytecode, [6n], ACCOUNT)).address;
-    multi = await build('0.8.28', standardInput({ 'contracts/FormMain.sol': MAIN, 'contracts/lib/FormMath.sol': MATH }, { optimizer: true, runs: 500 }), 'contracts/FormMain.sol', 'FormMain');
+    multi = await build(
+      '0.8.28',
+      standardInput({ 'contracts/FormMain.sol': MAIN, 'contracts/lib/FormMath.sol': MATH }, { optimizer: true, runs: 500 }),
+      'contracts/FormMain.sol',
+      'FormMain',
+    );
     multiAddress = (await deployContract(multi.abi, multi.bytecode, [], ACCOUNT)).address;
-    token = await build('0.8.28', standardInput({ 'contracts/FormToken.sol': single(3).replace('FormBox', 'FormToken') }), 'contracts/FormToken.sol', 'FormToken');
+    token = await build(
+      '0.8.28',
+      standardInput({ 'contracts/FormToken.sol': single(3).replace('FormBox', 'FormToken') }),
+      'contracts/FormToken.sol',
+      'FormToken',
+    );
     tokenAddress = (await deployContract(token.abi, token.bytecode, [9n], ACCOUNT)).address;
-    pasted = await build('0.8.26', standardInput({ 'src/Pasted.sol': single(4).replace('FormBox', 'Pasted') }, { evmVersion: 'paris' }), 'src/Pasted.sol', 'Pasted');
+    pasted = await build(
+      '0.8.26',
+      standardInput({ 'src/Pasted.sol': single(4).replace('FormBox', 'Pasted') }, { evmVersion: 'paris' }),
+      'src/Pasted.sol',
+      'Pasted',
+    );
     pastedAddress = (await deployContract(pasted.abi, pasted.bytecode, [1n], ACCOUNT)).address;
     browser = await launchChromium();
   });

@@ -1,7 +1,7 @@
-import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
-import type { Params } from '../params.js';
 import { proxyStatusText } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import type { Params } from '../params.js';
 import { findJob, isEnvelope } from './findJob.js';
 
 /** `checkproxyverification`: `Pending in queue` until final (OpenZeppelin polls exactly while it reads that). */

@@ -1,7 +1,7 @@
-import type { ApiContext, Caller } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
-import type { Params } from '../params.js';
 import { verifyStatusText } from '../../texts/index.js';
+import type { ApiContext, Caller } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import type { Params } from '../params.js';
 import { findJob, isEnvelope } from './findJob.js';
 
 /**

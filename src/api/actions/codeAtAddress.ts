@@ -1,8 +1,8 @@
 import { isSolproofError } from '../../core/errors.js';
 import type { Address, Hex } from '../../core/types.js';
-import type { ApiContext } from '../context.js';
-import { fail, type Envelope } from '../envelope.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail } from '../envelope.js';
 
 /** How often the node is asked again while waiting for code. */
 const POLL_MS = 250;

@@ -1,9 +1,9 @@
 import { isReceipt } from '../../core/receipt.js';
 import { getJobStatus, type JobKind, type JobStatus } from '../../store/verificationJobs.js';
-import type { ApiContext } from '../context.js';
-import { fail, type Envelope } from '../envelope.js';
-import type { Params } from '../params.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail } from '../envelope.js';
+import type { Params } from '../params.js';
 
 /** The job named by the `guid` parameter, or the envelope that says why there is none. */
 export async function findJob(ctx: ApiContext, params: Params, kinds: readonly JobKind[]): Promise<JobStatus | Envelope> {

@@ -1,9 +1,9 @@
 import type { Address } from '../../core/types.js';
 import { getVerifiedAbi } from '../../store/verifiedContracts.js';
-import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
 
 /** `getabi`: the ABI of a verified contract as a JSON string. */
 export async function getAbi(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {

@@ -1,10 +1,10 @@
+import type { CreationFacts } from '../../bytecodeDatabase/contractCreations.js';
 import { isSolproofError } from '../../core/errors.js';
 import type { Address } from '../../core/types.js';
-import type { CreationFacts } from '../../bytecodeDatabase/contractCreations.js';
-import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
 
 /** Etherscan answers at most this many addresses per request. */
 export const MAX_CONTRACT_ADDRESSES = 5;

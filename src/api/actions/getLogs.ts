@@ -1,9 +1,9 @@
-import type { Address, Hex } from '../../core/types.js';
 import { isSolproofError } from '../../core/errors.js';
-import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
+import type { Address, Hex } from '../../core/types.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
 
 const MAX_LOGS = 1000;
 

@@ -1,11 +1,11 @@
 import type { Address } from '../../core/types.js';
 import { getProxyRecord } from '../../store/proxyRecords.js';
 import { getVerifiedContract } from '../../store/verifiedContracts.js';
+import { TEXT } from '../../texts/index.js';
 import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
+import { type Envelope, fail, ok } from '../envelope.js';
 import { isAddress, type Params } from '../params.js';
 import { unverifiedRecord, verifiedRecord } from '../sourceRecord.js';
-import { TEXT } from '../../texts/index.js';
 
 /** `getsourcecode`: always a one-element array, verified or not. */
 export async function getSourceCode(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {

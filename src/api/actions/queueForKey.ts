@@ -1,9 +1,9 @@
 import type { ApiKeyRecord } from '../../store/apiKeys.js';
 import type { JobRequest } from '../../store/jobRequest.js';
 import { queueSubmission } from '../../store/submissions.js';
-import type { ApiContext } from '../context.js';
-import { fail, ok, type Envelope } from '../envelope.js';
 import { TEXT } from '../../texts/index.js';
+import type { ApiContext } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
 
 /**
  * Queues a submission of `key` (its unfinished-job limit and daily quota checked in the same

@@ -1,10 +1,10 @@
 import { compareVersions, readSubmittedVersion } from '../../core/compilerVersion.js';
 import { isSolproofError } from '../../core/errors.js';
-import { readBuildFile, type BuildFile } from '../../verify/index.js';
-import type { ApiContext, Caller } from '../context.js';
-import { fail, type Envelope } from '../envelope.js';
-import type { Params } from '../params.js';
 import { errorSentence, submittedVersionText, TEXT } from '../../texts/index.js';
+import { type BuildFile, readBuildFile } from '../../verify/index.js';
+import type { ApiContext, Caller } from '../context.js';
+import { type Envelope, fail } from '../envelope.js';
+import type { Params } from '../params.js';
 import { queueForKey } from './queueForKey.js';
 
 /**
@@ -37,5 +37,8 @@ export async function verifyBuild(ctx: ApiContext, params: Params, caller: Calle
   if (file.compilerVersion && long !== file.compilerVersion) {
     return fail(TEXT.invalidParameter('compilerversion', `the build-info file names ${file.compilerVersion}`));
   }
-  return queueForKey(ctx, caller.key, { kind: 'build', build: { compilerVersion: long, input: file.input as unknown as Record<string, unknown>, format: file.format } });
+  return queueForKey(ctx, caller.key, {
+    kind: 'build',
+    build: { compilerVersion: long, input: file.input as unknown as Record<string, unknown>, format: file.format },
+  });
 }

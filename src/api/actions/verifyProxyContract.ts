@@ -1,10 +1,10 @@
 import type { Address, ProxyRequest } from '../../core/types.js';
+import { TEXT } from '../../texts/index.js';
 import type { ApiContext, Caller } from '../context.js';
-import { fail, type Envelope } from '../envelope.js';
+import { type Envelope, fail } from '../envelope.js';
+import { isAddress, type Params } from '../params.js';
 import { codeOrRefusal } from './codeAtAddress.js';
 import { queueForKey } from './queueForKey.js';
-import { isAddress, type Params } from '../params.js';
-import { TEXT } from '../../texts/index.js';
 
 /**
  * `verifyproxycontract`: queues the detection of a proxy's implementation. The proxy need not

@@ -1,12 +1,12 @@
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
+import { TEXT } from '../../texts/index.js';
 import { canBeImproved } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
-import { fail, type Envelope } from '../envelope.js';
-import { codeOrRefusal } from './codeAtAddress.js';
-import { queueForKey } from './queueForKey.js';
+import { type Envelope, fail } from '../envelope.js';
 import type { Params } from '../params.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
-import { TEXT } from '../../texts/index.js';
+import { codeOrRefusal } from './codeAtAddress.js';
+import { queueForKey } from './queueForKey.js';
 
 /**
  * `verifysourcecode`: validates the fields (with `dryrun=1`: a check that publishes nothing), checks that the address holds code and has no

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /** The first schema: API keys, the verification queue, and verified contracts. */
 export const m0001_initial: Migration = {
@@ -20,9 +20,7 @@ export const m0001_initial: Migration = {
       .addColumn('receipt', 'text', (c) => c.primaryKey())
       .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('source', 'proxy')`))
       .addColumn('address', 'text', (c) => c.notNull())
-      .addColumn('state', 'text', (c) =>
-        c.notNull().check(sql`state in ('queued', 'running', 'pass', 'fail', 'already_verified')`),
-      )
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued', 'running', 'pass', 'fail', 'already_verified')`))
       .addColumn('request', 'text', (c) => c.notNull())
       .addColumn('result_text', 'text')
       .addColumn('result', 'text')
@@ -37,21 +35,9 @@ export const m0001_initial: Migration = {
       .addColumn('finished_at', 'bigint')
       .execute();
     // The claim query filters on state plus one time column and takes the oldest.
-    await db.schema
-      .createIndex('verification_jobs_queued_idx')
-      .on('verification_jobs')
-      .columns(['state', 'not_before', 'created_at'])
-      .execute();
-    await db.schema
-      .createIndex('verification_jobs_lease_idx')
-      .on('verification_jobs')
-      .columns(['state', 'lease_until'])
-      .execute();
-    await db.schema
-      .createIndex('verification_jobs_address_idx')
-      .on('verification_jobs')
-      .columns(['address', 'created_at'])
-      .execute();
+    await db.schema.createIndex('verification_jobs_queued_idx').on('verification_jobs').columns(['state', 'not_before', 'created_at']).execute();
+    await db.schema.createIndex('verification_jobs_lease_idx').on('verification_jobs').columns(['state', 'lease_until']).execute();
+    await db.schema.createIndex('verification_jobs_address_idx').on('verification_jobs').columns(['address', 'created_at']).execute();
 
     await db.schema
       .createTable('verified_contracts')
@@ -83,11 +69,7 @@ export const m0001_initial: Migration = {
       .addColumn('proxy_checked_at', 'bigint')
       .addColumn('proxy_block', 'bigint')
       .execute();
-    await db.schema
-      .createIndex('verified_contracts_verified_at_idx')
-      .on('verified_contracts')
-      .column('verified_at')
-      .execute();
+    await db.schema.createIndex('verified_contracts_verified_at_idx').on('verified_contracts').column('verified_at').execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

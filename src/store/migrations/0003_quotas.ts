@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /** Daily quotas: how many submissions of each kind a key made on each UTC day. */
 export const m0003_quotas: Migration = {

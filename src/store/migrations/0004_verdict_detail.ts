@@ -13,11 +13,7 @@ export const m0004_verdict_detail: Migration = {
       .alterTable('verified_contracts')
       .addColumn('constructor_arguments_known', 'integer', (c) => c.notNull().defaultTo(1))
       .execute();
-    await db
-      .updateTable('verified_contracts')
-      .set({ constructor_arguments_known: 0 })
-      .where('creation_match', 'is', null)
-      .execute();
+    await db.updateTable('verified_contracts').set({ constructor_arguments_known: 0 }).where('creation_match', 'is', null).execute();
     await db.schema
       .createTable('verification_history')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -26,17 +22,9 @@ export const m0004_verdict_detail: Migration = {
       .addColumn('replaced_by', 'text')
       .addColumn('record', 'text', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('verification_history_address_idx')
-      .on('verification_history')
-      .columns(['address', 'replaced_at'])
-      .execute();
+    await db.schema.createIndex('verification_history_address_idx').on('verification_history').columns(['address', 'replaced_at']).execute();
     // Fair shares: a key's queued and running jobs are counted on every submission and claim.
-    await db.schema
-      .createIndex('verification_jobs_key_state_idx')
-      .on('verification_jobs')
-      .columns(['api_key_id', 'state'])
-      .execute();
+    await db.schema.createIndex('verification_jobs_key_state_idx').on('verification_jobs').columns(['api_key_id', 'state']).execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

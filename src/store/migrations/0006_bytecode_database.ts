@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import { keccak256, stringToHex } from 'viem';
 
 /** A JSON text with every object's keys sorted: one text per value (frozen copy for 0006). */
@@ -161,7 +161,10 @@ export const m0006_bytecode_database: Migration = {
 
     // Why a record left verified_contracts, and which compiled contract it was (a similar
     // match can still name the address it was first verified at).
-    await db.schema.alterTable('verification_history').addColumn('reason', 'text', (c) => c.notNull().defaultTo('replaced')).execute();
+    await db.schema
+      .alterTable('verification_history')
+      .addColumn('reason', 'text', (c) => c.notNull().defaultTo('replaced'))
+      .execute();
     await db.schema.alterTable('verification_history').addColumn('compiled_contract_id', 'text').execute();
     await db.schema.createIndex('verification_history_compiled_idx').on('verification_history').columns(['compiled_contract_id', 'replaced_at']).execute();
 
@@ -187,7 +190,9 @@ export const m0006_bytecode_database: Migration = {
       .addColumn('payload_pruned_at', 'bigint')
       .execute();
     await sql`insert into verification_jobs_0006 (receipt, kind, address, state, request, result_text, result, last_error, api_key_id, attempts, not_before, lease_owner, lease_until, created_at, updated_at, finished_at)
-      select receipt, kind, address, state, request, result_text, result, last_error, api_key_id, attempts, not_before, lease_owner, lease_until, created_at, updated_at, finished_at from verification_jobs`.execute(db);
+      select receipt, kind, address, state, request, result_text, result, last_error, api_key_id, attempts, not_before, lease_owner, lease_until, created_at, updated_at, finished_at from verification_jobs`.execute(
+      db,
+    );
     await db.schema.dropTable('verification_jobs').execute();
     await db.schema.alterTable('verification_jobs_0006').renameTo('verification_jobs').execute();
     await db.schema.createIndex('verification_jobs_queued_idx').on('verification_jobs').columns(['state', 'not_before', 'created_at']).execute();
@@ -204,62 +209,93 @@ export const m0006_bytecode_database: Migration = {
 
 async function moveVerifiedContract0006(db: Kysely<any>, row: any): Promise<void> {
   {
-      let input: { language?: string; sources?: Record<string, { content?: string }>; settings?: Record<string, unknown> } = {};
-      try {
-        input = JSON.parse(row.compiler_input);
-      } catch {
-        // kept empty: the record still serves its submitted text
-      }
-      const { outputSelection: _outputSelection, ...settings } = input.settings ?? {};
-      const sourceHashes: Record<string, string> = {};
-      for (const [path, source] of Object.entries(input.sources ?? {})) {
-        const content = typeof source?.content === 'string' ? source.content : '';
-        const hash = keccak256(stringToHex(content));
-        sourceHashes[path] = hash;
-        await db.insertInto('sources').values({ source_hash: hash, content }).onConflict((oc) => oc.column('source_hash').doNothing()).execute();
-      }
-      const compilerVersion = String(row.compiler_version).replace(/^v/, '');
-      const language = input.language ?? 'Solidity';
-      const compilationId = sha256Hex0006(`${compilerVersion}\n${canonicalJson0006({ language, sources: sourceHashes, settings })}`);
+    let input: { language?: string; sources?: Record<string, { content?: string }>; settings?: Record<string, unknown> } = {};
+    try {
+      input = JSON.parse(row.compiler_input);
+    } catch {
+      // kept empty: the record still serves its submitted text
+    }
+    const { outputSelection: _outputSelection, ...settings } = input.settings ?? {};
+    const sourceHashes: Record<string, string> = {};
+    for (const [path, source] of Object.entries(input.sources ?? {})) {
+      const content = typeof source?.content === 'string' ? source.content : '';
+      const hash = keccak256(stringToHex(content));
+      sourceHashes[path] = hash;
       await db
-        .insertInto('compilations')
-        .values({ id: compilationId, compiler_version: compilerVersion, language, settings: JSON.stringify(settings), created_at: Number(row.verified_at) })
-        .onConflict((oc) => oc.column('id').doNothing())
+        .insertInto('sources')
+        .values({ source_hash: hash, content })
+        .onConflict((oc) => oc.column('source_hash').doNothing())
         .execute();
-      for (const [path, hash] of Object.entries(sourceHashes)) {
-        await db
-          .insertInto('compilation_sources')
-          .values({ compilation_id: compilationId, path, source_hash: hash })
-          .onConflict((oc) => oc.columns(['compilation_id', 'path']).doNothing())
-          .execute();
-      }
-      const compiledId = sha256Hex0006(`${compilationId}\n${row.source_path}\n${row.contract_name}`);
+    }
+    const compilerVersion = String(row.compiler_version).replace(/^v/, '');
+    const language = input.language ?? 'Solidity';
+    const compilationId = sha256Hex0006(`${compilerVersion}\n${canonicalJson0006({ language, sources: sourceHashes, settings })}`);
+    await db
+      .insertInto('compilations')
+      .values({ id: compilationId, compiler_version: compilerVersion, language, settings: JSON.stringify(settings), created_at: Number(row.verified_at) })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    for (const [path, hash] of Object.entries(sourceHashes)) {
       await db
-        .insertInto('compiled_contracts')
-        .values({
-          id: compiledId, compilation_id: compilationId, path: row.source_path, name: row.contract_name, abi: row.abi, metadata: row.metadata,
-          creation_code_hash: null, runtime_code_hash: null, creation_link_references: '{}', runtime_link_references: '{}',
-          immutable_references: '{}', creation_auxdata: null, runtime_auxdata: null, runtime_fingerprint: null,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
+        .insertInto('compilation_sources')
+        .values({ compilation_id: compilationId, path, source_hash: hash })
+        .onConflict((oc) => oc.columns(['compilation_id', 'path']).doNothing())
         .execute();
-      // The text as the release stored it: served byte for byte.
-      const documentId = sha256Hex0006(`raw\n${row.source_code}`);
-      await db
-        .insertInto('input_documents')
-        .values({ id: documentId, kind: 'raw', document: row.source_code })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-      await db
-        .insertInto('verified_contracts_0006')
-        .values({
-          address: row.address, compiled_contract_id: compiledId, input_document_id: documentId, deployment_id: null,
-          contract_name: row.contract_name, source_path: row.source_path, compiler_version: row.compiler_version, code_format: row.code_format,
-          constructor_arguments: row.constructor_arguments, constructor_arguments_known: row.constructor_arguments_known ?? 1,
-          libraries: row.libraries, license_type: row.license_type, match_kind: row.match_kind, creation_match: row.creation_match,
-          runtime_match: row.runtime_match, creation_compared: row.creation_compared ?? null, transformations: row.transformations,
-          swarm_source: row.swarm_source, method: 'submitted', similar_to: null, receipt: row.receipt, verified_at: row.verified_at,
-        })
-        .execute();
+    }
+    const compiledId = sha256Hex0006(`${compilationId}\n${row.source_path}\n${row.contract_name}`);
+    await db
+      .insertInto('compiled_contracts')
+      .values({
+        id: compiledId,
+        compilation_id: compilationId,
+        path: row.source_path,
+        name: row.contract_name,
+        abi: row.abi,
+        metadata: row.metadata,
+        creation_code_hash: null,
+        runtime_code_hash: null,
+        creation_link_references: '{}',
+        runtime_link_references: '{}',
+        immutable_references: '{}',
+        creation_auxdata: null,
+        runtime_auxdata: null,
+        runtime_fingerprint: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    // The text as the release stored it: served byte for byte.
+    const documentId = sha256Hex0006(`raw\n${row.source_code}`);
+    await db
+      .insertInto('input_documents')
+      .values({ id: documentId, kind: 'raw', document: row.source_code })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    await db
+      .insertInto('verified_contracts_0006')
+      .values({
+        address: row.address,
+        compiled_contract_id: compiledId,
+        input_document_id: documentId,
+        deployment_id: null,
+        contract_name: row.contract_name,
+        source_path: row.source_path,
+        compiler_version: row.compiler_version,
+        code_format: row.code_format,
+        constructor_arguments: row.constructor_arguments,
+        constructor_arguments_known: row.constructor_arguments_known ?? 1,
+        libraries: row.libraries,
+        license_type: row.license_type,
+        match_kind: row.match_kind,
+        creation_match: row.creation_match,
+        runtime_match: row.runtime_match,
+        creation_compared: row.creation_compared ?? null,
+        transformations: row.transformations,
+        swarm_source: row.swarm_source,
+        method: 'submitted',
+        similar_to: null,
+        receipt: row.receipt,
+        verified_at: row.verified_at,
+      })
+      .execute();
   }
 }

@@ -8,12 +8,7 @@ import type { Kysely, Migration } from 'kysely';
 export const m0007_deployment_creation_facts: Migration = {
   async up(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable('deployments').addColumn('block_timestamp', 'bigint').execute();
-    await db
-      .updateTable('deployments')
-      .set({ creator: null })
-      .where('factory', 'is not', null)
-      .whereRef('creator', '=', 'factory')
-      .execute();
+    await db.updateTable('deployments').set({ creator: null }).where('factory', 'is not', null).whereRef('creator', '=', 'factory').execute();
   },
 
   async down(db: Kysely<any>): Promise<void> {

@@ -7,7 +7,12 @@ function metadataHash0009(code: string): string | null {
   const length = parseInt(hex.slice(-4), 16) + 2;
   if (!Number.isFinite(length) || length * 2 > hex.length) return null;
   const tail = hex.slice(hex.length - length * 2);
-  for (const [start, bytes] of [['a264697066735822', 34], ['a165627a7a72305820', 32], ['a265627a7a72305820', 32], ['a265627a7a72315820', 32]] as const) {
+  for (const [start, bytes] of [
+    ['a264697066735822', 34],
+    ['a165627a7a72305820', 32],
+    ['a265627a7a72305820', 32],
+    ['a265627a7a72315820', 32],
+  ] as const) {
     if (tail.startsWith(start)) return tail.slice(start.length, start.length + bytes * 2);
   }
   return null;

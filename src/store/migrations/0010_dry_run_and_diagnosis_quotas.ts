@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * 0010: dry runs and diagnoses get daily quotas of their own, counted in daily_quotas beside

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SolproofError } from '../../core/errors.js';
 import type { SourceSubmission } from '../../core/types.js';
 import type { Compiler } from '../ports.js';
-import { diagnoseFailure, type DiagnoseArgs } from './diagnoseFailure.js';
+import { type DiagnoseArgs, diagnoseFailure } from './diagnoseFailure.js';
 
 const submission: SourceSubmission = {
   codeFormat: 'solidity-single-file',
@@ -67,10 +67,14 @@ describe('diagnoseFailure within its budget', () => {
   it('stops waiting for the verifications it yields to at its time limit, without compiling', async () => {
     const events: string[] = [];
     const diagnosis = await diagnoseFailure(
-      args(endlessCompiler(events), { compiles: 24, ms: 300 }, {
-        // Verifications that never let go of the gate: only the signal ends the wait.
-        beforeCompile: (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
-      }),
+      args(
+        endlessCompiler(events),
+        { compiles: 24, ms: 300 },
+        {
+          // Verifications that never let go of the gate: only the signal ends the wait.
+          beforeCompile: (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+        },
+      ),
     );
     expect(events).toEqual([]);
     expect(diagnosis).toMatchObject({ compiles: 0, compilesStopped: 0, budgetSpent: true, limitReached: 'time' });

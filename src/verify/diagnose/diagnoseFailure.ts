@@ -8,10 +8,10 @@ import { codeFingerprint } from '../fingerprint.js';
 import type { Compiler, ContractCreation } from '../ports.js';
 import type { SolcOutput } from '../solcTypes.js';
 import { verifyContract } from '../verifyContract.js';
-import { compareCodes, type CodeComparison } from './codeComparison.js';
-import { deployedFacts, type DeployedFacts } from './deployedFacts.js';
+import { type CodeComparison, compareCodes } from './codeComparison.js';
+import { type DeployedFacts, deployedFacts } from './deployedFacts.js';
 import { releaseOf, requiredMetadataChanges, revealedMetadataChanges } from './metadataChanges.js';
-import { submittedSettings, withChanges, type SettingChange, type SubmittedSettings } from './settingChanges.js';
+import { type SettingChange, type SubmittedSettings, submittedSettings, withChanges } from './settingChanges.js';
 
 export { requiredMetadataChanges } from './metadataChanges.js';
 
@@ -238,7 +238,11 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   if (version) singles.push([version]);
   const optimizer: SettingChange = { setting: 'optimizer', from: sent.optimizer ? 'enabled' : 'disabled', to: sent.optimizer ? 'disabled' : 'enabled' };
   singles.push([optimizer]);
-  const runsChange = (runs: number): SettingChange => ({ setting: 'runs', from: sent.optimizer ? String(sent.runs) : `${sent.runs} (optimizer disabled)`, to: String(runs) });
+  const runsChange = (runs: number): SettingChange => ({
+    setting: 'runs',
+    from: sent.optimizer ? String(sent.runs) : `${sent.runs} (optimizer disabled)`,
+    to: String(runs),
+  });
   const runsToTry = COMMON_RUNS.filter((runs) => !(sent.optimizer && runs === sent.runs) && !(!sent.optimizer && runs === 200)); // enabling the optimizer tried 200
   // The most common values now; the rarer ones after the other settings.
   for (const runs of runsToTry.slice(0, 3)) singles.push([runsChange(runs)]);

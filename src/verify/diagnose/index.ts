@@ -1,5 +1,5 @@
-export { diagnoseFailure, requiredMetadataChanges, type DiagnoseArgs, type Diagnosis, type DiagnosisBudget } from './diagnoseFailure.js';
-export { compareCodes, disassemble, type CodeComparison, type Instruction } from './codeComparison.js';
-export { deployedFacts, type DeployedFacts, type DeployedHashKind } from './deployedFacts.js';
-export { submittedSettings, withChanges, type DiagnosisSetting, type SettingChange, type SubmittedSettings } from './settingChanges.js';
+export { type CodeComparison, compareCodes, disassemble, type Instruction } from './codeComparison.js';
+export { type DeployedFacts, type DeployedHashKind, deployedFacts } from './deployedFacts.js';
+export { type DiagnoseArgs, type Diagnosis, type DiagnosisBudget, diagnoseFailure, requiredMetadataChanges } from './diagnoseFailure.js';
 export { diagnosisReasonCode } from './reasonCode.js';
+export { type DiagnosisSetting, type SettingChange, type SubmittedSettings, submittedSettings, withChanges } from './settingChanges.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { requiredMetadataChanges } from './diagnoseFailure.js';
 import { revealedMetadataChanges } from './metadataChanges.js';
-import { withMetadataChanges } from './settingChanges.js';
 import type { SubmittedSettings } from './settingChanges.js';
+import { withMetadataChanges } from './settingChanges.js';
 
 const sent = (overrides: Partial<SubmittedSettings> = {}): SubmittedSettings => ({
   compilerVersion: 'v0.8.28+commit.7893614a',

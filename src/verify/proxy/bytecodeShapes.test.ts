@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../core/types.js';
-import {
-  codeContainsSelector,
-  hasDelegateCall,
-  isKnownSafeProxyCode,
-  matchProxyBytecode,
-  stripMetadata,
-} from './bytecodeShapes.js';
+import { codeContainsSelector, hasDelegateCall, isKnownSafeProxyCode, matchProxyBytecode, stripMetadata } from './bytecodeShapes.js';
 
 const target = 'bebebebebebebebebebebebebebebebebebebebe';
 const implementation = `0x${target}`;

@@ -30,7 +30,7 @@ function scriptedChain(world: World): { chain: ChainReader; called: string[] } {
     getBlockNumber: async () => 7n,
     findCreation: async () => null,
     getCode: async (address) => codes[address] ?? '0x',
-    getStorageAt: async (address, slot) => (address === proxy ? storage[slot] ?? SLOTS.zero : SLOTS.zero),
+    getStorageAt: async (address, slot) => (address === proxy ? (storage[slot] ?? SLOTS.zero) : SLOTS.zero),
     call: async (to, data) => {
       if (to !== proxy) return null;
       const selector = data.slice(2, 10);
@@ -57,10 +57,13 @@ describe('a Safe proxy whose code does not hold the masterCopy() selector', () =
     ['the answer has dirty top bytes', { answers: { [SELECTORS.masterCopy]: word(logic, '01') } }],
     ['the answer is the proxy itself', { slotZero: word(proxy), answers: { [SELECTORS.masterCopy]: word(proxy) } }],
     ['an unknown selector gets the same address', { answers: { [SELECTORS.masterCopy]: word(logic), [SELECTORS.unknownProbe]: word(logic) } }],
-    ['slot 0 names an account without code', {
-      slotZero: word('0x4444444444444444444444444444444444444444'),
-      answers: { [SELECTORS.masterCopy]: word('0x4444444444444444444444444444444444444444') },
-    }],
+    [
+      'slot 0 names an account without code',
+      {
+        slotZero: word('0x4444444444444444444444444444444444444444'),
+        answers: { [SELECTORS.masterCopy]: word('0x4444444444444444444444444444444444444444') },
+      },
+    ],
   ])('is not found when %s', async (_label, world) => {
     const { chain } = scriptedChain(world);
     expect(await detectProxy(chain, proxy)).toMatchObject({ found: false, reason: 'not_a_proxy' });

@@ -2,23 +2,9 @@ import type { Address, Hex } from '../../core/types.js';
 import type { ChainReader } from '../ports.js';
 import { codeContainsSelector, hasDelegateCall, isKnownSafeProxyCode, matchProxyBytecode } from './bytecodeShapes.js';
 import { SELECTORS, SLOTS } from './constants.js';
-import type {
-  DetectProxyOptions,
-  ProxyCandidate,
-  ProxyDetection,
-  ProxyFound,
-  ProxyHop,
-  ProxyPattern,
-} from './proxyTypes.js';
+import type { DetectProxyOptions, ProxyCandidate, ProxyDetection, ProxyFound, ProxyHop, ProxyPattern } from './proxyTypes.js';
 import { PROXY_PATTERNS } from './proxyTypes.js';
-import {
-  addressArrayFromReturnData,
-  addressFromReturnData,
-  addressFromSingleWord,
-  addressFromWord,
-  lowAddressOfWord,
-  uintFromReturnData,
-} from './words.js';
+import { addressArrayFromReturnData, addressFromReturnData, addressFromSingleWord, addressFromWord, lowAddressOfWord, uintFromReturnData } from './words.js';
 
 const DEFAULT_MAX_HOPS = 5;
 const MAX_MAX_HOPS = 16;
@@ -95,11 +81,7 @@ class PinnedReads {
  *
  * Chain read failures propagate as thrown by the ChainReader.
  */
-export async function detectProxy(
-  chain: ChainReader,
-  address: Address,
-  options: DetectProxyOptions = {},
-): Promise<ProxyDetection> {
+export async function detectProxy(chain: ChainReader, address: Address, options: DetectProxyOptions = {}): Promise<ProxyDetection> {
   const proxy = address.toLowerCase() as Address;
   const blockNumber = options.blockNumber ?? (await chain.getBlockNumber());
   const maxHops = clampHops(options.maxHops);
@@ -266,11 +248,7 @@ async function beaconCandidate(reads: PinnedReads, self: Address): Promise<Candi
   return null;
 }
 
-async function getterCandidatesOf(
-  reads: PinnedReads,
-  self: Address,
-  has: (selector: string) => boolean,
-): Promise<Candidate[]> {
+async function getterCandidatesOf(reads: PinnedReads, self: Address, has: (selector: string) => boolean): Promise<Candidate[]> {
   const single = async (pattern: ProxyPattern, selector: string): Promise<Candidate | null> => {
     if (!has(selector)) return null;
     const implementation = await validImplementation(reads, self, addressFromReturnData(await reads.call(self, selector)));
@@ -316,10 +294,7 @@ async function foldedSafeCandidate(reads: PinnedReads, self: Address): Promise<C
   const answer = addressFromSingleWord(await reads.call(self, SELECTORS.masterCopy));
   const implementation = await validImplementation(reads, self, answer);
   if (!implementation) return null;
-  const [slotZero, probe] = await Promise.all([
-    reads.storage(self, SLOTS.zero),
-    reads.call(self, SELECTORS.unknownProbe),
-  ]);
+  const [slotZero, probe] = await Promise.all([reads.storage(self, SLOTS.zero), reads.call(self, SELECTORS.unknownProbe)]);
   if (lowAddressOfWord(slotZero) !== implementation) return null;
   if (probe !== null && probe.length >= 2 + 64 && lowAddressOfWord(probe.slice(0, 66)) === implementation) return null;
   return { pattern: 'safe', implementation };

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../core/types.js';
-import {
-  addressArrayFromReturnData,
-  addressFromReturnData,
-  addressFromSingleWord,
-  addressFromWord,
-  lowAddressOfWord,
-} from './words.js';
+import { addressArrayFromReturnData, addressFromReturnData, addressFromSingleWord, addressFromWord, lowAddressOfWord } from './words.js';
 
 const address = 'bebebebebebebebebebebebebebebebebebebebe';
 const word = (hex: string): string => hex.padStart(64, '0');

@@ -1,17 +1,48 @@
 import { COMPILER_LISTING_FIELDS } from '../../core/compilerListing.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { layout } from '../layout.js';
 
 const ACTIONS: readonly { action: string; method: string; params: string; what: string }[] = [
-  { action: 'verifysourcecode', method: 'POST', params: 'apikey, contractaddress, sourceCode, codeformat, contractname, compilerversion, optimizationUsed, runs, constructorArguements, evmversion, licenseType, libraryname1…10 / libraryaddress1…10, dryrun', what: 'Queues a verification; the result is the receipt (GUID). With dryrun=1 it verifies and diagnoses but publishes nothing; it counts against the key\'s daily dry runs instead of its verifications.' },
+  {
+    action: 'verifysourcecode',
+    method: 'POST',
+    params:
+      'apikey, contractaddress, sourceCode, codeformat, contractname, compilerversion, optimizationUsed, runs, constructorArguements, evmversion, licenseType, libraryname1…10 / libraryaddress1…10, dryrun',
+    what: "Queues a verification; the result is the receipt (GUID). With dryrun=1 it verifies and diagnoses but publishes nothing; it counts against the key's daily dry runs instead of its verifications.",
+  },
   { action: 'checkverifystatus', method: 'GET/POST', params: 'guid', what: 'Pending in queue, Pass - Verified, Fail - Unable to verify, Already Verified.' },
   { action: 'getabi', method: 'GET/POST', params: 'address', what: 'The ABI of a verified contract, as JSON text.' },
-  { action: 'getsourcecode', method: 'GET/POST', params: 'address', what: "The source record: SourceCode, ABI, ContractName, CompilerVersion, settings, Proxy and Implementation." },
-  { action: 'getcontractcreation', method: 'GET/POST', params: 'contractaddresses (up to 5, comma-separated)', what: 'For each contract, in the order asked: contractAddress, contractCreator (the account that sent the creation transaction, also for a factory\'s contract), txHash, blockNumber, timestamp (seconds), contractFactory (the factory contract, or ""), creationBytecode (the init code with the constructor arguments). Addresses without a contract are left out; when none has one: status "0", message "No data found", result null.' },
-  { action: 'verifyproxycontract', method: 'POST', params: 'apikey, address, expectedimplementation (optional)', what: 'Queues detection of the implementation behind a proxy; the result is a receipt.' },
+  {
+    action: 'getsourcecode',
+    method: 'GET/POST',
+    params: 'address',
+    what: 'The source record: SourceCode, ABI, ContractName, CompilerVersion, settings, Proxy and Implementation.',
+  },
+  {
+    action: 'getcontractcreation',
+    method: 'GET/POST',
+    params: 'contractaddresses (up to 5, comma-separated)',
+    what: 'For each contract, in the order asked: contractAddress, contractCreator (the account that sent the creation transaction, also for a factory\'s contract), txHash, blockNumber, timestamp (seconds), contractFactory (the factory contract, or ""), creationBytecode (the init code with the constructor arguments). Addresses without a contract are left out; when none has one: status "0", message "No data found", result null.',
+  },
+  {
+    action: 'verifyproxycontract',
+    method: 'POST',
+    params: 'apikey, address, expectedimplementation (optional)',
+    what: 'Queues detection of the implementation behind a proxy; the result is a receipt.',
+  },
   { action: 'checkproxyverification', method: 'GET/POST', params: 'guid', what: 'The outcome of a proxy verification.' },
-  { action: 'verifybuild', method: 'POST', params: 'apikey, sourceCode (a standard JSON input, a Hardhat build-info file or Foundry build-info), compilerversion (required for a standard JSON input)', what: 'Verifies a whole build in one call, for one unit of the daily quota: compiled once, every deployed contract of it (and those deployed later) verified. The result is a receipt.' },
-  { action: 'checkbuildstatus', method: 'GET/POST', params: 'guid', what: 'The outcome of a whole-build verification: the contracts of the build and the addresses verified.' },
+  {
+    action: 'verifybuild',
+    method: 'POST',
+    params: 'apikey, sourceCode (a standard JSON input, a Hardhat build-info file or Foundry build-info), compilerversion (required for a standard JSON input)',
+    what: 'Verifies a whole build in one call, for one unit of the daily quota: compiled once, every deployed contract of it (and those deployed later) verified. The result is a receipt.',
+  },
+  {
+    action: 'checkbuildstatus',
+    method: 'GET/POST',
+    params: 'guid',
+    what: 'The outcome of a whole-build verification: the contracts of the build and the addresses verified.',
+  },
 ];
 
 const COMPILERS_EXAMPLE = `{

@@ -6,7 +6,17 @@ const EVIL = `"'><img src=x onerror=alert(1)></script><script>alert(2)</script>`
 
 function release(version: string, extra: Partial<CompilerBuild> = {}): CompilerBuild {
   const longVersion = `${version}+commit.0123abcd`;
-  return { version, longVersion, compilerVersion: `v${longVersion}`, nightly: false, known: true, cached: false, sources: ['npm'], npmPackage: version, ...extra };
+  return {
+    version,
+    longVersion,
+    compilerVersion: `v${longVersion}`,
+    nightly: false,
+    known: true,
+    cached: false,
+    sources: ['npm'],
+    npmPackage: version,
+    ...extra,
+  };
 }
 
 function listing(builds: CompilerBuild[], sources: CompilerListing['sources'] = {}): CompilerListing {
@@ -38,18 +48,27 @@ describe('compilersPage', () => {
     expect(page.match(/<script/g)).toHaveLength(1);
   });
 
-  it('shows each source\'s age and last failure, and a source the service has none of', () => {
+  it("shows each source's age and last failure, and a source the service has none of", () => {
     const page = compilersPage({
       chainId: 31337,
       query: '',
       nightlies: false,
       listing: listing(BUILDS, {
-        npm: { url: 'http://127.0.0.1:9/', fetchedAt: '2025-01-31T11:00:00.000Z', ageSeconds: 3840, builds: 3, error: 'GET http://127.0.0.1:9/solc failed: ECONNREFUSED', failedAt: '2025-01-31T12:03:00.000Z' },
+        npm: {
+          url: 'http://127.0.0.1:9/',
+          fetchedAt: '2025-01-31T11:00:00.000Z',
+          ageSeconds: 3840,
+          builds: 3,
+          error: 'GET http://127.0.0.1:9/solc failed: ECONNREFUSED',
+          failedAt: '2025-01-31T12:03:00.000Z',
+        },
       }),
     }).value;
     expect(page).toContain('solc-bin mirror</dt><dd><span class="muted">not configured</span>');
     expect(page).toContain('3 builds, list fetched <time datetime="2025-01-31T11:00:00.000Z">2025-01-31 11:00:00 UTC</time> (1 hour ago)');
-    expect(page).toContain('The last refresh failed at <time datetime="2025-01-31T12:03:00.000Z">2025-01-31 12:03:00 UTC</time>: GET http://127.0.0.1:9/solc failed: ECONNREFUSED');
+    expect(page).toContain(
+      'The last refresh failed at <time datetime="2025-01-31T12:03:00.000Z">2025-01-31 12:03:00 UTC</time>: GET http://127.0.0.1:9/solc failed: ECONNREFUSED',
+    );
     expect(page).toContain('<td class="mono">v0.8.26+commit.0123abcd</td>');
     expect(page).toContain('<span class="badge ok">cached</span>');
     expect(page).toContain('<span class="badge warn">no source has it now</span>');

@@ -1,5 +1,5 @@
 import type { CompilerBuild, CompilerListing, CompilerListSourceName, CompilerListSourceState } from '../../core/compilerListing.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { layout, timeTag } from '../layout.js';
 
 /** Rows shown at most; the search narrows a longer list (solc-bin lists thousands of nightlies). */

@@ -1,6 +1,6 @@
 import { LICENSES } from '../../core/licenses.js';
 import type { ListFilter, VerifiedContractSummary } from '../../store/verifiedContracts.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';
 

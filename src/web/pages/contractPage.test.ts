@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../core/types.js';
 import { noTransformations, type StoredTransformations } from '../../store/matchFacts.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
-import type { ProxyPattern } from '../../verify/index.js';
 import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import type { ProxyPattern } from '../../verify/index.js';
 import { contractPage, sourceFiles } from './contractPage.js';
 
 const EVIL = `"'><img src=x onerror=alert(1)></script><script>alert(2)</script>`;
@@ -76,8 +76,10 @@ describe('contractPage', () => {
     expect(page.match(/<script/g)).toHaveLength(1);
   });
 
-  it('shows the metadata settings compiled when they are not solc\'s defaults, escaped', () => {
-    const row = (settings: Record<string, unknown>) => /<dt>Metadata<\/dt><dd>[^<]*<\/dd>/.exec(contractPage({ ...base, contract: contract({ settings }), proxy: null, implementation: null }).value)?.[0] ?? null;
+  it("shows the metadata settings compiled when they are not solc's defaults, escaped", () => {
+    const row = (settings: Record<string, unknown>) =>
+      /<dt>Metadata<\/dt><dd>[^<]*<\/dd>/.exec(contractPage({ ...base, contract: contract({ settings }), proxy: null, implementation: null }).value)?.[0] ??
+      null;
     expect(row({})).toBeNull();
     expect(row({ metadata: { bytecodeHash: 'ipfs', useLiteralContent: true } })).toBeNull();
     expect(row({ metadata: { bytecodeHash: 'none' } })).toBe('<dt>Metadata</dt><dd>bytecodeHash none</dd>');
@@ -95,10 +97,18 @@ describe('contractPage', () => {
       applied: { runtime: [{ type: 'replace', reason: 'cborAuxdata', offset: 2, id: '1' }], creation: [] },
       values: { runtime: { cborAuxdata: { '1': `0x${'a2'.repeat(4)}0004` } }, creation: {} },
     };
-    const page = contractPage({ ...base, contract: contract({ transformations: otherMetadata }), proxy, implementation: null, compiledCode: { runtime: `6080${'00'.repeat(6)}`, creation: '' } }).value;
+    const page = contractPage({
+      ...base,
+      contract: contract({ transformations: otherMetadata }),
+      proxy,
+      implementation: null,
+      compiledCode: { runtime: `6080${'00'.repeat(6)}`, creation: '' },
+    }).value;
     expect(page).toContain('Partial match: the metadata hash on chain differs from the compiled one');
     // The replaced auxdata is marked in the code (its length is the value's, which the transformation does not name).
-    expect(page).toContain(`<mark class="t-cborAuxdata" title="metadata hash (CBOR auxdata) 1 at byte 2; on chain: 0x${'a2'.repeat(4)}0004">000000000000</mark>`);
+    expect(page).toContain(
+      `<mark class="t-cborAuxdata" title="metadata hash (CBOR auxdata) 1 at byte 2; on chain: 0x${'a2'.repeat(4)}0004">000000000000</mark>`,
+    );
     expect(page).not.toContain('Identical to the code on chain');
     expect(page).toContain('href="#read"');
     expect(page).toContain('href="#write"');
@@ -112,16 +122,34 @@ describe('contractPage', () => {
     const guardian: Hex = `0x${'00'.repeat(12)}${'ab'.repeat(20)}`;
     const limit: Hex = `0x${'ff'.repeat(32)}`;
     const transformations: StoredTransformations = {
-      applied: { runtime: [{ type: 'replace', reason: 'immutable', offset: 1, id: '3' }, { type: 'replace', reason: 'immutable', offset: 40, id: '5' }], creation: [] },
+      applied: {
+        runtime: [
+          { type: 'replace', reason: 'immutable', offset: 1, id: '3' },
+          { type: 'replace', reason: 'immutable', offset: 40, id: '5' },
+        ],
+        creation: [],
+      },
       values: { runtime: { immutables: { '3': guardian, '5': limit } }, creation: {} },
     };
-    const page = contractPage({ ...base, contract: contract({ transformations, runtimeMatch: 'full', creationCompared: true }), proxy: null, implementation: null }).value;
-    expect(page).toContain('Partial match: 2 immutable values were taken from the chain and nothing proves them (the creation code was found but did not match');
+    const page = contractPage({
+      ...base,
+      contract: contract({ transformations, runtimeMatch: 'full', creationCompared: true }),
+      proxy: null,
+      implementation: null,
+    }).value;
+    expect(page).toContain(
+      'Partial match: 2 immutable values were taken from the chain and nothing proves them (the creation code was found but did not match',
+    );
     expect(page).toContain(`immutable 3: ${guardian} <span class="muted">(address 0x${'ab'.repeat(20)})</span>`);
     expect(page).toContain(`immutable 5: ${limit}`);
     expect(page).not.toContain('byte for byte');
     // With a matched creation code the same values are proven: nothing is listed.
-    const proven = contractPage({ ...base, contract: contract({ transformations, matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' }), proxy: null, implementation: null }).value;
+    const proven = contractPage({
+      ...base,
+      contract: contract({ transformations, matchKind: 'full', runtimeMatch: 'full', creationMatch: 'full' }),
+      proxy: null,
+      implementation: null,
+    }).value;
     expect(proven).toContain('Full match: the deployed code is byte for byte');
     expect(proven).not.toContain('immutable 3:');
   });

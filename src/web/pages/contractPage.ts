@@ -1,16 +1,15 @@
-import { decodeAbiParameters, type AbiParameter } from 'viem';
-import { licenseName } from '../../core/licenses.js';
+import { type AbiParameter, decodeAbiParameters } from 'viem';
 import { isAddress } from '../../core/hex.js';
+import { licenseName } from '../../core/licenses.js';
 import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
-import { unprovenImmutableValues, type ProxyPattern } from '../../verify/index.js';
-import { abiFunctions, toJsonValue, type ContractFunction } from '../contractCalls.js';
-import { html, type Html } from '../html.js';
+import { type ProxyPattern, unprovenImmutableValues } from '../../verify/index.js';
+import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCalls.js';
+import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { markedCode, sourceView } from './sourceView.js';
-
 
 /** Everything the contract page shows, gathered by the route. */
 export interface ContractPageData {
@@ -74,7 +73,9 @@ function matchExplanation(contract: VerifiedContract): Html {
     );
   }
   if (auxdata.some((x) => x.type === 'delete') || (auxdata.length === 0 && unproven.length === 0)) {
-    reasons.push(html`the deployed code carries no metadata hash, so nothing proves the sources' comments, file names or metadata settings; the instructions are what these sources compile to.`);
+    reasons.push(
+      html`the deployed code carries no metadata hash, so nothing proves the sources' comments, file names or metadata settings; the instructions are what these sources compile to.`,
+    );
   }
   if (unproven.length > 0) {
     const why = contract.creationCompared ? 'the creation code was found but did not match' : 'the creation code was not found';
@@ -118,8 +119,7 @@ function constructorArguments(contract: VerifiedContract): Html {
     if (inputs.length > 0) {
       const values = decodeAbiParameters(inputs, `0x${contract.constructorArguments}`);
       decoded = html`<ol class="mono">${inputs.map(
-        (input, i) =>
-          html`<li>${input.name || `#${i}`} <span class="muted">(${input.type})</span>: ${formatValue(values[i])}</li>`,
+        (input, i) => html`<li>${input.name || `#${i}`} <span class="muted">(${input.type})</span>: ${formatValue(values[i])}</li>`,
       )}</ol>`;
     }
   } catch {
@@ -228,12 +228,7 @@ function placeholderFor(type: string): string {
   return type;
 }
 
-function functionPanels(
-  functions: ContractFunction[],
-  ids: { read: string; write: string },
-  asProxy: boolean,
-  note: Html | string,
-): Html {
+function functionPanels(functions: ContractFunction[], ids: { read: string; write: string }, asProxy: boolean, note: Html | string): Html {
   const reads = functions.filter((f) => f.readOnly);
   const writes = functions.filter((f) => !f.readOnly);
   return html`<section class="tab-panel" id="${ids.read}">

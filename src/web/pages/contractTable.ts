@@ -1,6 +1,6 @@
 import { licenseName } from '../../core/licenses.js';
 import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { addressLink, timeTag } from '../layout.js';
 
 /** A table of verified contracts (the list page and the home page's latest ones). */

@@ -1,9 +1,11 @@
-import { changeText, correctedCommand, searchLimitText, type DiagnosisView } from '../../texts/index.js';
-import { html, type Html } from '../html.js';
+import { changeText, correctedCommand, type DiagnosisView, searchLimitText } from '../../texts/index.js';
+import { type Html, html } from '../html.js';
 
 function isDiagnosis(value: unknown): value is DiagnosisView {
   const d = value as DiagnosisView | null;
-  return typeof d === 'object' && d !== null && typeof d.code === 'string' && typeof d.facts === 'object' && d.facts !== null && typeof d.facts.sent === 'object';
+  return (
+    typeof d === 'object' && d !== null && typeof d.code === 'string' && typeof d.facts === 'object' && d.facts !== null && typeof d.facts.sent === 'object'
+  );
 }
 
 /**

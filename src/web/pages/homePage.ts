@@ -1,5 +1,5 @@
 import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';
 

@@ -1,4 +1,4 @@
-import { html, type Html, type HtmlValue } from '../html.js';
+import { type Html, type HtmlValue, html } from '../html.js';
 import { layout } from '../layout.js';
 
 /** A page that only says something: bad input, not found, an internal error. */

@@ -1,6 +1,6 @@
 import type { JobStatus } from '../../store/verificationJobs.js';
 import { flatteningWhyText, lastErrorText, metadataSettingsText, receiptOutcomeText } from '../../texts/index.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { diagnosisReport } from './diagnosisReport.js';
 
@@ -52,7 +52,9 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   let outcome: Html | string = '';
   if (job.state === 'pass' || job.state === 'already_verified') {
     const reused = passed?.reusedCompilation === true;
-    const reusedNote = reused ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>` : '';
+    const reusedNote = reused
+      ? html`<p class="muted">These sources were compiled before: the stored compilation was matched, nothing was compiled again.</p>`
+      : '';
     outcome = dryRun
       ? html`<p class="notice ok">${receiptOutcomeText(job)} These sources and settings verify this address: submit them without <code>dryrun=1</code> to publish.</p>
 ${reusedNote}`

@@ -6,7 +6,7 @@
  * a time (`?file=N`), so its page stays small.
  */
 import type { Transformation, TransformationValues } from '../../verify/index.js';
-import { html, type Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { highlightSolidityLines } from '../solidityHighlight.js';
 
 /** Up to this many files and bytes, every file is on the page; beyond, one at a time. */
@@ -58,8 +58,9 @@ function fileBlock(address: string, file: SourceFile, index: number, count: numb
 <button type="button" class="secondary small js-only" data-copy="#${id}-code" hidden>Copy</button>
 <a class="small" href="/address/${address}/source/${index + 1}" download>Download</a></span></div>
 <pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines.map(
-  (line, n) => html`${n ? '\n' : ''}<span class="line" id="${id}-L${n + 1}"><a class="ln" href="#${id}-L${n + 1}" data-n="${n + 1}" aria-label="line ${n + 1}"></a>${line}</span>`,
-)}</code></pre>
+    (line, n) =>
+      html`${n ? '\n' : ''}<span class="line" id="${id}-L${n + 1}"><a class="ln" href="#${id}-L${n + 1}" data-n="${n + 1}" aria-label="line ${n + 1}"></a>${line}</span>`,
+  )}</code></pre>
 </div>`;
 }
 

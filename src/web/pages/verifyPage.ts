@@ -1,8 +1,8 @@
 import { EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { LICENSES } from '../../core/licenses.js';
-import { html, type Html, type HtmlValue } from '../html.js';
+import { type Html, type HtmlValue, html } from '../html.js';
 import { layout } from '../layout.js';
-import { FORM_LIBRARIES, MAX_FORM_FILES, type FormField, type VerifyFormValues } from '../verifyForm.js';
+import { FORM_LIBRARIES, type FormField, MAX_FORM_FILES, type VerifyFormValues } from '../verifyForm.js';
 
 export interface VerifyPageData {
   chainId: number;

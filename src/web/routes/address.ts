@@ -62,7 +62,18 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
     return sendPage(
       reply,
-      contractPage({ address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), contract, proxy, implementation, hasCode, history, chosenFile, compiledCode }),
+      contractPage({
+        address,
+        chainId: ctx.chainId,
+        baseUrl: baseUrlOf(ctx, request),
+        contract,
+        proxy,
+        implementation,
+        hasCode,
+        history,
+        chosenFile,
+        compiledCode,
+      }),
     );
   });
 
@@ -83,7 +94,12 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     const files = sourceFiles(contract);
     const index = Number((request.params as { index: string }).index);
     const file = Number.isInteger(index) && index >= 1 ? files[index - 1] : undefined;
-    if (!file) return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'No such file', message: `This contract has ${files.length} source file${files.length === 1 ? '' : 's'}.` }), 404);
+    if (!file)
+      return sendPage(
+        reply,
+        messagePage({ chainId: ctx.chainId, title: 'No such file', message: `This contract has ${files.length} source file${files.length === 1 ? '' : 's'}.` }),
+        404,
+      );
     return reply
       .header('content-type', 'text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${attachmentName(file.path.split('/').pop() ?? '')}"`)
@@ -92,7 +108,11 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
   web.get('/address/:address/standard-input.json', async (request, reply) => {
     const contract = await verifiedFor(request, reply);
     if (!contract) return reply;
-    const input = { language: 'Solidity', sources: Object.fromEntries(sourceFiles(contract).map((f) => [f.path, { content: f.content }])), settings: contract.settings };
+    const input = {
+      language: 'Solidity',
+      sources: Object.fromEntries(sourceFiles(contract).map((f) => [f.path, { content: f.content }])),
+      settings: contract.settings,
+    };
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.standard-input.json"`)

@@ -16,7 +16,10 @@ export function compilersRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
 
   web.get('/compilers.json', async (request, reply) => {
     if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
-      return reply.code(429).header('retry-after', '1').send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
     }
     const listing = await ctx.compilers.list();
     return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(listing));

@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { isOpenSourceLicense, licenseName, LICENSES } from '../../core/licenses.js';
+import { isOpenSourceLicense, LICENSES, licenseName } from '../../core/licenses.js';
 import {
   allVerifiedContracts,
   countVerifiedContracts,
   formatListCursor,
-  listVerifiedContracts,
-  parseListCursor,
   type ListCursor,
   type ListFilter,
+  listVerifiedContracts,
+  parseListCursor,
 } from '../../store/verifiedContracts.js';
 import type { WebContext } from '../context.js';
 import { csvRow } from '../csv.js';
@@ -98,12 +98,14 @@ function readListFilter(query: Record<string, unknown>): { filter: ListFilter } 
   const filter: ListFilter = {};
   const name = text('q');
   if (name) {
-    if (name.length > 256 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return { error: 'Search by a contract name: letters, digits, _ and $, not starting with a digit.' };
+    if (name.length > 256 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+      return { error: 'Search by a contract name: letters, digits, _ and $, not starting with a digit.' };
     filter.name = name;
   }
   const compiler = text('compiler');
   if (compiler) {
-    if (!/^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8}$/.test(compiler)) return { error: 'compiler must be a long version, e.g. v0.8.28+commit.7893614a' };
+    if (!/^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8}$/.test(compiler))
+      return { error: 'compiler must be a long version, e.g. v0.8.28+commit.7893614a' };
     filter.compiler = compiler.startsWith('v') ? compiler : `v${compiler}`;
   }
   const license = text('license');

@@ -22,11 +22,7 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
     if (param.endsWith('.json')) return receiptJson(ctx, reply, param.slice(0, -'.json'.length));
     const guid = param;
     if (!isReceipt(guid)) {
-      return sendPage(
-        reply,
-        messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }),
-        400,
-      );
+      return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }), 400);
     }
     const job = await getJobStatus(ctx.store.db, guid);
     if (!job) {
@@ -39,7 +35,8 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
   // receipt's state ({state, status, done}), ending with the verdict; comments keep it alive.
   web.get('/receipt/:guid/events', async (request, reply) => {
     const guid = (request.params as { guid: string }).guid;
-    if (!isReceipt(guid)) return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
+    if (!isReceipt(guid))
+      return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
     const first = await getJobStatus(ctx.store.db, guid);
     if (!first) return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({ error: 'No verification has this receipt.' });
     const { receiptStreams, openDownloads } = runtime;

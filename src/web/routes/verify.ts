@@ -38,7 +38,10 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
   web.get('/verify', async (request, reply) => {
     const raw = (request.query as Record<string, unknown>).address;
     const address = typeof raw === 'string' && isAddress(raw.trim()) ? raw.trim().toLowerCase() : '';
-    return sendPage(reply, verifyPage({ chainId: ctx.chainId, values: emptyFormValues(address), compilers: await compilerChoices(ctx), contracts: [], errors: {} }));
+    return sendPage(
+      reply,
+      verifyPage({ chainId: ctx.chainId, values: emptyFormValues(address), compilers: await compilerChoices(ctx), contracts: [], errors: {} }),
+    );
   });
 
   web.post(
@@ -56,11 +59,19 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
     async (request, reply) => {
       const body = request.body;
       if (!(body instanceof VerifyFormBody)) {
-        return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Bad request', message: 'The form must be sent as multipart/form-data (the page does this).' }), 400);
+        return sendPage(
+          reply,
+          messagePage({ chainId: ctx.chainId, title: 'Bad request', message: 'The form must be sent as multipart/form-data (the page does this).' }),
+          400,
+        );
       }
       const read = readVerifyForm(body.entries);
       const again = async (errors: Parameters<typeof verifyPage>[0]['errors'], status: number) =>
-        sendPage(reply, verifyPage({ chainId: ctx.chainId, values: read.values, compilers: await compilerChoices(ctx), contracts: read.contracts, errors }), status);
+        sendPage(
+          reply,
+          verifyPage({ chainId: ctx.chainId, values: read.values, compilers: await compilerChoices(ctx), contracts: read.contracts, errors }),
+          status,
+        );
       if (body.refusal) return again({ [body.refusal.field]: body.refusal.message }, body.refusal.status);
       if (!read.ok || body.keyRefusal) return again({ ...(read.ok ? {} : read.errors), ...(body.keyRefusal ? { apiKey: body.keyRefusal } : {}) }, 400);
       const answer = await ctx.submitVerification(read.params, request.ip);

@@ -12,20 +12,26 @@
    * @param {ParentNode} [root]
    * @returns {HTMLElement | null}
    */
-  function $(sel, root) { return (root || document).querySelector(sel); }
+  function $(sel, root) {
+    return (root || document).querySelector(sel);
+  }
   /**
    * @param {string} sel
    * @param {ParentNode} [root]
    * @returns {HTMLElement[]}
    */
-  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function $$(sel, root) {
+    return Array.prototype.slice.call((root || document).querySelectorAll(sel));
+  }
 
   /** @param {string} id */
   function showTab(id) {
     var panels = $$('.tab-panel');
     if (!panels.length) return;
     if (!panels.some((p) => p.id === id)) id = panels[0].id;
-    panels.forEach((p) => { p.hidden = p.id !== id; });
+    panels.forEach((p) => {
+      p.hidden = p.id !== id;
+    });
     $$('.tabs a').forEach((a) => {
       a.setAttribute('aria-selected', a.getAttribute('href') === `#${id}` ? 'true' : 'false');
     });
@@ -49,7 +55,11 @@
     var type = input.getAttribute('data-type') || '';
     var text = /** @type {HTMLInputElement} */ (input).value;
     if (/\]$/.test(type) || /^tuple/.test(type)) {
-      try { return JSON.parse(text); } catch { return text; }
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
     }
     return text;
   }
@@ -70,7 +80,10 @@
    * @param {string} cls
    * @param {string} text
    */
-  function say(out, cls, text) { out.className = `fn-result ${cls}`; out.textContent = text; }
+  function say(out, cls, text) {
+    out.className = `fn-result ${cls}`;
+    out.textContent = text;
+  }
   /**
    * POSTs JSON; resolves with the answer, rejects with the server's error text.
    * @param {string} path
@@ -78,19 +91,25 @@
    * @returns {Promise<any>}
    */
   function post(path, body) {
-    return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then((res) => res.json().catch(() => ({ error: `Unexpected answer (HTTP ${res.status})` }))
-          .then((json) => {
-            if (!res.ok || json.error) throw new Error(json.error || `HTTP ${res.status}`);
-            return json;
-          }));
+    return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((res) =>
+      res
+        .json()
+        .catch(() => ({ error: `Unexpected answer (HTTP ${res.status})` }))
+        .then((json) => {
+          if (!res.ok || json.error) throw new Error(json.error || `HTTP ${res.status}`);
+          return json;
+        }),
+    );
   }
   /** @param {string} text */
   function copyButton(text) {
     var b = /** @type {HTMLButtonElement} */ (el('button', 'secondary', 'Copy'));
     b.type = 'button';
     b.addEventListener('click', () => {
-      if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => { b.textContent = 'Copied'; });
+      if (navigator.clipboard)
+        navigator.clipboard.writeText(text).then(() => {
+          b.textContent = 'Copied';
+        });
     });
     return b;
   }
@@ -101,7 +120,10 @@
   function showOutputs(out, result) {
     out.className = 'fn-result ok';
     out.textContent = '';
-    if (!result.outputs.length) { out.textContent = 'The call succeeded (no return values).'; return; }
+    if (!result.outputs.length) {
+      out.textContent = 'The call succeeded (no return values).';
+      return;
+    }
     result.outputs.forEach((o) => {
       var line = el('div', 'output');
       line.appendChild(el('span', 'type', (o.name ? `${o.name} ` : '') + o.type));
@@ -139,12 +161,14 @@
       var body = {
         function: form.getAttribute('data-signature'),
         args: $$('input[data-arg]', form).map(argValue),
-        asProxy: form.getAttribute('data-proxy') === '1'
+        asProxy: form.getAttribute('data-proxy') === '1',
       };
       say(result, 'busy', 'Working\u2026');
       var done;
       if (form.getAttribute('data-kind') === 'read') {
-        done = post(`${base}/read`, body).then((r) => { showOutputs(result, r); });
+        done = post(`${base}/read`, body).then((r) => {
+          showOutputs(result, r);
+        });
       } else {
         var value = /** @type {HTMLInputElement | null} */ ($('input[data-value]', form));
         if (value) body.value = value.value;
@@ -152,17 +176,26 @@
           /** @type {{ request?: (args: { method: string, params?: unknown[] }) => Promise<any> } | undefined} */
           var wallet = /** @type {any} */ (window).ethereum;
           var maybeRequest = wallet?.request;
-          if (typeof maybeRequest !== 'function') { showCalldata(result, enc); return; }
+          if (typeof maybeRequest !== 'function') {
+            showCalldata(result, enc);
+            return;
+          }
           var request = maybeRequest.bind(wallet);
-          return request({ method: 'eth_requestAccounts' }).then((accounts) => {
-            /** @type {{ from: string, to: string, data: string, value?: string }} */
-            var tx = { from: accounts[0], to: enc.to, data: enc.data };
-            if (enc.value !== '0x0') tx.value = enc.value;
-            return request({ method: 'eth_sendTransaction', params: [tx] });
-          }).then((hash) => { say(result, 'ok', `Transaction sent: ${hash}`); });
+          return request({ method: 'eth_requestAccounts' })
+            .then((accounts) => {
+              /** @type {{ from: string, to: string, data: string, value?: string }} */
+              var tx = { from: accounts[0], to: enc.to, data: enc.data };
+              if (enc.value !== '0x0') tx.value = enc.value;
+              return request({ method: 'eth_sendTransaction', params: [tx] });
+            })
+            .then((hash) => {
+              say(result, 'ok', `Transaction sent: ${hash}`);
+            });
         });
       }
-      done.catch((err) => { say(result, 'err', `Error: ${err?.message ? err.message : String(err)}`); });
+      done.catch((err) => {
+        say(result, 'err', `Error: ${err?.message ? err.message : String(err)}`);
+      });
     });
   });
   /**
@@ -184,7 +217,9 @@
     source.onerror = () => {
       // The stream ended or the service went away: fall back to reloading now and then.
       source.close();
-      window.setTimeout(() => { window.location.reload(); }, 3000);
+      window.setTimeout(() => {
+        window.location.reload();
+      }, 3000);
     };
   }
   followReceipt();
@@ -203,7 +238,9 @@
     var compilerInput = /** @type {HTMLInputElement} */ ($('#compiler'));
     var keyInput = /** @type {HTMLInputElement} */ ($('#apikey'));
     var remember = /** @type {HTMLInputElement} */ ($('#remember-key'));
-    $$('.js-only', form).forEach((el) => { el.hidden = false; });
+    $$('.js-only', form).forEach((el) => {
+      el.hidden = false;
+    });
 
     function format() {
       var checked = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=format]:checked'));
@@ -211,9 +248,16 @@
     }
     function showFormat() {
       var f = format();
-      $$('.format-panel', form).forEach((p) => { p.hidden = p.getAttribute('data-format') !== f; });
+      $$('.format-panel', form).forEach((p) => {
+        p.hidden = p.getAttribute('data-format') !== f;
+      });
     }
-    $$('input[name=format]', form).forEach((r) => { r.addEventListener('change', () => { showFormat(); refreshContracts(); }); });
+    $$('input[name=format]', form).forEach((r) => {
+      r.addEventListener('change', () => {
+        showFormat();
+        refreshContracts();
+      });
+    });
     showFormat();
 
     /** @param {Record<string, string>} sources @param {boolean} qualified */
@@ -273,7 +317,9 @@
       fillConstructorTypes();
     }
     /** @param {File} file @returns {Promise<string>} */
-    function readFile(file) { return file.text(); }
+    function readFile(file) {
+      return file.text();
+    }
 
     function refreshContracts() {
       var f = format();
@@ -281,17 +327,24 @@
         var upload = /** @type {HTMLInputElement} */ ($('#sourcefile'));
         var file = upload.files?.[0];
         var pasted = /** @type {HTMLTextAreaElement} */ ($('#source')).value;
-        (file ? readFile(file) : Promise.resolve(pasted)).then((text) => { lastSources = { 'source.sol': text }; offer(declared(lastSources, false)); });
+        (file ? readFile(file) : Promise.resolve(pasted)).then((text) => {
+          lastSources = { 'source.sol': text };
+          offer(declared(lastSources, false));
+        });
       } else if (f === 'files') {
         var chosen = /** @type {File[]} */ ([]);
         ['#sourcefiles', '#sourcefolder'].forEach((sel) => {
           var input = /** @type {HTMLInputElement} */ ($(sel));
-          Array.prototype.forEach.call(input.files || [], (file) => { if (/\.sol$/i.test(file.name)) chosen.push(file); });
+          Array.prototype.forEach.call(input.files || [], (file) => {
+            if (/\.sol$/i.test(file.name)) chosen.push(file);
+          });
         });
         Promise.all(chosen.map(readFile)).then((texts) => {
           /** @type {Record<string, string>} */
           var sources = {};
-          chosen.forEach((file, i) => { sources[file.webkitRelativePath || file.name] = texts[i]; });
+          chosen.forEach((file, i) => {
+            sources[file.webkitRelativePath || file.name] = texts[i];
+          });
           lastSources = sources;
           offer(declared(sources, true));
         });
@@ -302,29 +355,50 @@
         (jsonFile ? readFile(jsonFile) : Promise.resolve(jsonText)).then((text) => {
           if (!text.trim()) return;
           var doc;
-          try { doc = JSON.parse(text); } catch { return; }
+          try {
+            doc = JSON.parse(text);
+          } catch {
+            return;
+          }
           var input = doc && typeof doc.input === 'object' ? doc.input : doc;
           if (doc && typeof doc.solcLongVersion === 'string' && !compilerInput.value) compilerInput.value = `v${doc.solcLongVersion.replace(/^v/, '')}`;
           /** @type {Record<string, string>} */
           var sources = {};
-          Object.keys((input?.sources) || {}).forEach((path) => { sources[path] = String(input.sources[path].content || ''); });
+          Object.keys(input?.sources || {}).forEach((path) => {
+            sources[path] = String(input.sources[path].content || '');
+          });
           lastSources = sources;
           offer(declared(sources, true));
         });
       }
     }
-    ['#source', '#standardjson'].forEach((sel) => { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
-    ['#sourcefile', '#sourcefiles', '#sourcefolder', '#jsonfile'].forEach((sel) => { var el = $(sel); if (el) el.addEventListener('change', refreshContracts); });
+    ['#source', '#standardjson'].forEach((sel) => {
+      var el = $(sel);
+      if (el) el.addEventListener('change', refreshContracts);
+    });
+    ['#sourcefile', '#sourcefiles', '#sourcefolder', '#jsonfile'].forEach((sel) => {
+      var el = $(sel);
+      if (el) el.addEventListener('change', refreshContracts);
+    });
 
     // The key is kept only when the user asks, and only in this browser.
     var stored = null;
-    try { stored = window.localStorage.getItem(KEY); } catch { stored = null; }
-    if (stored) { remember.checked = true; if (!keyInput.value) keyInput.value = stored; }
+    try {
+      stored = window.localStorage.getItem(KEY);
+    } catch {
+      stored = null;
+    }
+    if (stored) {
+      remember.checked = true;
+      if (!keyInput.value) keyInput.value = stored;
+    }
     form.addEventListener('submit', () => {
       try {
         if (remember.checked && keyInput.value) window.localStorage.setItem(KEY, keyInput.value);
         else window.localStorage.removeItem(KEY);
-      } catch { /* storage refused: nothing is remembered */ }
+      } catch {
+        /* storage refused: nothing is remembered */
+      }
     });
   }
   enhanceVerifyForm();
@@ -335,8 +409,20 @@
       var target = $(button.getAttribute('data-copy') || '');
       if (!target) return;
       var label = button.textContent;
-      var done = (/** @type {string} */ text) => { button.textContent = text; window.setTimeout(() => { button.textContent = label; }, 1500); };
-      navigator.clipboard.writeText(target.textContent || '').then(() => { done('Copied'); }, () => { done('Copy failed'); });
+      var done = (/** @type {string} */ text) => {
+        button.textContent = text;
+        window.setTimeout(() => {
+          button.textContent = label;
+        }, 1500);
+      };
+      navigator.clipboard.writeText(target.textContent || '').then(
+        () => {
+          done('Copied');
+        },
+        () => {
+          done('Copy failed');
+        },
+      );
     });
   });
   /** A link to a line (`#f1-L12`) of a file shown on the page scrolls the line into view in the code tab. */
