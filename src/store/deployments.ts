@@ -3,10 +3,10 @@
  * code, per chain generation (a devnet restarted from genesis is a new generation).
  */
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { keccak256 } from 'viem';
 import type { Address } from '../core/types.js';
-import type { Database } from './database.js';
+import type { Database, DeploymentsTable } from './database.js';
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -104,20 +104,7 @@ export async function creationCodeOf(db: Kysely<Database>, creationCodeHash: str
   return row?.code ?? null;
 }
 
-function toDeployment(row: {
-  id: string;
-  address: string;
-  generation: string;
-  transactionHash: string | null;
-  blockNumber: number | null;
-  creator: string | null;
-  factory: string | null;
-  creationCodeHash: string | null;
-  runtimeCodeHash: string;
-  runtimeFingerprint: string;
-  foundAt: number;
-  blockTimestamp: number | null;
-}): Deployment {
+function toDeployment(row: Selectable<DeploymentsTable>): Deployment {
   return {
     ...row,
     address: row.address as Address,

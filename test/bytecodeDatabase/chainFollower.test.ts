@@ -7,13 +7,12 @@
  * observed on the list page, which never triggers a check of its own.
  */
 
-import { type Abi, createPublicClient, createWalletClient, encodeAbiParameters, http, type PublicClient, parseAbiParameters } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
+import { type Abi, encodeAbiParameters, parseAbiParameters } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
+import { clientsOn, deployBuilt } from '../helpers/chain.js';
 import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { describeOnDialects } from '../helpers/dialects.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
@@ -48,27 +47,8 @@ describeOnDialects('the chain follower', (dialect) => {
   let other: Built;
   let dbArgs: string[];
 
-  const clients = () => {
-    const rpcUrl = `http://127.0.0.1:${port}`;
-    const chain = { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } };
-    const account = privateKeyToAccount(devnetAccounts(3)[2]!.privateKey);
-    return {
-      publicClient: createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient,
-      walletClient: createWalletClient({ chain, account, transport: http(rpcUrl) }),
-    };
-  };
-  const deploy = async (built: Built, args: readonly unknown[] = []): Promise<Address> => {
-    const { publicClient, walletClient } = clients();
-    const hash = await walletClient.deployContract({
-      abi: built.abi,
-      bytecode: built.bytecode,
-      args: args as unknown[],
-      account: walletClient.account,
-      chain: walletClient.chain,
-    });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    return receipt.contractAddress!.toLowerCase() as Address;
-  };
+  const clients = () => clientsOn(`http://127.0.0.1:${port}`, devnetAccounts(3)[2]!.privateKey);
+  const deploy = (built: Built, args: readonly unknown[] = []): Promise<Address> => deployBuilt(clients(), built, args);
   const call = async (at: Address, abi: Abi, functionName: string, args: readonly unknown[]): Promise<Address> => {
     const { publicClient, walletClient } = clients();
     const { result } = await publicClient.simulateContract({ address: at, abi, functionName, args, account: walletClient.account });

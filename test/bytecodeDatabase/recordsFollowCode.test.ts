@@ -8,13 +8,12 @@
  * reset and its code rewritten: a devnet of its own, with two services of their own.
  */
 
-import { createPublicClient, createWalletClient, encodeAbiParameters, http, type PublicClient, parseAbiParameters } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
+import { encodeAbiParameters, parseAbiParameters } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
+import { clientsOn, deployBuilt } from '../helpers/chain.js';
 import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
@@ -50,26 +49,8 @@ describe('records follow the code at their address', () => {
   let vault: Built;
   let impostor: Built;
 
-  const clients = (accountIndex: number) => {
-    const chain = { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } };
-    const account = privateKeyToAccount(devnetAccounts(10)[accountIndex]!.privateKey);
-    return {
-      publicClient: createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient,
-      walletClient: createWalletClient({ chain, account, transport: http(rpcUrl) }),
-    };
-  };
-  const deploy = async (built: Built, args: readonly unknown[], accountIndex: number): Promise<Address> => {
-    const { publicClient, walletClient } = clients(accountIndex);
-    const hash = await walletClient.deployContract({
-      abi: built.abi,
-      bytecode: built.bytecode,
-      args: args as unknown[],
-      account: walletClient.account,
-      chain: walletClient.chain,
-    });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    return receipt.contractAddress!.toLowerCase() as Address;
-  };
+  const clients = (accountIndex: number) => clientsOn(rpcUrl, devnetAccounts(10)[accountIndex]!.privateKey);
+  const deploy = (built: Built, args: readonly unknown[], accountIndex: number): Promise<Address> => deployBuilt(clients(accountIndex), built, args);
   const rpc = async (method: string, params: unknown[]): Promise<unknown> =>
     clients(0).publicClient.request({ method: method as never, params: params as never });
   const codeAt = async (address: Address) => (await rpc('eth_getCode', [address, 'latest'])) as Hex;

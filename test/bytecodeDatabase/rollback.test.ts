@@ -7,14 +7,12 @@
  * chain is rolled back: a devnet and a service of their own.
  */
 
-import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
 import type { Store } from '../../src/store/openStore.js';
 import { apiGet, verifyAndWait } from '../helpers/api.js';
+import { clientsOn, deployBuilt } from '../helpers/chain.js';
 import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
@@ -46,26 +44,8 @@ describe('a shallow rollback', () => {
   let vault: Built;
   let token: Built;
 
-  const clients = () => {
-    const chain = { ...foundry, rpcUrls: { default: { http: [devnet.rpcUrl] } } };
-    const account = privateKeyToAccount(devnetAccounts(10)[4]!.privateKey);
-    return {
-      publicClient: createPublicClient({ chain, transport: http(devnet.rpcUrl) }) as PublicClient,
-      walletClient: createWalletClient({ chain, account, transport: http(devnet.rpcUrl) }),
-    };
-  };
-  const deploy = async (built: Built, args: readonly unknown[]): Promise<Address> => {
-    const { publicClient, walletClient } = clients();
-    const hash = await walletClient.deployContract({
-      abi: built.abi,
-      bytecode: built.bytecode,
-      args: args as unknown[],
-      account: walletClient.account,
-      chain: walletClient.chain,
-    });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    return receipt.contractAddress!.toLowerCase() as Address;
-  };
+  const clients = () => clientsOn(devnet.rpcUrl, devnetAccounts(10)[4]!.privateKey);
+  const deploy = (built: Built, args: readonly unknown[]): Promise<Address> => deployBuilt(clients(), built, args);
   const rpc = async (method: string, params: unknown[]): Promise<unknown> =>
     clients().publicClient.request({ method: method as never, params: params as never });
   const head = async () => Number(await clients().publicClient.getBlockNumber());

@@ -5,6 +5,30 @@ import { inject } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
 import { DEVNET_ACCOUNTS } from './accounts.js';
+import type { Built } from './contracts.js';
+
+/** Clients for a devnet of a test's own (chain 31337), signing with `privateKey`. */
+export function clientsOn(rpcUrl: string, privateKey: Hex) {
+  const chain = { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } };
+  return {
+    publicClient: createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient,
+    walletClient: createWalletClient({ chain, account: privateKeyToAccount(privateKey), transport: http(rpcUrl) }),
+  };
+}
+
+/** Deploys a compiled contract through `clients`; returns its address in lower case. */
+export async function deployBuilt(clients: ReturnType<typeof clientsOn>, built: Built, args: readonly unknown[] = []): Promise<Address> {
+  const { publicClient, walletClient } = clients;
+  const hash = await walletClient.deployContract({
+    abi: built.abi,
+    bytecode: built.bytecode,
+    args: args as unknown[],
+    account: walletClient.account,
+    chain: walletClient.chain,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return receipt.contractAddress!.toLowerCase() as Address;
+}
 
 /** Clients for the suite's shared anvil. Account index picks a deployer (tests use their own to avoid nonce races). */
 export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient: PublicClient; walletClient: WalletClient; account: Address } {
