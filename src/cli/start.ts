@@ -241,7 +241,7 @@ function portInUseText(config: Config): string {
 }
 
 /** What the person who started the service needs next: where everything is, and how to get a key. */
-export function bannerLines(b: { base: string; rpcUrl: string; devnet: boolean; config: Pick<Config, 'dataDir'> }): string[] {
+export function bannerLines(b: { base: string; rpcUrl: string; devnet: boolean; config: Pick<Config, 'dataDir' | 'selfServiceKeys'> }): string[] {
   const dataDir = b.config.dataDir === resolve('.data') ? '' : ` --data-dir ${b.config.dataDir}`;
   return [
     '',
@@ -251,6 +251,9 @@ export function bannerLines(b: { base: string; rpcUrl: string; devnet: boolean; 
     '',
     '  Next: create an API key in another terminal (the key is the last line printed):',
     `    npm run solproof -- keys create --owner you${dataDir}`,
+    ...(b.config.selfServiceKeys > 0
+      ? [`  Visitors create free keys at ${b.base}/keys (${b.config.selfServiceKeys} per address per day: --self-service-keys).`]
+      : []),
     '',
   ];
 }

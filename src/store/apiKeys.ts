@@ -83,3 +83,14 @@ function toRecord(row: ApiKeyRecord): ApiKeyRecord {
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
   };
 }
+
+/** How many keys with this owner were created at or after `since` (epoch ms), revoked ones included. */
+export async function countKeysCreatedSince(db: Kysely<Database>, owner: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('apiKeys')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('owner', '=', owner)
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
