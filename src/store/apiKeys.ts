@@ -55,9 +55,14 @@ export async function findApiKey(db: Kysely<Database>, key: string): Promise<Api
   return toRecord(row);
 }
 
-/** Records that a key was just used. */
+/** Records that a key was used at `now` (never moving its last use back: several processes may write it). */
 export async function touchApiKey(db: Kysely<Database>, id: string, now = Date.now()): Promise<void> {
-  await db.updateTable('apiKeys').set({ lastUsedAt: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('apiKeys')
+    .set({ lastUsedAt: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', now)]))
+    .execute();
 }
 
 /** Every key, revoked ones included, oldest first. */
