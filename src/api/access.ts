@@ -1,5 +1,5 @@
 import type { Config } from '../core/config.js';
-import { type FailurePolicy, IntervalLimiter, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
+import { type FailurePolicy, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { type ApiKeyRecord, findApiKey, touchApiKey } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 
@@ -13,8 +13,8 @@ const INVALID_KEYS: FailurePolicy = { threshold: 10, windowMs: 60_000, coolDownM
 const BLOCKED_LOOKUP_RATE = 5;
 /** Keyless status polls: generous, but bounded. */
 const KEYLESS_STATUS_RATE = 5;
-/** `last used` is a listing aid: writing it once a minute per key is plenty. */
-const TOUCH_INTERVAL_MS = 60_000;
+/** A key's `last used` is written at most once per this many ms; a use in between is written when it ends. */
+const TOUCH_INTERVAL_MS = 1000;
 /** Addresses are at most 45 characters (IPv6); anything longer is cut so it cannot bloat the limiters. */
 const MAX_CLIENT_LENGTH = 64;
 
@@ -22,8 +22,10 @@ const MAX_CLIENT_LENGTH = 64;
  * Keys, rate limits and the keyless note, decided once per request before the action runs.
  */
 export class AccessControl {
-  // Not a limit but a write throttle: per process is good enough, and it costs no round trip.
-  private readonly touched = new IntervalLimiter(TOUCH_INTERVAL_MS);
+  /** Keys used since their `last used` was last written (a write is due at the end of its interval), with the latest use. */
+  private readonly unwritten = new Map<string, number>();
+  /** Keys whose `last used` was written less than TOUCH_INTERVAL_MS ago. */
+  private readonly writing = new Set<string>();
   private readonly texts: { okKeyless: string; maxRateKeyless: string; maxRateKeyed: string; tooManyInvalid: string; invalidKey: string };
 
   /** `limits` holds the limiters' state: this process's memory unless a shared store is given. */
@@ -52,8 +54,7 @@ export class AccessControl {
     if (key) {
       const rate = key.tier === 'pro' ? this.config.ratePro : this.config.rateFree;
       if (!(await this.limits.takeToken('keyed', key.id, rate))) return { allowed: false, text: this.texts.maxRateKeyed };
-      // A write per request would serialise every keyed call on the database's write lock.
-      if (this.touched.take(key.id)) void touchApiKey(this.store.db, key.id).catch(() => undefined);
+      this.noteUse(key.id);
       return { allowed: true, key, okMessage: 'OK' };
     }
     switch (actionClass) {
@@ -70,6 +71,30 @@ export class AccessControl {
         return { allowed: true, key: null, okMessage: this.texts.okKeyless };
       }
     }
+  }
+
+  /**
+   * Records a key's use as its `last used`: at once when it was not written within the last
+   * TOUCH_INTERVAL_MS, else at the end of that interval with the latest use, so the stored time
+   * is at most a second behind (a write per request would serialise every keyed call on the
+   * database's write lock).
+   */
+  private noteUse(id: string, at = Date.now()): void {
+    this.unwritten.set(id, at);
+    if (this.writing.has(id)) return;
+    this.writing.add(id);
+    const write = (): void => {
+      const latest = this.unwritten.get(id);
+      if (latest === undefined) {
+        this.writing.delete(id);
+        return;
+      }
+      this.unwritten.delete(id);
+      void touchApiKey(this.store.db, id, latest)
+        .catch(() => undefined)
+        .finally(() => setTimeout(write, TOUCH_INTERVAL_MS).unref());
+    };
+    write();
   }
 
   /**

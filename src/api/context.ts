@@ -40,4 +40,6 @@ export interface Caller {
    * hardhat-verify 2, which compares the whole text (see readsFailureReasons).
    */
   readsReasons: boolean;
+  /** The service's base URL as this caller reaches it (`--public-url`, else the request's host): receipts' pages are under it. */
+  baseUrl?: string;
 }

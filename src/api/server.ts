@@ -173,7 +173,8 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const gated = gateDecisions.get(request);
     const decision = gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
     if (!decision.allowed) return fail(decision.text);
-    const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params) };
+    const baseUrl = ctx.config.publicUrl ? ctx.config.publicUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
+    const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params), baseUrl };
     return action.run(ctx, params, caller, decision.okMessage);
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });

@@ -10,10 +10,13 @@ describe('readCommandLine', () => {
       owner: 'alice',
       tier: 'pro',
       help: false,
+      version: false,
     });
     // An empty value is a value (`--solc-mirror ''` turns the mirror off).
     expect(readCommandLine(['start', '--solc-mirror', '', '--port=0']).config).toEqual({ 'solc-mirror': '', port: '0' });
     expect(readCommandLine(['--help']).help).toBe(true);
+    expect(readCommandLine(['--version']).version).toBe(true);
+    expect(readCommandLine(['-V']).version).toBe(true);
   });
 
   it('names an unknown option, and an option without its value', () => {

@@ -10,6 +10,7 @@ export interface CommandLine {
   owner?: string;
   tier?: string;
   help: boolean;
+  version: boolean;
 }
 
 const OPTIONS = {
@@ -17,6 +18,7 @@ const OPTIONS = {
   owner: { type: 'string' as const },
   tier: { type: 'string' as const },
   help: { type: 'boolean' as const, short: 'h' },
+  version: { type: 'boolean' as const, short: 'V' },
 };
 
 /**
@@ -34,7 +36,7 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${name.split(' ')[0]} needs a value`);
     throw new ConfigError((error as Error).message);
   }
-  const { owner, tier, help, ...rest } = parsed.values as Record<string, string | boolean | undefined>;
+  const { owner, tier, help, version, ...rest } = parsed.values as Record<string, string | boolean | undefined>;
   const config: Record<string, string> = {};
   for (const [name, value] of Object.entries(rest)) if (typeof value === 'string') config[name] = value;
   return {
@@ -43,5 +45,6 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
     ...(typeof owner === 'string' ? { owner } : {}),
     ...(typeof tier === 'string' ? { tier } : {}),
     help: help === true,
+    version: version === true,
   };
 }

@@ -26,7 +26,7 @@ export async function keys(config: Config, words: string[], flags: { owner?: str
       case 'list': {
         const rows = await listApiKeys(store.db);
         const usage = await quotaUsageToday(store.db);
-        // LAST USED is written at most once a minute per key; the day's counts are exact (UTC day).
+        // LAST USED is at most a second behind (written at most once a second per key); the day's counts are exact (UTC day).
         out(
           ['ID', 'PREFIX', 'OWNER', 'TIER', 'CREATED', 'LAST USED', 'REVOKED', 'VERIFY TODAY', 'PROXY TODAY', 'DRY RUNS TODAY', 'DIAGNOSES TODAY'].join('\t'),
         );

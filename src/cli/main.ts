@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { CONFIG_OPTIONS, loadConfig } from '../core/config.js';
 import { isSolproofError } from '../core/errors.js';
 import { errorSentence } from '../texts/index.js';
@@ -10,22 +11,44 @@ import { storeCommand } from './store.js';
 const USAGE = `usage: solproof <command> [options]
 
 commands:
-  start                         run the API and the verification workers
+  start                         run the API, the explorer and the verification workers
+                                (without --rpc-url: on a local anvil devnet it starts)
   keys create [--owner NAME] [--tier free|pro]
-  keys list
-  keys revoke KEY_ID
+                                create an API key (printed once, stored hashed)
+  keys list                     every key, its last use and today's counts
+  keys revoke KEY_ID            revoke a key
   store stats                   verified contracts, distinct compilations and sources, bytes on disk
+  help                          this text
+
+options of keys create:
+  --owner NAME                  who the key is for
+  --tier free|pro               its rate and quotas (default free)
+
+general options:
+  -h, --help                    this text
+  -V, --version                 the version of solproof
 
 options (each also an environment variable):
 ${CONFIG_OPTIONS.map((o) => `  --${o.flag.padEnd(22)} ${o.env.padEnd(30)} ${o.help}`).join('\n')}
 `;
 
+/** The version in package.json (dist/cli/main.js is two folders below it). */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return String((JSON.parse(text) as { version?: unknown }).version ?? 'unknown');
+}
+
 async function main(argv: string[]): Promise<number> {
   const line = readCommandLine(argv);
   const [command, ...rest] = line.positional;
+  if (line.version) {
+    process.stdout.write(`solproof ${packageVersion()}\n`);
+    return 0;
+  }
   if (!command || command === 'help' || line.help) {
-    process.stdout.write(USAGE);
-    return command ? 0 : 2;
+    // Asked for (`--help`, `help`): success. Nothing asked: the usage, as an error.
+    (command || line.help ? process.stdout : process.stderr).write(USAGE);
+    return command || line.help ? 0 : 2;
   }
   const config = loadConfig(line.config);
   switch (command) {

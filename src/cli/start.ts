@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildServer, createAccessControl } from '../api/server.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
@@ -12,7 +12,7 @@ import { checkChainId } from '../chain/checkChainId.js';
 import { type Devnet, portIsFree, startDevnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { CompilerList, createSolcCompiler } from '../compilers/index.js';
-import { type Config, runningJobsPerKey } from '../core/config.js';
+import { type Config, ConfigError, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { startJobRunner } from '../jobs/queue.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
@@ -47,14 +47,24 @@ export async function start(config: Config): Promise<void> {
   // Checked before anything starts: processes meant to share one limit must not each run their own.
   const rateLimits: RateLimitStore = config.redisUrl ? await connectRedisRateLimitStore({ url: config.redisUrl, logger }) : new MemoryRateLimitStore();
 
+  // A busy HTTP port is named before anything starts (and again if it is taken meanwhile).
+  if (config.port !== 0 && !(await portIsFree(config.port, config.host))) {
+    await rateLimits.close();
+    throw new ConfigError(portInUseText(config));
+  }
+
   let devnet: Devnet | undefined;
   let rpcUrl = config.rpcUrl;
   if (!rpcUrl) {
     // The usual development port when it is free, so wallets and Hardhat configs find it.
-    const port = (await portIsFree(DEVNET_PORT)) ? DEVNET_PORT : 0;
-    devnet = await startDevnet({ port, chainId: config.chainId ?? 31337, stateFile: join(config.dataDir, 'devnet-state.json') });
+    const usual = await portIsFree(DEVNET_PORT);
+    say(
+      `Starting a local devnet (anvil), as no --rpc-url was given${usual ? '' : `; port ${DEVNET_PORT} is in use (another node?), so it takes a free port`}...`,
+    );
+    devnet = await startDevnet({ port: usual ? DEVNET_PORT : 0, chainId: config.chainId ?? 31337, stateFile: join(config.dataDir, 'devnet-state.json') });
     rpcUrl = devnet.rpcUrl;
     say(`No --rpc-url given: started a local devnet (anvil) at ${devnet.rpcUrl}, chain id ${devnet.chainId}.`);
+    if (!usual) say(`  Port ${DEVNET_PORT} was in use: point wallets and Hardhat or Foundry configs at ${devnet.rpcUrl}, not :${DEVNET_PORT}.`);
     say('Funded development accounts (10000 ETH each; these keys are public, use them on this devnet only):');
     for (const account of devnet.accounts.slice(0, 3)) say(`  ${account.address}  private key ${account.privateKey}`);
   }
@@ -70,6 +80,7 @@ export async function start(config: Config): Promise<void> {
     throw e;
   }
 
+  say(`Opening the store (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}) and starting the workers...`);
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, logger });
   const compilerCacheDir = join(config.dataDir, 'compilers');
   const compiler = createSolcCompiler({
@@ -186,12 +197,24 @@ export async function start(config: Config): Promise<void> {
   follower?.start();
   // Sources of finished jobs older than --job-payload-days are dropped (receipts still answer).
   const pruneTimer = config.jobPayloadDays > 0 ? schedulePayloadPruning(store, config.jobPayloadDays, logger) : null;
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    throw new ConfigError(portInUseText(config));
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   say(
     `solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
   );
+  for (const line of bannerLines({
+    base: config.publicUrl.replace(/\/+$/, '') || `http://${config.host}:${port}`,
+    rpcUrl,
+    devnet: devnet !== undefined,
+    config,
+  }))
+    say(line);
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -210,6 +233,29 @@ export async function start(config: Config): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Why `--port` cannot be used, and how to choose another. */
+function portInUseText(config: Config): string {
+  return `port ${config.port} on ${config.host} is in use (another solproof, or another server?): stop it, or start with another port, e.g. --port ${config.port + 1} (or PORT=${config.port + 1})`;
+}
+
+/** What the person who started the service needs next: where everything is, and how to get a key. */
+export function bannerLines(b: { base: string; rpcUrl: string; devnet: boolean; config: Pick<Config, 'dataDir' | 'selfServiceKeys'> }): string[] {
+  const dataDir = b.config.dataDir === resolve('.data') ? '' : ` --data-dir ${b.config.dataDir}`;
+  return [
+    '',
+    `  Explorer:    ${b.base}/`,
+    `  API:         ${b.base}/api`,
+    `  Chain RPC:   ${b.rpcUrl}${b.devnet ? ' (the local devnet)' : ''}`,
+    '',
+    '  Next: create an API key in another terminal (the key is the last line printed):',
+    `    npm run solproof -- keys create --owner you${dataDir}`,
+    ...(b.config.selfServiceKeys > 0
+      ? [`  Visitors create free keys at ${b.base}/keys (${b.config.selfServiceKeys} per address per day: --self-service-keys).`]
+      : []),
+    '',
+  ];
 }
 
 /** Prunes old job payloads once now and then hourly; returns the timer. */

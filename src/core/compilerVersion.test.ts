@@ -82,15 +82,17 @@ describe('readSubmittedVersion', () => {
     for (const [text, long, short] of cases) expect(readAndWord(text, knownSolcRelease), text).toEqual({ ok: true, value: { long, short } });
   });
 
-  it('names the long version of a known release for a wrong, too short, wrongly lengthened or missing commit', () => {
-    for (const text of [
-      'v0.8.28+commit.deadbeef',
-      'v0.8.28+commit.789361',
-      'v0.8.28+commit.7893615',
-      'v0.8.28+commit.7893614b1234',
-      '0.8.28',
-      'v0.8.28.Linux.gcc',
-    ]) {
+  it("takes a known release named without its commit as that release's one commit, and says it filled it in", () => {
+    for (const text of ['v0.8.28', '0.8.28', 'v0.8.28.Linux.gcc']) {
+      expect(readAndWord(text, knownSolcRelease), text).toEqual({
+        ok: true,
+        value: { long: 'v0.8.28+commit.7893614a', short: '0.8.28', commitFilledIn: true },
+      });
+    }
+  });
+
+  it('names the long version of a known release for a wrong, too short or wrongly lengthened commit', () => {
+    for (const text of ['v0.8.28+commit.deadbeef', 'v0.8.28+commit.789361', 'v0.8.28+commit.7893615', 'v0.8.28+commit.7893614b1234']) {
       expect(readAndWord(text, knownSolcRelease)).toEqual({
         ok: false,
         error: `Invalid parameter compilerversion: "${text}" is not a solc release; did you mean v0.8.28+commit.7893614a?`,

@@ -98,6 +98,8 @@ export interface SubmittedVersion {
   long: string;
   /** `0.8.26` */
   short: string;
+  /** Set when the submission named a known release without its commit (`v0.8.28`): that release's commit was used. */
+  commitFilledIn?: true;
 }
 
 /** Why a submitted compiler version names no compiler. */
@@ -116,8 +118,9 @@ export const MIN_COMMIT_DIGITS = 7;
  * `+`, a platform suffix (`.Linux.gcc`) is dropped, and the commit may be shortened to
  * MIN_COMMIT_DIGITS or lengthened (`87f61d9`, `e11b9ed91234`) when it still names the commit of
  * the release, which a known release must carry: any other names no compiler, and the text
- * names the long version of that release. A release not known (yet) needs at least its 8-digit
- * commit. Returns the canonical version or the problem (the edge words it).
+ * names the long version of that release. A known release named without any commit (`v0.8.28`)
+ * is that release's one commit (`commitFilledIn`). A release not known (yet) needs at least its
+ * 8-digit commit. Returns the canonical version or the problem (the edge words it).
  */
 export function readSubmittedVersion(
   text: string,
@@ -134,6 +137,8 @@ export function readSubmittedVersion(
   if (known) {
     const knownCommit = known.longVersion.slice(known.longVersion.indexOf('commit.') + 7);
     if (commit !== undefined && sameCommit(commit, knownCommit)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
+    // A release has one commit: a version without one names it (the answer says which was used).
+    if (commit === undefined) return { ok: true, value: { long: `v${known.longVersion}`, short, commitFilledIn: true } };
     return { ok: false, error: { problem: 'not_a_release', given, longVersion: `v${known.longVersion}` } };
   }
   if (commit === undefined || commit.length < 8) return { ok: false, error: { problem: 'commit_too_short', given, release } };

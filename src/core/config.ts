@@ -69,6 +69,8 @@ export interface Config {
    * refused: right after a deployment a node behind a load balancer may not have it yet.
    */
   codeWaitMs: number;
+  /** Free keys a visitor may create on the explorer's `/keys` page per client address per UTC day (0: off, keys come from the operator). */
+  selfServiceKeys: number;
 }
 
 /** A configuration option: its flag, its environment variable and how to read it. */
@@ -225,6 +227,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     kind: 'int',
     help: 'days finished jobs keep their submitted sources; 0 keeps them (default 7)',
   },
+  {
+    key: 'selfServiceKeys',
+    flag: 'self-service-keys',
+    env: 'SOLPROOF_SELF_SERVICE_KEYS',
+    kind: 'int',
+    help: 'free API keys a visitor may create at /keys per client address per UTC day (default 0: off)',
+  },
 ];
 
 export function defaultConfig(): Config {
@@ -262,6 +271,7 @@ export function defaultConfig(): Config {
     diagnosisSeconds: 60,
     jobPayloadDays: 7,
     codeWaitMs: 3000,
+    selfServiceKeys: 0,
   };
 }
 

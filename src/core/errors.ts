@@ -15,6 +15,14 @@ export interface CompilerErrorFact {
 }
 
 /** A line of a flattened file that was blanked so it would compile (see verify/flatteningRepairs). */
+/** A constructor argument decoded with its ABI type: `uint256 start = 7`. */
+export interface DecodedArgumentFact {
+  type: string;
+  name: string;
+  /** The value as Solidity would write it: decimal numbers, quoted strings, hex bytes and addresses, [..] for arrays and tuples. */
+  value: string;
+}
+
 export interface FlatteningRepairFact {
   /** 1-based line number in the submitted source. */
   line: number;
@@ -79,7 +87,8 @@ export interface ErrorDetails {
   no_match: CodeDifferenceFacts & { flatteningRepairs?: FlatteningRepairFact[] };
   /** The creation code matches, but the runtime code at the address is other code. */
   runtime_mismatch: CodeDifferenceFacts & { flatteningRepairs?: FlatteningRepairFact[] };
-  constructor_arguments_mismatch: { submitted: string; onchain: string; flatteningRepairs?: FlatteningRepairFact[] };
+  /** `decoded`: the creation transaction's arguments read with the constructor's ABI types (absent when they do not decode). */
+  constructor_arguments_mismatch: { submitted: string; onchain: string; decoded?: DecodedArgumentFact[]; flatteningRepairs?: FlatteningRepairFact[] };
   contract_not_found_in_output: ContractNotFoundFacts & { flatteningRepairs?: FlatteningRepairFact[] };
   library_mismatch: { library: string; onchain: string; submitted: string; flatteningRepairs?: FlatteningRepairFact[] };
   /**

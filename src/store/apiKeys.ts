@@ -55,9 +55,14 @@ export async function findApiKey(db: Kysely<Database>, key: string): Promise<Api
   return toRecord(row);
 }
 
-/** Records that a key was just used. */
+/** Records that a key was used at `now` (never moving its last use back: several processes may write it). */
 export async function touchApiKey(db: Kysely<Database>, id: string, now = Date.now()): Promise<void> {
-  await db.updateTable('apiKeys').set({ lastUsedAt: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('apiKeys')
+    .set({ lastUsedAt: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', now)]))
+    .execute();
 }
 
 /** Every key, revoked ones included, oldest first. */
@@ -82,4 +87,15 @@ function toRecord(row: ApiKeyRecord): ApiKeyRecord {
     lastUsedAt: row.lastUsedAt === null ? null : Number(row.lastUsedAt),
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
   };
+}
+
+/** How many keys with this owner were created at or after `since` (epoch ms), revoked ones included. */
+export async function countKeysCreatedSince(db: Kysely<Database>, owner: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('apiKeys')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('owner', '=', owner)
+    .where('createdAt', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

@@ -101,6 +101,30 @@ export async function getJobStatus(db: Kysely<Database>, receipt: string): Promi
   return row ? toStatus(row) : null;
 }
 
+/**
+ * Whether the same API key had another source verification of this address fail in the
+ * `windowMs` before this job was submitted (a client's retry right after its failed attempt).
+ */
+export async function hadEarlierFailure(
+  db: Kysely<Database>,
+  job: Pick<JobStatus, 'receipt' | 'address' | 'apiKeyId' | 'createdAt'>,
+  windowMs: number,
+): Promise<boolean> {
+  if (!job.apiKeyId) return false;
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select('receipt')
+    .where('address', '=', job.address.toLowerCase())
+    .where('kind', '=', 'source')
+    .where('state', '=', 'fail')
+    .where('apiKeyId', '=', job.apiKeyId)
+    .where('receipt', '!=', job.receipt)
+    .where('createdAt', '<=', job.createdAt)
+    .where('finishedAt', '>=', job.createdAt - windowMs)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The job with this receipt, or null. */
 export async function getJob(db: Kysely<Database>, receipt: string): Promise<VerificationJob | null> {
   const row = await db.selectFrom('verificationJobs').selectAll().where('receipt', '=', receipt).executeTakeFirst();

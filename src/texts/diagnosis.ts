@@ -90,7 +90,7 @@ export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts'][
     case 'contractName':
       return `contract name ${c.to} (you sent: ${c.from})`;
     case 'constructorArguments':
-      return `constructor arguments 0x${c.to} (you sent: ${c.from ? `0x${c.from}` : 'none'})`;
+      return 'the constructor arguments of the creation transaction';
     case 'library':
       return `${settingLabel('library', c.name)} at ${c.to} (you sent: ${c.from || 'none'})`;
     default:
@@ -117,9 +117,7 @@ export function diagnosisSentences(d: DiagnosisView): string {
   if (facts.compilerRelease && sentRelease && facts.compilerRelease !== sentRelease) {
     out.push(`The deployed code was compiled with solc ${facts.compilerRelease} (read from its metadata); you asked for ${sentRelease}.`);
   }
-  if (d.code === 'constructor_arguments_mismatch' && facts.onchainConstructorArguments !== undefined) {
-    out.push(`The creation transaction carries these constructor arguments: 0x${facts.onchainConstructorArguments}; you sent ${sentArguments(d)}.`);
-  }
+  // A constructor-arguments failure's reason already names the arguments on chain (texts/errors.ts).
   if (facts.library) {
     out.push(`The code calls library ${facts.library.name} at ${facts.library.onchain}; you linked it at ${facts.library.submitted || 'no address'}.`);
   }
@@ -155,11 +153,6 @@ export function diagnosisSentences(d: DiagnosisView): string {
   const limit = searchLimitText(d);
   out.push(`No setting tried made it match (${d.tried} tried, ${d.compiles} compiles${limit ? `, ${limit}` : ''}).`);
   return out.join(' ');
-}
-
-function sentArguments(d: DiagnosisView): string {
-  const change = d.fix?.changes.find((c) => c.setting === 'constructorArguments');
-  return change ? (change.from ? `0x${change.from}` : 'none') : 'other ones';
 }
 
 /** How a found fix is applied with each client: the fields or options to change. */

@@ -147,10 +147,17 @@ export function verdictReason(error: ErrorFacts | SolproofError): string {
     case 'no_match':
     case 'runtime_mismatch':
       return errorSentence(e);
-    case 'constructor_arguments_mismatch':
-      return TEXT.reasonConstructorArgs;
-    case 'contract_not_found_in_output':
-      return TEXT.reasonContractName;
+    case 'constructor_arguments_mismatch': {
+      const d = e.details;
+      const decoded = d.decoded?.length ? ` (${d.decoded.map((a) => `${a.type}${a.name ? ` ${a.name}` : ''} = ${a.value.slice(0, 200)}`).join(', ')})` : '';
+      const onchain = d.onchain.length > 2000 ? `0x${d.onchain.slice(0, 2000)}… (${d.onchain.length / 2} bytes)` : `0x${d.onchain}`;
+      return `${TEXT.reasonConstructorArgs} The creation transaction carries ${onchain}${decoded}; you sent ${d.submitted ? `0x${d.submitted.slice(0, 2000)}` : 'none'}. ${TEXT.leaveArgumentsEmpty}`;
+    }
+    case 'contract_not_found_in_output': {
+      const d = e.details;
+      const available = d.problem === 'not_in_output' && d.available.length > 0 ? ` These sources define ${d.available.slice(0, 20).join(', ')}.` : '';
+      return `${TEXT.reasonContractName(d.contractName)}${available}`;
+    }
     case 'library_mismatch':
       return TEXT.reasonLibrary;
     case 'abstract_contract':

@@ -19,7 +19,7 @@ describe('Etherscan texts', () => {
     [TEXT.unknownUid, 'Unknown UID'],
     [TEXT.reasonBytecodeMismatch, 'Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.'],
     [TEXT.reasonConstructorArgs, 'Please check if the correct constructor argument was entered.'],
-    [TEXT.reasonContractName, 'Unable to locate ContractName , did you specify the correct Contract Name ?'],
+    [TEXT.reasonContractName('Token'), 'Unable to locate ContractName Token, did you specify the correct Contract Name?'],
     [TEXT.reasonLibrary, 'Library was required but suitable match not found'],
     [TEXT.proxyNotDetected, 'A corresponding implementation contract was unfortunately not detected for the proxy address.'],
     [TEXT.unableToLocateCode('0xabc'), 'Unable to locate ContractCode at 0xabc'],

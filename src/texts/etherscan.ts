@@ -29,7 +29,10 @@ export const TEXT = {
   reasonConstructorArgs: 'Please check if the correct constructor argument was entered.',
   reasonRuntimeMismatch:
     'The creation code matches these sources, but the code deployed at the address does not: the constructor returned other code than the contract compiles to.',
-  reasonContractName: 'Unable to locate ContractName , did you specify the correct Contract Name ?',
+  /** Etherscan's words (people search for them), with the name it left out. */
+  reasonContractName: (name: string) => `Unable to locate ContractName ${name.slice(0, 200)}, did you specify the correct Contract Name?`,
+  /** After reasonConstructorArgs: the service reads the arguments itself, so the field may stay empty. */
+  leaveArgumentsEmpty: 'Or leave the constructor arguments empty: the service reads them from the creation transaction.',
   reasonLibrary: 'Library was required but suitable match not found',
   reasonAbstract: 'The named contract compiles to no bytecode (an abstract contract or an interface cannot match deployed code).',
   proxyNotDetected: 'A corresponding implementation contract was unfortunately not detected for the proxy address.',
@@ -40,6 +43,8 @@ export const TEXT = {
     `Unable to locate ContractCode at ${address}: the node had no code there at block ${block}` +
     (waitedMs > 0 ? ` (still none after waiting ${Number((waitedMs / 1000).toFixed(1))} s)` : ''),
   compilationError: (message: string) => `Solidity Compilation Error: ${message}`,
+  /** After a failure's reason: where its diagnosis is shown in full. */
+  receiptPage: (url: string) => `Diagnosis: ${url}`,
   failWithReason: (reason: string) => (reason ? `Fail - Unable to verify. ${reason}` : 'Fail - Unable to verify'),
   proxyFound: (proxy: string, implementation: string) =>
     `The proxy's (${proxy.toLowerCase()}) implementation contract is found at ${implementation.toLowerCase()} and is successfully updated.`,
@@ -70,6 +75,11 @@ export const TEXT = {
   badUrl: 'The request URL could not be decoded',
   requestTimeout: 'The request took too long to arrive',
   invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
+  /** verifysourcecode's `message` (beside the receipt) when the version named a known release without its commit. */
+  okCommitFilledIn: (given: string, long: string) =>
+    `OK - compiler version "${given.slice(0, 64)}" has no commit: solc ${long} was used (the one commit of that release)`,
+  /** checkverifystatus's `message` beside `Pass - Verified` for a partial match (clients compare the result, not the message). */
+  okPartialMatch: (why: string) => `OK - Partial match: ${why}`,
   notALongVersion: (given: string) => `Invalid parameter compilerversion: "${given}" is not a solc long version like v0.8.26+commit.8a97fa7a`,
   notASolcRelease: (given: string, long: string) => `Invalid parameter compilerversion: "${given}" is not a solc release; did you mean ${long}?`,
   commitTooShort: (given: string, release: string) =>

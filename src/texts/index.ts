@@ -7,5 +7,5 @@
 
 export * from './diagnosis.js';
 export { compilerErrorsText, errorSentence, flatteningRepairsText, flatteningWhyText, submittedVersionText, verdictReason } from './errors.js';
-export { TEXT } from './etherscan.js';
+export { TEXT, utcSecond } from './etherscan.js';
 export * from './jobs.js';

@@ -23,6 +23,63 @@ const job = ({ result, ...over }: Partial<Omit<JobView, 'result'>> & { result?: 
 };
 
 describe('how a job reads', () => {
+  it('words wrong constructor arguments once, decoded with the constructor types, and suggests leaving the field empty', () => {
+    const onchain = `${'0'.repeat(62)}07`;
+    const mismatch = job({
+      result: {
+        code: 'constructor_arguments_mismatch',
+        details: { submitted: `${'0'.repeat(62)}08`, onchain, decoded: [{ type: 'uint256', name: 'start', value: '7' }] },
+      },
+    });
+    const text = verifyStatusText(mismatch, true).text;
+    expect(text).toBe(
+      `Fail - Unable to verify. Please check if the correct constructor argument was entered. The creation transaction carries 0x${onchain} (uint256 start = 7); ` +
+        `you sent 0x${'0'.repeat(62)}08. Or leave the constructor arguments empty: the service reads them from the creation transaction.`,
+    );
+    expect(text.split(onchain)).toHaveLength(2);
+  });
+
+  it('names the contract name it could not find, and the ones the sources define', () => {
+    const missing = job({
+      result: {
+        code: 'contract_not_found_in_output',
+        details: { problem: 'not_in_output', contractName: 'Countr', sourcePath: 'C.sol', available: ['Counter', 'Lib'] },
+      },
+    });
+    expect(verifyStatusText(missing, true).text).toBe(
+      'Fail - Unable to verify. Unable to locate ContractName Countr, did you specify the correct Contract Name? These sources define Counter, Lib.',
+    );
+  });
+
+  it("ends a failure with its receipt page's URL for clients that read reasons, and keeps hardhat-verify 2's bare text", () => {
+    const failed = job({ result: { code: 'contract_not_deployed', details: { address: ADDRESS } } });
+    const url = 'http://127.0.0.1:8080/receipt/abc';
+    expect(verifyStatusText(failed, true, url).text).toBe(`Fail - Unable to verify. Unable to locate ContractCode at ${ADDRESS}. Diagnosis: ${url}`);
+    expect(verifyStatusText(failed, false, url).text).toBe('Fail - Unable to verify');
+  });
+
+  it('a partial match passes as `Pass - Verified` and says why in the message; the receipt says it too', () => {
+    const partial = job({ state: 'pass', result: { matchKind: 'partial', creationMatch: 'partial', runtimeMatch: 'partial' } });
+    const status = verifyStatusText(partial, true);
+    expect(status.text).toBe('Pass - Verified');
+    expect(status.message).toMatch(/^OK - Partial match: the code matches but the metadata hash does not/);
+    expect(receiptOutcomeText(partial)).toMatch(/^Pass - Verified \(partial match: the code matches but the metadata hash does not/);
+    const repaired = job({
+      state: 'pass',
+      result: {
+        matchKind: 'partial',
+        creationMatch: 'partial',
+        runtimeMatch: 'partial',
+        flatteningRepairs: [{ line: 9, text: '// SPDX-License-Identifier: MIT', why: 'second_spdx_line' }],
+      },
+    });
+    expect(verifyStatusText(repaired, true).message).toContain(
+      'the flattened file compiled only with these lines removed: line 9 (second SPDX licence line: // SPDX-License-Identifier: MIT)',
+    );
+    const full = job({ state: 'pass', result: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' } });
+    expect(verifyStatusText(full, true)).toEqual({ ok: true, text: 'Pass - Verified' });
+  });
+
   it('words a failure from its code and facts, with the reason only for clients that read reasons', () => {
     const failed = job({ result: { code: 'contract_not_deployed', details: { address: ADDRESS } } });
     expect(verifyStatusText(failed, true)).toEqual({ ok: false, text: `Fail - Unable to verify. Unable to locate ContractCode at ${ADDRESS}` });
@@ -31,7 +88,10 @@ describe('how a job reads', () => {
 
   it("keeps Etherscan's reasons for the verdicts Etherscan names", () => {
     const mismatch = job({ result: { code: 'constructor_arguments_mismatch', details: { submitted: '01', onchain: '02' } } });
-    expect(verifyStatusText(mismatch, true).text).toBe('Fail - Unable to verify. Please check if the correct constructor argument was entered.');
+    expect(verifyStatusText(mismatch, true).text).toBe(
+      'Fail - Unable to verify. Please check if the correct constructor argument was entered. The creation transaction carries 0x02; you sent 0x01. ' +
+        'Or leave the constructor arguments empty: the service reads them from the creation transaction.',
+    );
     const compileError = job({
       result: { code: 'compiler_error', details: { errors: [{ severity: 'error', message: 'x', formattedMessage: 'ParserError: Expected ";"\n' }] } },
     });

@@ -7,7 +7,7 @@
 import type { ErrorFacts } from '../core/errors.js';
 import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
 import { type DiagnosisView, diagnosisSentences } from './diagnosis.js';
-import { compilerErrorsText, errorSentence, verdictReason } from './errors.js';
+import { compilerErrorsText, errorSentence, flatteningRepairsText, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
 /** What the texts read of a job (the store's JobStatus has these fields). */
@@ -26,6 +26,24 @@ export interface JobView {
 export interface StatusText {
   ok: boolean;
   text: string;
+  /**
+   * What the envelope's `message` says instead of `OK` for a pass that is not a full match
+   * (clients compare the result with `Pass - Verified`; none compares the message).
+   */
+  message?: string;
+}
+
+/** Why a pass is not a full match (a partial match, a flattened file verified with lines removed), or null for a full match. */
+export function passCaveat(job: JobView): string | null {
+  const passed = job.result?.outcome === 'source_pass' ? job.result.document : null;
+  if (!passed) return null;
+  const repairs = passed.flatteningRepairs ?? [];
+  const parts: string[] = [];
+  if (passed.matchKind === 'partial') {
+    parts.push("the code matches but the metadata hash does not: these sources or metadata settings are not exactly the build's");
+  }
+  if (repairs.length > 0) parts.push(`the flattened file compiled only with these lines removed: ${flatteningRepairsText(repairs.slice(0, 20))}`);
+  return parts.length > 0 ? parts.join('; ') : null;
 }
 
 /** The error a failed job kept, if it kept one. */
@@ -79,21 +97,24 @@ function isDryRun(job: JobView): boolean {
  * with its reason and diagnosis for a client that reads reasons, the bare text for one that
  * compares the whole text (hardhat-verify 2).
  */
-export function verifyStatusText(job: JobView, readsReasons: boolean): StatusText {
+export function verifyStatusText(job: JobView, readsReasons: boolean, receiptUrl?: string): StatusText {
+  const withUrl = (text: string): string => (receiptUrl ? `${text}${/[.?!)]$/.test(text) ? '' : '.'} ${TEXT.receiptPage(receiptUrl)}` : text);
   switch (job.state) {
     case 'queued':
     case 'running':
       return { ok: false, text: TEXT.pending };
-    case 'pass':
-      return { ok: true, text: isDryRun(job) ? TEXT.passDryRun : TEXT.pass };
+    case 'pass': {
+      const caveat = passCaveat(job);
+      return { ok: true, text: isDryRun(job) ? TEXT.passDryRun : TEXT.pass, ...(caveat ? { message: TEXT.okPartialMatch(caveat) } : {}) };
+    }
     case 'already_verified':
       return { ok: false, text: TEXT.alreadyVerifiedStatus };
     default:
       if (job.kind === 'build') {
         const text = buildStatusText(job).text;
-        return { ok: false, text: readsReasons ? text : TEXT.fail };
+        return { ok: false, text: readsReasons ? withUrl(text) : TEXT.fail };
       }
-      return { ok: false, text: readsReasons ? TEXT.failWithReason(sourceFailureReason(job)) : TEXT.fail };
+      return { ok: false, text: readsReasons ? withUrl(TEXT.failWithReason(sourceFailureReason(job))) : TEXT.fail };
   }
 }
 
@@ -144,10 +165,16 @@ export function receiptStatusText(job: JobView): string {
   return verifyStatusText(job, true).text;
 }
 
+/** The receipt's pass in words, with why it is not a full match: `Pass - Verified (partial match: ...)`. */
+function passWithCaveat(job: JobView, text: string): string {
+  const caveat = passCaveat(job);
+  return caveat ? `${text} (partial match: ${caveat})` : text;
+}
+
 /** The one line the receipt page shows for a finished job. */
 export function receiptOutcomeText(job: JobView): string {
   if (job.kind === 'proxy') return proxyStatusText(job).text;
   if (job.kind === 'build') return buildStatusText(job).text;
   if (job.state === 'fail') return sourceFailureReason(job) || 'Unable to verify';
-  return verifyStatusText(job, true).text;
+  return passWithCaveat(job, verifyStatusText(job, true).text);
 }

@@ -1,5 +1,6 @@
+import { type AbiParameter, decodeAbiParameters } from 'viem';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
-import { type AnySolproofError, type CodeDifferenceFacts, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
+import { type AnySolproofError, type CodeDifferenceFacts, type DecodedArgumentFact, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
@@ -292,7 +293,12 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, select
 
   const submittedArguments = strip0x(submission.constructorArguments.trim()).toLowerCase();
   if (creation && submittedArguments !== '' && submittedArguments !== creation.constructorArguments) {
-    throw new SolproofError('constructor_arguments_mismatch', { submitted: submittedArguments, onchain: creation.constructorArguments });
+    const decoded = decodeConstructorArguments(abi, creation.constructorArguments);
+    throw new SolproofError('constructor_arguments_mismatch', {
+      submitted: submittedArguments,
+      onchain: creation.constructorArguments,
+      ...(decoded ? { decoded } : {}),
+    });
   }
 
   if (!runtime) {
@@ -469,4 +475,25 @@ function checkClaimedLibraries(claimed: LibraryLink[], found: Record<string, Add
       }
     }
   }
+}
+
+/** The creation transaction's constructor arguments read with the constructor's ABI types; null when there are none or they do not decode. */
+export function decodeConstructorArguments(abi: readonly unknown[], hex: string): DecodedArgumentFact[] | null {
+  const ctor = abi.find((item) => (item as { type?: unknown }).type === 'constructor') as { inputs?: AbiParameter[] } | undefined;
+  const inputs = ctor?.inputs ?? [];
+  if (inputs.length === 0 || hex === '') return null;
+  try {
+    const values = decodeAbiParameters(inputs, `0x${hex}`);
+    return inputs.map((input, i) => ({ type: input.type, name: input.name ?? '', value: solidityValue(values[i]) }));
+  } catch {
+    return null;
+  }
+}
+
+function solidityValue(value: unknown): string {
+  if (typeof value === 'string') return value.startsWith('0x') ? value : JSON.stringify(value);
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(solidityValue).join(', ')}]`;
+  if (value && typeof value === 'object') return `(${Object.values(value).map(solidityValue).join(', ')})`;
+  return String(value);
 }

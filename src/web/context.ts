@@ -8,7 +8,7 @@ import type { ChainReader } from '../verify/index.js';
 
 /** What the explorer needs from the rest of the service (wired by cli/). */
 export interface WebContext {
-  config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit'>;
+  config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit' | 'selfServiceKeys'>;
   /** The chain id the service serves. */
   chainId: number;
   store: Store;

@@ -6,6 +6,7 @@ import { CallError } from './contractCalls.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';
 import { messagePage } from './pages/messagePage.js';
 import { addressRoutes } from './routes/address.js';
+import { apiKeysRoutes } from './routes/apiKeys.js';
 import { CALL_BODY_LIMIT, callsRoutes } from './routes/calls.js';
 import { compilersRoutes } from './routes/compilers.js';
 import { contractsRoutes } from './routes/contracts.js';
@@ -72,5 +73,6 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
     addressRoutes(web, ctx, runtime);
     callsRoutes(web, ctx, runtime);
     receiptsRoutes(web, ctx, runtime);
+    apiKeysRoutes(web, ctx);
   });
 }

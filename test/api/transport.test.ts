@@ -132,7 +132,14 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
       { codeformat: 'solidity-standard-json-input', sourceCode: 'not json', contractname: 'a.sol:A' },
       'Invalid parameter sourceCode: the standard JSON input is not a JSON object',
     ],
-    [{ compilerversion: '0.8.28' }, 'Invalid parameter compilerversion: "0.8.28" is not a solc release; did you mean v0.8.28+commit.7893614a?'],
+    [
+      { compilerversion: 'v0.8.28+commit.7893614b' },
+      'Invalid parameter compilerversion: "v0.8.28+commit.7893614b" is not a solc release; did you mean v0.8.28+commit.7893614a?',
+    ],
+    [
+      { compilerversion: 'v0.9.99' },
+      'Invalid parameter compilerversion: "v0.9.99" does not name a commit of solc 0.9.99: send its whole long version, with the 8-digit commit (like v0.8.26+commit.8a97fa7a)',
+    ],
     [{ compilerversion: 'latest' }, 'Invalid parameter compilerversion: "latest" is not a solc long version like v0.8.26+commit.8a97fa7a'],
     [{ compilerversion: 'v0.4.10+commit.f0d539ae' }, 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
     [{ runs: 'many' }, 'Invalid parameter runs: expected a whole number from 0 to 4294967295'],

@@ -131,6 +131,20 @@ describe('verifysourcecode: passes', () => {
     expect(record.MatchKind).toBe('full');
   });
 
+  it("a compiler version without its commit (v0.8.28) verifies with that release's commit, and the answer says which", async () => {
+    const source = COUNTER.replace('contract Counter {', `contract Counter {\n    uint256 public constant NO_COMMIT = ${Date.now()};`);
+    const fresh = await build('0.8.28', standardInput({ 'Counter.sol': source }, { optimizer: true, runs: 200 }), 'Counter.sol', 'Counter');
+    const { address } = await deployContract(fresh.abi, fresh.bytecode, counterArgs, ACCOUNT);
+    const { submit, status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, fresh, 'Counter', source, { compilerversion: 'v0.8.28' }));
+    expect(submit).toMatchObject({
+      status: '1',
+      message: 'OK - compiler version "v0.8.28" has no commit: solc v0.8.28+commit.7893614a was used (the one commit of that release)',
+    });
+    expect(status?.result).toBe('Pass - Verified');
+    expect(status?.message).toBe('OK');
+    expect((await sourceRecord(address)).CompilerVersion).toBe('v0.8.28+commit.7893614a');
+  });
+
   it('an edited comment is a partial match; the exact source is full', async () => {
     // Code no other test verified: a copy of a verified contract would be a similar match.
     const exact = COUNTER.replace('contract Counter {', `contract Counter {\n    uint256 public constant EDITED = ${Date.now()};`);
@@ -139,6 +153,8 @@ describe('verifysourcecode: passes', () => {
     const { address } = await deployContract(fresh.abi, fresh.bytecode, counterArgs, ACCOUNT);
     const partial = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, fresh, 'Counter', edited));
     expect(partial.status?.result).toBe('Pass - Verified');
+    // The one word clients do not compare says it: the message.
+    expect(partial.status?.message).toMatch(/^OK - Partial match: the code matches but the metadata hash does not/);
     expect((await sourceRecord(address)).MatchKind).toBe('partial');
     // The exact source is better: it replaces the partial match.
     const full = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, fresh, 'Counter', exact));
@@ -280,7 +296,7 @@ contract Impl is Base {
     const other = await build('0.8.28', standardInput({ 'C.sol': RUNS }, { optimizer: true, runs: 100000 }), 'C.sol', 'Constants');
     expect(other.bytecode.length).not.toBe(built.bytecode.length); // the precondition: runs change the code
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
-    const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }));
+    const { submit, status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }));
     // Etherscan's reason, then the diagnosis: the runs that make it match.
     expect(status).toMatchObject({ status: '0', message: 'NOTOK' });
     expect(status?.result).toMatch(/^Fail - Unable to verify\. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode\. /);
@@ -289,7 +305,7 @@ contract Impl is Base {
     expect(['1', '200']).toContain(suggested);
     // Who sees the reason: hardhat-verify 2's own request (a GET without chainid or User-Agent)
     // gets the bare text it compares against; curl, a POST (Foundry) and verbose=1 get the reason.
-    const guid = String((await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Constants', RUNS, { runs: '100000' }), {})).submit.result);
+    const guid = String(submit.result);
     const hardhat2 = await new Etherscan(apiKey, apiUrl, apiUrl.replace(/\/api$/, ''), undefined).getVerificationStatus(guid);
     expect(hardhat2.message).toBe('Fail - Unable to verify');
     expect(hardhat2.isFailure()).toBe(true);
@@ -327,14 +343,22 @@ contract Impl is Base {
     const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Counter', COUNTER, { constructorArguements: wrong }));
     expect(status?.result).toMatch(/^Fail - Unable to verify\. Please check if the correct constructor argument was entered\. /);
     const right = encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], ['right', 1n]);
-    expect(status?.result).toContain(`The creation transaction carries these constructor arguments: ${right}; you sent ${wrong}.`);
+    // The arguments on chain once, decoded with the constructor's types, and the way out: leave the field empty.
+    expect(status?.result).toContain(`The creation transaction carries ${right} (string _label = "right", uint256 start = 1); you sent ${wrong}.`);
+    expect(String(status?.result).split(right.slice(2))).toHaveLength(2);
+    expect(status?.result).toContain('Or leave the constructor arguments empty: the service reads them from the creation transaction.');
+    expect(status?.result).toContain('It matches (a full match) with the constructor arguments of the creation transaction.');
+    expect(status?.result).toMatch(/ Diagnosis: http:\/\/127\.0\.0\.1:\d+\/receipt\/[a-z0-9]{50}$/);
+    // As suggested: the same submission without arguments verifies.
+    const { status: again } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Counter', COUNTER, { constructorArguements: '' }));
+    expect(again?.result).toBe('Pass - Verified');
   });
 
   it('wrong contract name', async () => {
     const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
     const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
     const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Countr', COUNTER));
-    expect(status?.result).toMatch(/^Fail - Unable to verify\. Unable to locate ContractName , did you specify the correct Contract Name \? /);
+    expect(status?.result).toMatch(/^Fail - Unable to verify\. Unable to locate ContractName Countr, did you specify the correct Contract Name\? /);
     expect(status?.result).toContain('Countr is not the contract deployed here; Counter of your sources compiles to the deployed code.');
   });
 

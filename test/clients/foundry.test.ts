@@ -357,6 +357,9 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     expect(printed, check.transcript).toMatch(/Fail - Unable to verify\. \S/);
     // The diagnosis names the arguments the creation transaction really carries.
     expect(printed, check.transcript).toContain(`0x${(4).toString(16).padStart(64, '0')}`);
+    // Decoded with the constructor's types, and the receipt page where the whole diagnosis is.
+    expect(printed, check.transcript).toMatch(/\(uint256( \w+)? = 4\)/);
+    expect(printed, check.transcript).toMatch(new RegExp(`Diagnosis: http://127\\.0\\.0\\.1:\\d+/receipt/${guid}`));
     const checks = proxy.requests.filter((r) => ({ ...r.query, ...r.form }).action === 'checkverifystatus' && { ...r.query, ...r.form }.guid === guid);
     expect(checks.length).toBeGreaterThan(0);
     for (const r of checks) {

@@ -158,6 +158,38 @@ describe("Hardhat verify v2's Etherscan client", () => {
     expect(record.ContractName).toBe('Greeter');
   });
 
+  it("both attempts fail: the first is bare (the plugin retries), the last carries the reason and the receipt page's URL, which the plugin prints", async () => {
+    const edition = GREETER.replace('uint256 public greeted;', `uint256 public greeted;\n    uint256 public constant FAILS = ${Date.now()};`);
+    const own = await build(
+      '0.8.28',
+      hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED, 'contracts/Unrelated.sol': UNRELATED }),
+      'contracts/Greeter.sol',
+      'Greeter',
+    );
+    const address = (await deployContract(own.abi, own.bytecode, ['hello', 7n], ACCOUNT)).address;
+    const wrong = encodeArgs('hello', 8n);
+    const first = await attempt(address, hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED }), wrong);
+    expect(first.status.isFailure()).toBe(true);
+    expect(first.status.message).toBe('Fail - Unable to verify');
+
+    // The plugin's second (full input) attempt is its last: it shows what the API answered.
+    const error = await attempt(address, own.input, wrong).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.name).toBe('ContractStatusPollingResponseNotOkError');
+    expect(error?.message).toContain(
+      'Reason: Fail - Unable to verify. Please check if the correct constructor argument was entered. The creation transaction carries',
+    );
+    const url = /Diagnosis: (http:\/\/127\.0\.0\.1:\d+\/receipt\/[a-z0-9]{50})$/.exec(error?.message ?? '')?.[1];
+    expect(url, error?.message).toBeDefined();
+    // The page it names is the second attempt's receipt, with the diagnosis.
+    const page = await fetch(url!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Please check if the correct constructor argument was entered.');
+    expect(await etherscan.isVerified(address)).toBe(false);
+  });
+
   it('two submissions at once: one passes, the other polls to "Already Verified" (the plugin reports already verified)', async () => {
     const address = await deploy();
     const [a, b] = await Promise.all([

@@ -311,14 +311,15 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     );
     // Etherscan's reason, then the diagnosis: the arguments the creation transaction carries.
     const reason =
-      `Fail - Unable to verify. ${TEXT.reasonConstructorArgs} The creation transaction carries these constructor arguments: ` +
-      `0x${encodeArgs('hello', 7n)}; you sent 0x${encodeArgs('hello', 8n)}.`;
+      `Fail - Unable to verify. ${TEXT.reasonConstructorArgs} The creation transaction carries ` +
+      `0x${encodeArgs('hello', 7n)} (string _greeting = "hello", uint256 start = 7); you sent 0x${encodeArgs('hello', 8n)}. ${TEXT.leaveArgumentsEmpty}`;
     expect(reason).toMatch(/^Fail - Unable to verify\. Please check if the correct constructor argument was entered\. /);
     // The client's own reading of our answer: a failure, with our text, not worth a retry.
     expect(error.attempts).toHaveLength(1);
     expect(error.attempts[0]).toMatchObject({ success: false, isRetryable: false });
     expect(error.attempts[0]!.message).toContain(reason);
-    expect(error.attempts[0]!.message).toContain('It matches (a full match) with constructor arguments');
+    expect(error.attempts[0]!.message).toContain('It matches (a full match) with the constructor arguments of the creation transaction.');
+    expect(error.attempts[0]!.message).toMatch(/ Diagnosis: http:\/\/127\.0\.0\.1:\d+\/receipt\/[a-z0-9]{50}$/);
     expect(HardhatError.isHardhatError(error, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_FAILED)).toBe(true);
     expect(error.message).toContain(`Reason: "${reason}`);
 

@@ -233,7 +233,9 @@ describe('diagnoses of failed verifications', () => {
     const { address, built, text } = await deployed(`Args${RUN}`, '0.8.28', { optimizer: false });
     const wrong = encodeAbiParameters([{ type: 'uint256' }], [42n]).slice(2);
     const reason = await failureText(singleFileFields(address, built, `Args${RUN}`, text, { constructorArguements: wrong }));
-    expect(reason).toContain(`The creation transaction carries these constructor arguments: 0x${encodedArgs}; you sent 0x${wrong}.`);
+    expect(reason).toContain(`The creation transaction carries 0x${encodedArgs} (`);
+    expect(reason).toContain(`; you sent 0x${wrong}. Or leave the constructor arguments empty: the service reads them from the creation transaction.`);
+    expect(reason.split(encodedArgs)).toHaveLength(2);
     await passes(singleFileFields(address, built, `Args${RUN}`, text, { constructorArguements: encodedArgs }));
   });
 

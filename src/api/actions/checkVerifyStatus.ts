@@ -1,17 +1,29 @@
+import { hadEarlierFailure } from '../../store/verificationJobs.js';
 import { verifyStatusText } from '../../texts/index.js';
 import type { ApiContext, Caller } from '../context.js';
 import { type Envelope, fail, ok } from '../envelope.js';
 import type { Params } from '../params.js';
 import { findJob, isEnvelope } from './findJob.js';
 
+/** How soon after a failed verdict a new submission of the same key at the same address counts as the client's own retry. */
+const RETRY_WINDOW_MS = 60_000;
+
 /**
- * `checkverifystatus`. A failure carries its reason and diagnosis for every client that reads
- * them; hardhat-verify 2 gets the bare `Fail - Unable to verify` it compares against (anything
- * longer makes it abort its retry with the full input). See readsFailureReasons.
+ * `checkverifystatus`. A failure carries its reason, its diagnosis and the receipt page's URL
+ * for every client that reads them. hardhat-verify 2 compares the whole `Fail - Unable to
+ * verify` (anything longer makes it abort its retry with the full input), so its first attempt
+ * gets the bare text; its second attempt at the same address (the full input, submitted at
+ * once by the same key) is its last, and gets the reason and the URL, which the plugin prints.
+ * See readsFailureReasons.
  */
 export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
   const job = await findJob(ctx, params, ['source', 'build']);
   if (isEnvelope(job)) return job;
-  const status = verifyStatusText(job, caller.readsReasons);
-  return status.ok ? ok(status.text) : fail(status.text);
+  let readsReasons = caller.readsReasons;
+  if (!readsReasons && job.state === 'fail' && job.kind === 'source' && params.text('verbose') === '') {
+    readsReasons = await hadEarlierFailure(ctx.store.db, job, RETRY_WINDOW_MS);
+  }
+  const receiptUrl = caller.baseUrl ? `${caller.baseUrl}/receipt/${job.receipt}` : undefined;
+  const status = verifyStatusText(job, readsReasons, receiptUrl);
+  return status.ok ? ok(status.text, status.message) : fail(status.text);
 }

@@ -1,8 +1,9 @@
+import { readSubmittedVersion } from '../../core/compilerVersion.js';
 import { getStoredVerdict } from '../../store/verifiedContracts.js';
 import { TEXT } from '../../texts/index.js';
 import { canBeImproved } from '../../verify/index.js';
 import type { ApiContext, Caller } from '../context.js';
-import { type Envelope, fail } from '../envelope.js';
+import { type Envelope, fail, ok } from '../envelope.js';
 import type { Params } from '../params.js';
 import { parseSourceSubmission } from '../parseSubmission.js';
 import { codeOrRefusal } from './codeAtAddress.js';
@@ -18,12 +19,13 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const parsed = parseSourceSubmission(params, ctx.releases);
   if (!parsed.ok) return fail(parsed.error);
   const submission = parsed.value;
+  const answered = (answer: Envelope): Envelope => withFilledInCommit(answer, params.text('compilerversion'), ctx);
   const dryRun = ['1', 'true'].includes(params.text('dryrun').toLowerCase());
   if (dryRun) {
     // Verified and diagnosed like any submission, published nowhere, counted against the key's dry runs.
     const found = await codeOrRefusal(ctx, submission.address);
     if (!found.ok) return found.refusal;
-    return queueForKey(ctx, caller.key, { kind: 'source', submission, dryRun: true });
+    return answered(await queueForKey(ctx, caller.key, { kind: 'source', submission, dryRun: true }));
   }
 
   // A partial match (or one whose runtime code was never compared) stays open to a better
@@ -45,5 +47,12 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
   // Sources compiled before need no compiler: the verdict is there by the first status check.
   if (answer.status === '1' && !(await ctx.runKnown(String(answer.result), submission))) ctx.wakeJobs();
-  return answer;
+  return answered(answer);
+}
+
+/** A receipt for a version named without its commit says, in `message`, which commit was used (clients read the receipt from `result`). */
+function withFilledInCommit(answer: Envelope, versionText: string, ctx: ApiContext): Envelope {
+  if (answer.status !== '1') return answer;
+  const read = readSubmittedVersion(versionText, ctx.releases);
+  return read.ok && read.value.commitFilledIn ? ok(answer.result, TEXT.okCommitFilledIn(versionText, read.value.long)) : answer;
 }

@@ -69,7 +69,7 @@ export function apiDocsPage(data: { chainId: number; baseUrl: string }): Html {
 <div class="card">
 <p>One endpoint, <span class="mono">${api}</span>, answering Etherscan's <span class="mono">module=contract</span> actions with the usual envelope
 <span class="mono">{"status":"1","message":"OK","result":…}</span> (status "0" and a text on any problem, always HTTP 200).
-Parameters come in the query string or in the body (form, multipart or JSON). Submissions need an API key (<span class="mono">solproof keys create</span>);
+Parameters come in the query string or in the body (form, multipart or JSON). Submissions need an API key (<a href="/keys">how to get one</a>);
 reads without one are rate-limited.</p>
 </div>
 <div class="table-wrap"><table>

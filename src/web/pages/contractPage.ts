@@ -282,7 +282,7 @@ etherscan: {
 // then: npx hardhat verify --network solproof ${data.address} [constructor args]`;
   return html`<div class="card">
 <h2>How to verify</h2>
-<p>Submit the sources with an API key (<span class="mono">solproof keys create</span>), then follow the receipt it returns at <span class="mono">/receipt/&lt;guid&gt;</span>. With curl:</p>
+<p>Submit the sources with an API key (<a href="/keys">how to get one</a>), then follow the receipt it returns at <span class="mono">/receipt/&lt;guid&gt;</span>. With curl:</p>
 <pre class="source">${curl}</pre>
 <p>Or with Hardhat:</p>
 <pre class="source">${hardhat}</pre>
