@@ -96,6 +96,10 @@ async function layoutProblems(page: Page): Promise<string[]> {
       if (height > line * 2 + 1) problems.push(`address ${a.textContent?.slice(0, 12)}… takes ${Math.round(height / line)} lines`);
       if (a.getBoundingClientRect().right > width + 0.5) problems.push(`address ${a.textContent?.slice(0, 12)}… runs past the screen`);
     }
+    // Running text (notices, receipts' outcomes, facts) wraps within its box, addresses included.
+    for (const box of Array.from(document.querySelectorAll<HTMLElement>('.notice, table.receipts td, dl.facts dd'))) {
+      if (box.scrollWidth > box.clientWidth + 1) problems.push(`text runs out of its box: ${box.textContent?.trim().slice(0, 40)}`);
+    }
     return problems;
   });
 }
