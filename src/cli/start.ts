@@ -24,6 +24,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { openStore, type Store } from '../store/openStore.js';
 import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
+import { shareableRpcUrl } from '../web/context.js';
 import { registerWebRoutes } from '../web/routes.js';
 
 const DEVNET_PORT = 8545;
@@ -180,7 +181,11 @@ export async function start(config: Config): Promise<void> {
     return JSON.parse(res.body) as { status: string; message: string; result: unknown };
   };
   const checkApiKey = (apiKey: string, client: string) => access.checkKey(apiKey, client);
-  await registerWebRoutes(app, { config, chainId, store, chain, logger, compilers, copies, records, submitVerification, checkApiKey }, rateLimits);
+  await registerWebRoutes(
+    app,
+    { config, chainId, publicRpcUrl: shareableRpcUrl(rpcUrl), store, chain, logger, compilers, copies, records, submitVerification, checkApiKey },
+    rateLimits,
+  );
   // Copies of verified contracts are verified as they are deployed.
   const follower = config.followChain
     ? new ChainFollower({

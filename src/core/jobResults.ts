@@ -20,6 +20,8 @@ export interface SourcePassResult {
   flatteningRepairs?: FlatteningRepairFact[];
   /** Metadata settings read from the deployed code (it has no metadata hash) that were compiled instead of the submission's. */
   metadataSettingsFromCode?: MetadataSettingFromCode[];
+  /** A licence code the submission chose that the source's SPDX line overruled (the published one). */
+  licenseOverruled?: { chosen: number; published: number };
 }
 
 /** A metadata setting read from deployed code without a metadata hash, compiled instead of the submitted one. */

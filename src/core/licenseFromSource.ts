@@ -1,7 +1,7 @@
 import { solidityOutline } from './solidityOutline.js';
 
 /** SPDX identifiers to Etherscan licence codes (used when the submission names no licence). */
-const SPDX_TO_CODE: Record<string, number> = {
+export const SPDX_TO_CODE: Readonly<Record<string, number>> = {
   UNLICENSED: 1,
   Unlicense: 2,
   MIT: 3,

@@ -4,6 +4,7 @@ import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { recordVerification } from '../bytecodeDatabase/recordVerification.js';
 import { type AnySolproofError, type ErrorCode, errorFacts, isSolproofError } from '../core/errors.js';
 import { type FailureResult, type SourcePassResult, storedError } from '../core/jobResults.js';
+import { spdxLicense } from '../core/licenseFromSource.js';
 import type { Logger } from '../core/log.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Hex, SourceSubmission } from '../core/types.js';
@@ -70,7 +71,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
     if (job.request?.kind !== 'source') {
       return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a source verification' } });
     }
-    const submission = job.request.submission;
+    let submission = job.request.submission;
     const dryRun = job.request.dryRun === true;
     const address = submission.address;
     const existing = dryRun ? null : await getStoredVerdict(deps.store.db, address);
@@ -87,8 +88,24 @@ export function createVerificationHandler(deps: VerificationDeps) {
       }
       creation = await deps.chain.findCreation(address);
       const found = creation;
-      const verify = () => verifyContract({ compiler: deps.compiler, submission, runtimeCode, creation: found, known: storedCompilations(deps.store.db) });
-      result = deps.diagnosis ? await deps.diagnosis.gate.hold(verify) : await verify();
+      const verifyWith = (sent: SourceSubmission) => {
+        const verify = () =>
+          verifyContract({ compiler: deps.compiler, submission: sent, runtimeCode, creation: found, known: storedCompilations(deps.store.db) });
+        return deps.diagnosis ? deps.diagnosis.gate.hold(verify) : verify();
+      };
+      result = await verifyWith(submission);
+      // A metadata hash that differs may be the line endings alone: a browser sends a pasted
+      // source with CRLF, a build on Windows may have had them. The other ending is tried once,
+      // and taken when the deployed metadata proves it (a full match).
+      const other = hashDiffers(result) ? otherLineEndings(submission) : null;
+      if (other) {
+        const again = await verifyWith(other).catch(() => null);
+        if (again?.matchKind === 'full') {
+          deps.logger.info({ receipt: job.receipt, lineEndings: hasCrlf(other) ? 'crlf' : 'lf' }, "full match with the sources' other line endings");
+          result = again;
+          submission = other;
+        }
+      }
     } catch (error) {
       // A compiler that crashes again on the same input will not stop crashing.
       if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) return failed(errorFacts(error));
@@ -143,8 +160,18 @@ export function createVerificationHandler(deps: VerificationDeps) {
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
+      ...licenseOverruled(submission, result),
     });
   };
+}
+
+/** The submission's licence when the contract file's SPDX line names another (which is the one published). */
+function licenseOverruled(submission: SourceSubmission, result: VerificationResult): { licenseOverruled?: { chosen: number; published: number } } {
+  const source = submission.codeFormat === 'solidity-single-file' ? submission.sourceCode : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
+  const published = spdxLicense(source);
+  return submission.licenseType && published !== null && published !== submission.licenseType
+    ? { licenseOverruled: { chosen: submission.licenseType, published } }
+    : {};
 }
 
 /**
@@ -203,4 +230,39 @@ async function diagnosedFailure(
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
     return failed(errorFacts(error));
   }
+}
+
+/** A partial match whose metadata hash differs from the deployed one (the sources' text may be all that differs). */
+function hashDiffers(result: VerificationResult): boolean {
+  if (result.matchKind === 'full' || result.flatteningRepairs) return false;
+  return [...result.transformations.runtime, ...result.transformations.creation].some((t) => t.reason === 'cborAuxdata' && t.type === 'replace');
+}
+
+function sourcesOf(submission: SourceSubmission): string[] {
+  return submission.codeFormat === 'solidity-single-file'
+    ? [submission.sourceCode]
+    : Object.values(submission.standardJson.sources).map((s) => s.content ?? '');
+}
+
+function hasCrlf(submission: SourceSubmission): boolean {
+  return sourcesOf(submission).some((text) => text.includes('\r\n'));
+}
+
+/**
+ * The submission with the other line endings: CRLF made LF when any source has CRLF; else, for
+ * a single file (pasted or flattened from a Windows checkout), LF made CRLF. Null when there is
+ * nothing to change (a standard JSON input without CRLF keeps the endings its build wrote).
+ */
+export function otherLineEndings(submission: SourceSubmission): SourceSubmission | null {
+  const crlf = hasCrlf(submission);
+  if (!crlf && (submission.codeFormat !== 'solidity-single-file' || !submission.sourceCode.includes('\n'))) return null;
+  const convert = (text: string): string => (crlf ? text.replace(/\r\n/g, '\n') : text.replace(/\r?\n/g, '\r\n'));
+  if (submission.codeFormat === 'solidity-single-file') return { ...submission, sourceCode: convert(submission.sourceCode) };
+  const sources = Object.fromEntries(
+    Object.entries(submission.standardJson.sources).map(([path, source]) => [
+      path,
+      source.content === undefined ? source : { ...source, content: convert(source.content) },
+    ]),
+  );
+  return { ...submission, standardJson: { ...submission.standardJson, sources } };
 }

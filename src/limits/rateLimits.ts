@@ -31,6 +31,12 @@ export class IntervalLimiter {
     prune(this.last);
     return true;
   }
+
+  /** Milliseconds until `client` may go ahead again (0 when it may now). */
+  waitMs(client: string, now = Date.now()): number {
+    const prev = this.last.get(client);
+    return prev === undefined || this.intervalMs <= 0 ? 0 : Math.max(0, prev + this.intervalMs - now);
+  }
 }
 
 /** A token bucket per key: `ratePerSecond` sustained, bursts up to the same number. */
@@ -93,6 +99,8 @@ export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** One request per `intervalMs` per client; true when this one may go ahead (and it is recorded). */
   takeInterval(scope: string, client: string, intervalMs: number): Promise<boolean>;
+  /** Milliseconds until `takeInterval` would let `client` go ahead (0 when it would now). */
+  intervalWait(scope: string, client: string, intervalMs: number): Promise<number>;
   /** Takes a token from the bucket of `id` (`ratePerSecond` sustained, bursts up to the same); true when there was one. */
   takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean>;
   /** Counts a failure of `client`; true when the client is now blocked. */
@@ -114,6 +122,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     let limiter = this.intervals.get(name);
     if (!limiter) this.intervals.set(name, (limiter = new IntervalLimiter(intervalMs)));
     return limiter.take(client);
+  }
+
+  async intervalWait(scope: string, client: string, intervalMs: number): Promise<number> {
+    return this.intervals.get(`${scope}/${intervalMs}`)?.waitMs(client) ?? 0;
   }
 
   async takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {

@@ -167,6 +167,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  async intervalWait(scope: string, client: string, intervalMs: number): Promise<number> {
+    if (intervalMs <= 0) return 0;
+    try {
+      const left = await this.client.pttl(`${this.prefix}interval:${scope}:${client}`);
+      return left > 0 ? Math.min(left, intervalMs) : 0;
+    } catch (error) {
+      this.unavailable(error);
+      return 0;
+    }
+  }
+
   takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {
     if (ratePerSecond <= 0) return Promise.resolve(true);
     return this.guard(true, async () => {

@@ -57,7 +57,8 @@ function isSourcePass(doc: unknown): doc is SourcePassResult {
   return (
     ['dryRun', 'replaced', 'reusedCompilation'].every((flag) => optional(doc[flag], (v) => v === true)) &&
     optional(doc['flatteningRepairs'], (v) => isListOf(v, (r) => typeof r['line'] === 'number' && isString(r['text']) && isString(r['why']))) &&
-    optional(doc['metadataSettingsFromCode'], (v) => isListOf(v, (c) => isString(c['setting']) && isString(c['from']) && isString(c['to'])))
+    optional(doc['metadataSettingsFromCode'], (v) => isListOf(v, (c) => isString(c['setting']) && isString(c['from']) && isString(c['to']))) &&
+    optional(doc['licenseOverruled'], (v) => isRecord(v) && typeof v['chosen'] === 'number' && typeof v['published'] === 'number')
   );
 }
 

@@ -48,6 +48,21 @@ export async function saveProxyRecord(db: Kysely<Database>, record: ProxyRecord)
     .execute();
 }
 
+/** Which of these addresses (lower case) have a proxy record: for lists that mark proxies. */
+export async function proxyAddressesAmong(db: Kysely<Database>, addresses: readonly string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('proxyRecords')
+    .select('address')
+    .where(
+      'address',
+      'in',
+      addresses.map((a) => a.toLowerCase()),
+    )
+    .execute();
+  return new Set(rows.map((r) => r.address));
+}
+
 /** The proxy record of an address (any letter case), or null. */
 export async function getProxyRecord(db: Kysely<Database>, address: string): Promise<ProxyRecord | null> {
   const row = await db.selectFrom('proxyRecords').selectAll().where('address', '=', address.toLowerCase()).executeTakeFirst();

@@ -144,6 +144,19 @@ export async function listJobsForAddress(db: Kysely<Database>, address: Address,
   return rows.map(toJob);
 }
 
+/** The states of the most recent jobs for an address, newest first, without their requests (for pages). */
+export async function listJobStatusesForAddress(db: Kysely<Database>, address: Address, limit = 10): Promise<JobStatus[]> {
+  const rows = await db
+    .selectFrom('verificationJobs')
+    .select(STATUS_COLUMNS)
+    .where('address', '=', address.toLowerCase())
+    .orderBy('createdAt', 'desc')
+    .orderBy('receipt', 'desc')
+    .limit(Math.max(1, Math.min(limit, 100)))
+    .execute();
+  return rows.map(toStatus);
+}
+
 /**
  * Atomically takes a due job — queued with `notBefore` passed, or running with an expired
  * lease (its worker died) — marks it running under `owner` until `now + leaseMs`, counts the

@@ -11,6 +11,8 @@ export interface WebContext {
   config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit' | 'selfServiceKeys'>;
   /** The chain id the service serves. */
   chainId: number;
+  /** The chain's JSON-RPC URL as users reach it (the devnet the service started); absent when it is not for the public. */
+  publicRpcUrl?: string | undefined;
   store: Store;
   chain: ChainReader;
   logger: Logger;
@@ -39,4 +41,19 @@ export interface ApiAnswer {
 /** Answers at once from the sources' last lists; never throws for an unreachable source. */
 export interface CompilerListPort {
   list(): Promise<CompilerListing>;
+}
+
+/**
+ * The RPC URL the pages may show in their snippets: the configured one when it carries no
+ * secret (no user, password, path or query: a provider's key often sits in the path), else none.
+ */
+export function shareableRpcUrl(rpcUrl: string | undefined): string | undefined {
+  if (!rpcUrl) return undefined;
+  try {
+    const url = new URL(rpcUrl);
+    if (url.username || url.password || url.search || (url.pathname !== '/' && url.pathname !== '')) return undefined;
+    return rpcUrl.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,7 @@ export function layout(options: PageOptions, content: HtmlValue): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>` : ''}
 <title>${options.title} · solproof</title>
+<link rel="icon" href="/favicon.ico" sizes="16x16">
 <link rel="stylesheet" href="/static/explorer.css">
 <script src="/static/explorer.js" defer></script>
 </head>
@@ -44,7 +45,7 @@ ${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${
     <a href="/docs/api">API</a>
   </nav>
   <form class="search" action="/search" method="get" role="search">
-    <input type="search" name="q" value="${options.query ?? ''}" placeholder="Search by address, receipt or contract name" aria-label="Address, receipt or contract name" maxlength="120">
+    <input type="search" name="q" value="${options.query ?? ''}" placeholder="Address, receipt or contract name" aria-label="Address, receipt or contract name" maxlength="120">
     <button type="submit">Search</button>
   </form>
 </header>
@@ -68,5 +69,5 @@ export function timeTag(epochMs: number): Html {
 /** A link to an address's contract page (the address must be validated by the caller). */
 export function addressLink(address: string): Html {
   const lower = address.toLowerCase();
-  return html`<a class="addr" href="/address/${lower}">${lower}</a>`;
+  return html`<a class="addr" href="/address/${lower}" title="${lower}">${lower}</a>`;
 }

@@ -4,7 +4,7 @@ import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { WebContext } from './context.js';
 import { CallError } from './contractCalls.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';
-import { messagePage } from './pages/messagePage.js';
+import { messagePage, notFoundPage } from './pages/messagePage.js';
 import { addressRoutes } from './routes/address.js';
 import { apiKeysRoutes } from './routes/apiKeys.js';
 import { CALL_BODY_LIMIT, callsRoutes } from './routes/calls.js';
@@ -62,6 +62,21 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, l
         return reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ error: text });
       }
       return sendPage(reply, messagePage({ chainId: ctx.chainId, title: status >= 500 ? 'Something went wrong' : 'Bad request', message: text }), status);
+    });
+
+    // An unknown path: a page for browsers; JSON (the framework's shape) for the API's paths
+    // and for clients that ask for JSON only.
+    web.setNotFoundHandler(async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const accept = String(request.headers.accept ?? '');
+      const wantsJson = /json/.test(accept) && !/html/.test(accept);
+      if (path === '/api' || path.startsWith('/api/') || wantsJson || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return reply
+          .code(404)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send({ message: `Route ${request.method}:${path.slice(0, 200)} not found`, error: 'Not Found', statusCode: 404 });
+      }
+      return sendPage(reply, notFoundPage({ chainId: ctx.chainId, path: path.slice(0, 200) }), 404);
     });
 
     staticRoutes(web);

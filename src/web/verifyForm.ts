@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { type AbiParameter, encodeAbiParameters, parseAbiParameters } from 'viem';
 import { isSolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
+import { spdxLicense } from '../core/licenseFromSource.js';
 import type { SolcInput } from '../core/solcInput.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 import { errorSentence } from '../texts/index.js';
@@ -39,15 +40,24 @@ export interface VerifyFormValues {
   apiKey: string;
   source: string;
   standardJson: string;
+  /**
+   * The files sent in the several-files format, kept as JSON (`[{filename, text}]`) so a form sent
+   * back after a refusal still has them (a file input cannot be filled in again); '' for none.
+   */
+  keptFiles: string;
   libraries: { name: string; address: string }[];
 }
 
 /** The field a problem concerns ('form' for the whole form). */
 export type FormField = keyof VerifyFormValues | 'files' | 'form';
 
+/**
+ * `sourceLicense`: the licence code the contract's own file names in its SPDX line (null when
+ * none or unknown). The published licence is that one whatever the form chose.
+ */
 export type ReadForm =
-  | { ok: true; values: VerifyFormValues; params: Record<string, string>; contracts: string[] }
-  | { ok: false; values: VerifyFormValues; errors: Partial<Record<FormField, string>>; contracts: string[] };
+  | { ok: true; values: VerifyFormValues; params: Record<string, string>; contracts: string[]; sourceLicense: number | null }
+  | { ok: false; values: VerifyFormValues; errors: Partial<Record<FormField, string>>; contracts: string[]; sourceLicense: number | null };
 
 /** Library rows on the form. */
 export const FORM_LIBRARIES = 5;
@@ -56,6 +66,8 @@ export const MAX_FORM_FILES = 300;
 /** Paths imports may add for uploaded files found by name, and how many times the uploaded text the sources may then hold. */
 const MAX_IMPORTED_PATHS = MAX_FORM_FILES;
 const MAX_IMPORTED_TEXT_FACTOR = 4;
+/** An uploaded file's text is sent back in the page after a refusal up to this size (beyond, it is chosen again). */
+export const MAX_KEPT_CHARS = 8 * 1024 * 1024;
 /** Contracts offered for the name field, at most. */
 const MAX_OFFERED_CONTRACTS = 500;
 
@@ -72,10 +84,11 @@ export function emptyFormValues(address = ''): VerifyFormValues {
     constructorArguments: '',
     constructorTypes: '',
     constructorValues: '',
-    license: '3',
+    license: '',
     apiKey: '',
     source: '',
     standardJson: '',
+    keptFiles: '',
     libraries: [],
   };
 }
@@ -152,6 +165,20 @@ export function sourcesFromFiles(files: { filename: string; text: string }[]): {
   return { sources };
 }
 
+/** Files kept from the form's last sending (the `keptfiles` field); none when it does not read. */
+function keptFiles(json: string): { filename: string; text: string }[] {
+  if (!json) return [];
+  try {
+    const list: unknown = JSON.parse(json);
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((f: { filename?: unknown; text?: unknown }) =>
+      typeof f?.filename === 'string' && typeof f.text === 'string' ? [{ filename: f.filename, text: f.text }] : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
 function text(entries: FormEntry[], name: string): string {
   let value = '';
   for (const e of entries) if (e.name === name && 'value' in e) value = e.value;
@@ -181,10 +208,12 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     constructorArguments: text(entries, 'constructorarguments').trim(),
     constructorTypes: text(entries, 'constructortypes').trim(),
     constructorValues: text(entries, 'constructorvalues').trim(),
-    license: text(entries, 'license').trim() || '1',
+    // Empty: none chosen, the source's SPDX line decides (as the API does without licenseType).
+    license: text(entries, 'license').trim(),
     apiKey: text(entries, 'apikey').trim(),
     source: text(entries, 'source'),
     standardJson: text(entries, 'standardjson'),
+    keptFiles: '',
     libraries: [],
   };
   for (let i = 1; i <= FORM_LIBRARIES; i++) {
@@ -222,6 +251,7 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
 
   let contracts: string[] = [];
   let contractName = values.contractName;
+  let sourceLicense: number | null = null;
   if (values.format === 'single') {
     const upload = files(entries, 'sourcefile')[0];
     if (upload) values.source = upload.text;
@@ -230,11 +260,17 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     params['codeformat'] = 'solidity-single-file';
     params['sourceCode'] = values.source;
     if (!contractName && contracts.length === 1) contractName = contracts[0]!;
+    sourceLicense = spdxLicense(values.source);
   } else {
     let input: SolcInput | null = null;
     if (values.format === 'files') {
-      const read = sourcesFromFiles(files(entries, 'sourcefiles').slice(0, MAX_FORM_FILES + 1));
-      if (files(entries, 'sourcefiles').length > MAX_FORM_FILES) errors.files = `At most ${MAX_FORM_FILES} files`;
+      // Files chosen now, else the ones kept from the form's last sending.
+      let chosen = files(entries, 'sourcefiles');
+      if (chosen.length === 0) chosen = keptFiles(text(entries, 'keptfiles'));
+      const read = sourcesFromFiles(chosen.slice(0, MAX_FORM_FILES + 1));
+      const keptText = JSON.stringify(chosen.slice(0, MAX_FORM_FILES).map((f) => ({ filename: f.filename, text: f.text })));
+      if (keptText.length <= MAX_KEPT_CHARS) values.keptFiles = keptText;
+      if (chosen.length > MAX_FORM_FILES) errors.files = `At most ${MAX_FORM_FILES} files`;
       else if ('error' in read) errors.files = read.error;
       else {
         const settings: Record<string, unknown> = { optimizer: { enabled: values.optimization, runs: Number(values.runs) || 200 } };
@@ -245,7 +281,8 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     } else {
       const upload = files(entries, 'jsonfile')[0];
       const jsonText = upload ? upload.text : values.standardJson;
-      if (!upload) values.standardJson = jsonText;
+      // An uploaded file is kept in the text field: a form sent back after a refusal still has it.
+      values.standardJson = jsonText.length <= MAX_KEPT_CHARS ? jsonText : '';
       if (!jsonText.trim()) errors.standardJson = 'Paste the standard JSON input, or choose a build-info or standard JSON file';
       else {
         try {
@@ -273,6 +310,8 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
       if (!contractName && contracts.length === 1) contractName = contracts[0]!;
       params['codeformat'] = 'solidity-standard-json-input';
       params['sourceCode'] = JSON.stringify(input);
+      const path = contractName.includes(':') ? contractName.slice(0, contractName.lastIndexOf(':')) : '';
+      sourceLicense = spdxLicense(sources[path] ?? '');
     }
   }
   params['compilerversion'] = values.compiler;
@@ -281,8 +320,8 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
     errors.contractName = contracts.length ? `Choose the contract: ${contracts.slice(0, 10).join(', ')}` : 'Enter the contract name';
   values.contractName = contractName;
   params['contractname'] = contractName;
-  if (Object.keys(errors).length) return { ok: false, values, errors, contracts };
-  return { ok: true, values, params, contracts };
+  if (Object.keys(errors).length) return { ok: false, values, errors, contracts, sourceLicense };
+  return { ok: true, values, params, contracts, sourceLicense };
 }
 
 /**

@@ -52,6 +52,8 @@ const DEPLOYERS = [
   'bytecodeDatabase/rollback',
   'limits/hostileSources',
   'limits/hostileForms',
+  'web/layout',
+  'web/formWork',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -195,7 +195,7 @@ describe.skipIf(!chromiumAvailable)('explorer pages in Chromium', () => {
     await walletPage.getByRole('link', { name: /Read Contract/ }).click();
     const value = walletPage.locator('#read form[data-signature="value()"]');
     await value.getByRole('button', { name: 'Query' }).click();
-    await expect.poll(() => value.locator('output').textContent()).toMatch(/uint256\s+99$/);
+    await expect.poll(() => value.locator('output').textContent(), { timeout: 20_000 }).toMatch(/uint256\s+99$/);
     await walletContext.close();
   });
 

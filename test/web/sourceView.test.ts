@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('the contract page and the verified list in 
     expect(await page.locator('#f2-code').textContent()).toBe(FEES);
     expect(await page.locator('#f1 .file-head').textContent()).toContain('contracts/ShelfVault.sol');
     // Line 13 is the target: highlighted by the stylesheet and scrolled into view.
-    expect(await page.locator('#f1-L12').textContent()).toBe('    constructor(uint256 start) {');
+    expect(await page.locator('#f1-L12').textContent()).toBe('    constructor(uint256 start) {\n');
     expect(await page.locator('#f1-L12').evaluate((el) => el.matches(':target'))).toBe(true);
     expect(await page.locator('#f1-L12').isVisible()).toBe(true);
     await page.click('#f2-L5 a.ln');

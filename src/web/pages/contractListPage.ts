@@ -29,6 +29,8 @@ export function contractListPage(data: {
   filter?: ListFilter;
   /** Long compiler versions offered in the filter. */
   compilers?: string[];
+  /** The listed addresses that are proxies (marked in the list). */
+  proxies?: ReadonlySet<string>;
 }): Html {
   const filter = data.filter ?? {};
   const filtered = Object.keys(filter).length > 0;
@@ -60,7 +62,7 @@ ${data.older ? html`<a href="/contracts${listQuery(filter, data.older)}">Older â
 </form>
 <p class="muted">${shown} <a href="/verified-contracts.csv">Download the open-source licensed ones as CSV</a>.</p>
 ${pager}
-${contractTable(data.contracts)}
+${contractTable(data.contracts, data.proxies)}
 ${pager}`,
   );
 }

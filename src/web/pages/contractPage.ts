@@ -4,11 +4,13 @@ import { licenseName } from '../../core/licenses.js';
 import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
+import type { JobStatus } from '../../store/verificationJobs.js';
 import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
 import { type ProxyPattern, unprovenImmutableValues } from '../../verify/index.js';
 import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCalls.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
+import { recentReceipts } from './recentReceipts.js';
 import { markedCode, sourceView } from './sourceView.js';
 
 /** Everything the contract page shows, gathered by the route. */
@@ -17,6 +19,8 @@ export interface ContractPageData {
   chainId: number;
   /** Where the API is reached from outside, for the how-to-verify hint. */
   baseUrl: string;
+  /** The chain's JSON-RPC URL as users reach it (the local devnet's), for the snippets; absent when not public. */
+  rpcUrl?: string | undefined;
   contract: VerifiedContract | null;
   proxy: ProxyRecord | null;
   /** The verified contract at the proxy's final implementation, when there is one. */
@@ -29,6 +33,8 @@ export interface ContractPageData {
   chosenFile?: number | null;
   /** The compiled code the record was matched with (hex without 0x), when stored. */
   compiledCode?: { creation: string; runtime: string } | null;
+  /** The address's recent verification attempts (passes and failures), newest first. */
+  receipts?: JobStatus[];
 }
 
 /** A label for every pattern: a new pattern does not compile until it has one. */
@@ -264,8 +270,12 @@ ${data.implementation ? '' : html`<p class="notice warn">The implementation ${re
 </div>`;
 }
 
+/** A name for this chain in the tools' configurations. */
+const NETWORK_NAME = 'solproof';
+
 function verifyHint(data: ContractPageData): Html {
   const api = `${data.baseUrl}/api`;
+  const rpc = data.rpcUrl ?? 'YOUR_RPC_URL';
   const curl = `curl -X POST '${api}' \\
   -d module=contract -d action=verifysourcecode -d apikey=YOUR_KEY \\
   -d contractaddress=${data.address} \\
@@ -273,19 +283,37 @@ function verifyHint(data: ContractPageData): Html {
   -d contractname='contracts/MyContract.sol:MyContract' \\
   -d compilerversion=v0.8.28+commit.7893614a \\
   --data-urlencode sourceCode@standard-input.json`;
-  const hardhat = `// hardhat.config.ts (hardhat-verify 2)
-etherscan: {
-  apiKey: { solproof: 'YOUR_KEY' },
-  customChains: [{ network: 'solproof', chainId: ${data.chainId},
-    urls: { apiURL: '${api}', browserURL: '${data.baseUrl}' } }],
-}
-// then: npx hardhat verify --network solproof ${data.address} [constructor args]`;
-  return html`<div class="card">
+  const hardhat = `// hardhat.config.js (hardhat-verify 2)
+module.exports = {
+  networks: {
+    ${NETWORK_NAME}: { url: '${rpc}', chainId: ${data.chainId} },
+  },
+  etherscan: {
+    apiKey: { ${NETWORK_NAME}: 'YOUR_KEY' },
+    customChains: [{
+      network: '${NETWORK_NAME}',
+      chainId: ${data.chainId},
+      urls: { apiURL: '${api}', browserURL: '${data.baseUrl}' },
+    }],
+  },
+};
+// then:
+npx hardhat verify --network ${NETWORK_NAME} ${data.address} [constructor args]`;
+  const foundryToml = `# foundry.toml
+[etherscan]
+${NETWORK_NAME} = { key = "\${SOLPROOF_API_KEY}", chain = ${data.chainId}, url = "${api}" }`;
+  const forge = `export SOLPROOF_API_KEY=YOUR_KEY
+forge verify-contract ${data.address} src/MyContract.sol:MyContract \\
+  --chain ${data.chainId} --rpc-url ${rpc} --watch`;
+  return html`<div class="card verify-hint">
 <h2>How to verify</h2>
 <p>Submit the sources with an API key (<a href="/keys">how to get one</a>), then follow the receipt it returns at <span class="mono">/receipt/&lt;guid&gt;</span>. With curl:</p>
-<pre class="source">${curl}</pre>
-<p>Or with Hardhat:</p>
-<pre class="source">${hardhat}</pre>
+<pre class="source snippet" id="hint-curl">${curl}</pre>
+<p>With Hardhat (<span class="mono">@nomicfoundation/hardhat-verify</span> 2): <button type="button" class="secondary small js-only" data-copy="#hint-hardhat" hidden>Copy</button></p>
+<pre class="source snippet" id="hint-hardhat">${hardhat}</pre>
+<p>With Foundry: the chain's entry in <span class="mono">foundry.toml</span> (forge takes the key and URL from it), then <span class="mono">forge verify-contract</span>. <button type="button" class="secondary small js-only" data-copy="#hint-foundry-toml" hidden>Copy</button></p>
+<pre class="source snippet" id="hint-foundry-toml">${foundryToml}</pre>
+<pre class="source snippet" id="hint-forge">${forge}</pre>
 </div>`;
 }
 
@@ -308,12 +336,13 @@ function unverifiedPage(data: ContractPageData): Html {
   return layout(
     { title: `Address ${data.address}`, chainId: data.chainId, query: data.address },
     html`<div data-address="${data.address}">
-<h1>Address ${data.address} <span class="badge warn">Not verified</span></h1>
+<h1>Address <span class="addr" title="${data.address}">${data.address}</span> <span class="badge warn">Not verified</span></h1>
 ${codeNote}
 ${data.hasCode !== false ? html`<p><a class="button" href="/verify?address=${data.address}">Verify &amp; Publish this contract's source code</a></p>` : ''}
 ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
 ${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
+${recentReceipts(data.receipts)}
 ${verifyHint(data)}
 </div>`,
   );
@@ -340,8 +369,8 @@ export function contractPage(data: ContractPageData): Html {
   return layout(
     { title: `${contract.contractName} ${data.address}`, chainId: data.chainId, query: data.address },
     html`<div data-address="${data.address}">
-<h1>${contract.contractName} <span class="badge ok">Verified</span> <span class="badge ${matchKind === 'full' ? 'ok' : 'warn'}">${matchKind} match</span>${data.proxy ? html` <span class="badge info">Proxy</span>` : ''}</h1>
-<p class="addr"><span id="contract-address">${data.address}</span> <button type="button" class="secondary small js-only" data-copy="#contract-address" hidden>Copy address</button></p>
+<h1><span class="ident" title="${contract.contractName}">${contract.contractName}</span> <span class="badge ok">Verified</span> <span class="badge ${matchKind === 'full' ? 'ok' : 'warn'}">${matchKind} match</span>${data.proxy ? html` <span class="badge info">Proxy</span>` : ''}</h1>
+<p class="address-line"><span class="addr" id="contract-address">${data.address}</span> <button type="button" class="secondary small js-only" data-copy="#contract-address" hidden>Copy address</button></p>
 <div class="card">
 <dl class="facts">
 <dt>Contract name</dt><dd>${contract.contractName}</dd>
@@ -372,6 +401,7 @@ ${compiledCodeSection(contract, data.compiledCode ?? null)}
 </section>
 ${functionPanels(functions, { read: 'read', write: 'write' }, false, '')}
 ${implementationFunctions ? functionPanels(implementationFunctions, { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data)) : ''}
+${recentReceipts(data.receipts)}
 </div>`,
   );
 }

@@ -13,7 +13,7 @@ function isDiagnosis(value: unknown): value is DiagnosisView {
  * the change that makes it pass (with the corrected fields and options to copy), or where the
  * codes differ, instruction by instruction.
  */
-export function diagnosisReport(value: unknown): Html | string {
+export function diagnosisReport(value: unknown, resubmitHref?: string): Html | string {
   if (!isDiagnosis(value)) return '';
   const d = value;
   const sent = d.facts.sent;
@@ -32,6 +32,7 @@ ${
   d.fix && command
     ? html`<h3>What makes it pass (${d.fix.matchKind} match, checked by compiling)</h3>
 <ul>${d.fix.changes.map((ch) => html`<li>${changeText(ch, sent)}</li>`)}</ul>
+${resubmitHref ? html`<p><a class="button" id="resubmit" href="${resubmitHref}">Resubmit with this change</a> <span class="muted">(the form, filled in with your sources and the change; enter your API key)</span></p>` : ''}
 <div class="commands">
 <p><strong>curl / API fields</strong> <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
 <pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>

@@ -1,3 +1,4 @@
+import { licenseName } from '../../core/licenses.js';
 import type { JobStatus } from '../../store/verificationJobs.js';
 import { flatteningWhyText, lastErrorText, metadataSettingsText, receiptOutcomeText } from '../../texts/index.js';
 import { type Html, html } from '../html.js';
@@ -20,6 +21,7 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
   const passed = job.result?.outcome === 'source_pass' ? job.result.document : null;
   const repairs = (passed?.flatteningRepairs ?? []).slice(0, 50);
   const dryRun = passed?.dryRun === true;
+  const overruled = passed?.licenseOverruled;
   const fromCode = (passed?.metadataSettingsFromCode ?? []).slice(0, 2);
   const labels = proxy ? ['Queued', 'Reading the proxy', 'Implementation found'] : ['Queued', 'Compiling and comparing', 'Verified'];
   let steps: StepState[];
@@ -60,11 +62,13 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
 ${reusedNote}`
       : html`<p class="notice ok">${receiptOutcomeText(job)} <a href="/address/${job.address}">Open the contract page →</a></p>
 ${reusedNote}
+${overruled ? html`<p class="notice warn" id="license-differs">Licence: ${licenseName(overruled.chosen)} was chosen, but the source's SPDX line names ${licenseName(overruled.published)}; the contract ${dryRun ? 'would be' : 'is'} published as ${licenseName(overruled.published)}.</p>` : ''}
 ${fromCode.length ? html`<p class="muted">The deployed code carries no metadata hash; it was compiled with the metadata settings the code shows, ${metadataSettingsText(fromCode)}, and its creation code matched too (so the constructor arguments are proven). The contract's sources are published as the standard JSON input with these settings.</p>` : ''}
 ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
     const diagnosis = job.result?.outcome === 'failure' ? job.result.document.diagnosis : undefined;
-    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
+    const resubmit = job.kind === 'source' && job.payloadPrunedAt === null ? `/verify?from=${job.receipt}` : undefined;
+    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis, resubmit)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
 ${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${lastErrorText(job.lastError)}</p>` : ''}`;

@@ -50,18 +50,32 @@ function renderTree(node: TreeNode, link: (index: number) => string, current: nu
   )}</ul>`;
 }
 
-function fileBlock(address: string, file: SourceFile, index: number, count: number): Html {
+/** Beyond this many files, only the contract's own file (and one asked for) is open; the others open on demand. */
+export const OPEN_FILES_MAX = 3;
+
+/** One file: open, or (`folded`) a summary line that opens it. */
+function fileBlock(address: string, file: SourceFile, index: number, count: number, folded: 'open' | 'folded' | 'plain'): Html {
   const id = `f${index + 1}`;
   const lines = highlightSolidityLines(file.content);
-  return html`<div class="file" id="${id}">
-<div class="file-head"><span class="mono">${file.path}</span><span class="file-actions"><span class="muted">File ${index + 1} of ${count} · ${lines.length} lines</span>
+  // A file that ends with a newline has no empty last line to show: its newline ends the line before.
+  const trailingNewline = lines.length > 1 && file.content.endsWith('\n');
+  if (trailingNewline) lines.pop();
+  const head = html`<div class="file-head"><span class="mono">${file.path}</span><span class="file-actions"><span class="muted">File ${index + 1} of ${count} · ${lines.length} lines</span>
 <button type="button" class="secondary small js-only" data-copy="#${id}-code" hidden>Copy</button>
-<a class="small" href="/address/${address}/source/${index + 1}" download>Download</a></span></div>
+<a class="small" href="/address/${address}/source/${index + 1}" download>Download</a></span></div>`;
+  return html`${
+    folded === 'plain'
+      ? html`<div class="file" id="${id}">
+${head}`
+      : html`<details class="file" id="${id}"${folded === 'open' ? html` open` : ''}><summary>${head}</summary>`
+  }
 <pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines.map(
+    // Each line is a block that ends with its own newline (a trailing newline in a block adds no
+    // second line), so the code's text is the file's and every line takes one line's height.
     (line, n) =>
-      html`${n ? '\n' : ''}<span class="line" id="${id}-L${n + 1}"><a class="ln" href="#${id}-L${n + 1}" data-n="${n + 1}" aria-label="line ${n + 1}"></a>${line}</span>`,
+      html`<span class="line" id="${id}-L${n + 1}"><a class="ln" href="#${id}-L${n + 1}" data-n="${n + 1}" aria-label="line ${n + 1}"></a>${line}${n < lines.length - 1 || trailingNewline ? '\n' : ''}</span>`,
   )}</code></pre>
-</div>`;
+${folded === 'plain' ? html`</div>` : html`</details>`}`;
 }
 
 /** The file tree and the files (all of them, or the one chosen by `?file=`, 1-based). */
@@ -70,11 +84,15 @@ export function sourceView(address: string, files: SourceFile[], chosen: number 
   const current = all ? null : chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
   const link = (i: number) => (all ? `#f${i + 1}` : `?file=${i + 1}#f${i + 1}`);
   const shown = current === null ? files.map((f, i) => ({ f, i })) : [{ f: files[current]!, i: current }];
+  // Many files on the page: the contract's own file open, the others folded (a link or `?file=N` opens one).
+  const fold = current === null && files.length > OPEN_FILES_MAX;
+  const opened = chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
   return html`<div class="source-layout${files.length > 1 ? ' with-tree' : ''}">
 ${files.length > 1 ? html`<nav class="file-tree" aria-label="Files">${renderTree(buildTree(files), link, current)}</nav>` : ''}
 <div class="files">
 ${current !== null ? html`<p class="muted">${files.length} files: one is shown at a time; choose another in the tree.</p>` : ''}
-${shown.map(({ f, i }) => fileBlock(address, f, i, files.length))}
+${fold ? html`<p class="muted">${files.length} files: the contract's own file is open; open the others below or in the tree.</p>` : ''}
+${shown.map(({ f, i }) => fileBlock(address, f, i, files.length, !fold ? 'plain' : i === 0 || i === opened ? 'open' : 'folded'))}
 </div>
 </div>`;
 }

@@ -1,5 +1,6 @@
 import { EVM_VERSION_NAMES } from '../../core/evmVersions.js';
-import { LICENSES } from '../../core/licenses.js';
+import { SPDX_TO_CODE } from '../../core/licenseFromSource.js';
+import { LICENSES, licenseName } from '../../core/licenses.js';
 import { type Html, type HtmlValue, html } from '../html.js';
 import { layout } from '../layout.js';
 import { FORM_LIBRARIES, type FormField, MAX_FORM_FILES, type VerifyFormValues } from '../verifyForm.js';
@@ -12,6 +13,10 @@ export interface VerifyPageData {
   /** Contracts found in the sources sent last (offered for the name field). */
   contracts: string[];
   errors: Partial<Record<FormField, string>>;
+  /** Said above the form (e.g. where its values came from). */
+  notice?: string;
+  /** The licence code the contract's file names in its SPDX line, when the sources were read. */
+  sourceLicense?: number | null | undefined;
 }
 
 const FORMAT_LABELS = {
@@ -34,6 +39,32 @@ function row(label: Html | string, control: HtmlValue, error: Html, hint?: strin
   return html`<div class="field">${label}${control}${hint ? html`<p class="hint">${hint}</p>` : ''}${error}</div>`;
 }
 
+function keptCount(json: string): number {
+  try {
+    const list: unknown = JSON.parse(json);
+    return Array.isArray(list) ? list.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What the licence field will publish: the source's SPDX line wins over a choice (the sources
+ * are what is proven); said so when the two differ.
+ */
+export function licenseNote(chosen: string, sourceLicense: number | null): string {
+  const chosenCode = Number(chosen) || 0;
+  if (sourceLicense === null) {
+    return chosenCode
+      ? `Published as ${licenseName(chosenCode)} (the source names no licence Etherscan lists).`
+      : 'Published with the licence the contract file names in its SPDX-License-Identifier line (None without one).';
+  }
+  if (chosenCode && chosenCode !== sourceLicense) {
+    return `The source's SPDX line names ${licenseName(sourceLicense)}, not ${licenseName(chosenCode)}: the contract is published as ${licenseName(sourceLicense)}.`;
+  }
+  return `The source's SPDX line names ${licenseName(sourceLicense)}: published as ${licenseName(sourceLicense)}.`;
+}
+
 /**
  * `/verify`: Etherscan's "Verify & Publish" form. A plain multipart POST to `/verify` does the
  * whole job without scripts (single file pasted or uploaded, several files, standard JSON);
@@ -51,6 +82,7 @@ export function verifyPage(data: VerifyPageData): Html {
     { title: 'Verify & Publish', chainId: data.chainId },
     html`<h1>Verify &amp; Publish contract source code</h1>
 <p class="muted">The same check as the API's <code>verifysourcecode</code>, with the same daily quota for your key. The sources you send are compiled and compared byte for byte with the code at the address.</p>
+${data.notice ? html`<p class="notice info" id="form-notice">${data.notice}</p>` : ''}
 ${general ? html`<p class="notice err" role="alert" id="form-error">${general}</p>` : ''}
 ${Object.keys(data.errors).length && !general ? html`<p class="notice err" role="alert">Please correct the fields marked below.</p>` : ''}
 <form class="verify-form card" method="post" action="/verify" enctype="multipart/form-data" data-verify-form>
@@ -77,6 +109,7 @@ ${row(html`<label for="sourcefile">…or upload a .sol file</label>`, html`<inpu
 <section class="format-panel" data-format="files">
 <h2>Several files</h2>
 ${row(html`<label for="sourcefiles">Solidity files</label>`, html`<input type="file" id="sourcefiles" name="sourcefiles" accept=".sol" multiple${invalid(data, 'files')}>`, html``, `The file that declares the contract and every file it imports (up to ${MAX_FORM_FILES}); imports are resolved among them. The settings below are used.`)}
+${v.keptFiles ? html`<input type="hidden" name="keptfiles" value="${v.keptFiles}"><p class="notice info" id="kept-files">${keptCount(v.keptFiles) === 1 ? 'The file you chose is kept' : `The ${keptCount(v.keptFiles)} files you chose are kept`}: send the form again as it is, or choose other files to replace them.</p>` : ''}
 ${row(html`<label for="sourcefolder">…or a whole folder</label>`, html`<input type="file" id="sourcefolder" name="sourcefiles" webkitdirectory multiple>`, fieldError(data, 'files'), 'Only its .sol files are sent.')}
 </section>
 <section class="format-panel" data-format="json">
@@ -112,7 +145,7 @@ ${row(
 )}
 ${row(
   html`<label for="constructorarguments">Constructor arguments (ABI-encoded hex)</label>`,
-  html`<input type="text" id="constructorarguments" name="constructorarguments" value="${v.constructorArguments}" placeholder="leave empty to read them from the creation transaction" spellcheck="false" autocomplete="off"${invalid(data, 'constructorArguments')}>`,
+  html`<input type="text" id="constructorarguments" name="constructorarguments" value="${v.constructorArguments}" placeholder="empty: read from the creation transaction" spellcheck="false" autocomplete="off"${invalid(data, 'constructorArguments')}>`,
   html``,
 )}
 <div class="grid">
@@ -142,7 +175,8 @@ ${fieldError(data, 'libraries')}
 </details>
 ${row(
   html`<label for="license">Licence</label>`,
-  html`<select id="license" name="license"${invalid(data, 'license')}>${Object.entries(LICENSES).map(([code, name]) => html`<option value="${code}"${selected(v.license === code)}>${code}) ${name}</option>`)}</select>`,
+  html`<select id="license" name="license"${invalid(data, 'license')}><option value=""${selected(v.license === '')}>From the source's SPDX line</option>${Object.entries(LICENSES).map(([code, name]) => html`<option value="${code}"${selected(v.license === code)}>${code}) ${name}</option>`)}</select>
+<p class="hint" id="license-note" data-license-names="${JSON.stringify(LICENSES)}" data-spdx-codes="${JSON.stringify(SPDX_TO_CODE)}">${licenseNote(v.license, data.sourceLicense ?? null)}</p>`,
   fieldError(data, 'license'),
 )}
 <p><button type="submit" id="verify-submit">Verify and publish</button></p>

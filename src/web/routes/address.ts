@@ -3,6 +3,7 @@ import { isAddress } from '../../core/hex.js';
 import type { Address } from '../../core/types.js';
 import { loadCompiledContract } from '../../store/compilations.js';
 import { getProxyRecord } from '../../store/proxyRecords.js';
+import { listJobStatusesForAddress } from '../../store/verificationJobs.js';
 import { getStoredVerdict, getVerifiedContract, listReplacedVerifications, type VerifiedContract } from '../../store/verifiedContracts.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
@@ -11,6 +12,9 @@ import { messagePage } from '../pages/messagePage.js';
 import { checkedRecord } from './records.js';
 import { baseUrlOf, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
+
+/** Verification attempts listed on an address page, newest first. */
+const RECENT_RECEIPTS = 10;
 
 /**
  * `/address/<address>`: the contract page (sources, ABI, proxy, history; an unverified address
@@ -42,10 +46,11 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     await ctx.records.check(address);
     // Not verified: it may be a copy of a contract that is.
     if (!(await getStoredVerdict(ctx.store.db, address))) await ctx.copies.tryVerify(address);
-    const [contract, proxy, history] = await Promise.all([
+    const [contract, proxy, history, receipts] = await Promise.all([
       getVerifiedContract(ctx.store.db, address),
       getProxyRecord(ctx.store.db, address),
       listReplacedVerifications(ctx.store.db, address),
+      listJobStatusesForAddress(ctx.store.db, address, RECENT_RECEIPTS),
     ]);
     const implementation = proxy ? await checkedRecord(ctx, proxy.finalImplementation as Address) : null;
     let hasCode: boolean | null = true;
@@ -66,6 +71,7 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
         address,
         chainId: ctx.chainId,
         baseUrl: baseUrlOf(ctx, request),
+        rpcUrl: ctx.publicRpcUrl,
         contract,
         proxy,
         implementation,
@@ -73,6 +79,7 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
         history,
         chosenFile,
         compiledCode,
+        receipts,
       }),
     );
   });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { isOpenSourceLicense, LICENSES, licenseName } from '../../core/licenses.js';
+import { proxyAddressesAmong } from '../../store/proxyRecords.js';
 import {
   allVerifiedContracts,
   countVerifiedContracts,
@@ -16,7 +17,7 @@ import { contractListPage } from '../pages/contractListPage.js';
 import { messagePage } from '../pages/messagePage.js';
 import { compilerChoices } from './compilers.js';
 import { checkedRows } from './records.js';
-import { sendPage, tooMany } from './reply.js';
+import { sendPage } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
 /** Contracts per list page. */
@@ -65,12 +66,32 @@ export function contractsRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
     const last = contracts[contracts.length - 1];
     const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
     const compilers = await compilerChoices(ctx);
-    return sendPage(reply, contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total, filter, compilers }));
+    const proxies = await proxyAddressesAmong(
+      ctx.store.db,
+      contracts.map((c) => c.address),
+    );
+    return sendPage(
+      reply,
+      contractListPage({ chainId: ctx.chainId, contracts, newest: after === null && page === 1, older, total, filter, compilers, proxies }),
+    );
   });
 
   web.get('/verified-contracts.csv', async (request, reply) => {
     if (runtime.csvExports >= CSV_AT_ONCE || !(await runtime.limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
-      return tooMany(ctx, request, reply, `The CSV export is being downloaded too often; try again in ${CSV_INTERVAL_MS / 1000} seconds.`);
+      // The real wait: this client's interval left (or a second while others' exports run), as
+      // plain text on a .csv URL; a retry after Retry-After seconds is let through.
+      const waitMs = runtime.csvExports >= CSV_AT_ONCE ? 1000 : await runtime.limits.intervalWait('web-csv', request.ip, CSV_INTERVAL_MS);
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      const why =
+        runtime.csvExports >= CSV_AT_ONCE
+          ? `${CSV_AT_ONCE} CSV exports are being written now`
+          : `The CSV export is downloaded at most once per ${CSV_INTERVAL_MS / 1000} seconds from one client`;
+      return reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(`${why}; try again in ${seconds} second${seconds === 1 ? '' : 's'}.\n`);
     }
     runtime.csvExports++;
     const stream = Readable.from(csvLines(ctx, () => runtime.apiInFlight > 0));

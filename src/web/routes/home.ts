@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
+import { proxyAddressesAmong } from '../../store/proxyRecords.js';
 import { countVerifiedContracts, listVerifiedContracts } from '../../store/verifiedContracts.js';
 import type { WebContext } from '../context.js';
 import { homePage } from '../pages/homePage.js';
@@ -15,7 +16,11 @@ export function homeRoutes(web: FastifyInstance, ctx: WebContext): void {
   web.get('/', async (_request, reply) => {
     const latest = await checkedRows(ctx, () => listVerifiedContracts(ctx.store.db, { limit: HOME_LATEST, offset: 0 }));
     const total = await countVerifiedContracts(ctx.store.db);
-    return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total }));
+    const proxies = await proxyAddressesAmong(
+      ctx.store.db,
+      latest.map((c) => c.address),
+    );
+    return sendPage(reply, homePage({ chainId: ctx.chainId, latest, total, proxies }));
   });
 
   web.get('/search', async (request, reply) => {

@@ -2,11 +2,16 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
+import type { Address } from '../../core/types.js';
+import { getJob } from '../../store/verificationJobs.js';
+import type { DiagnosisView } from '../../texts/index.js';
 import type { WebContext } from '../context.js';
 import { CallError } from '../contractCalls.js';
 import { messagePage } from '../pages/messagePage.js';
 import { verifyPage } from '../pages/verifyPage.js';
-import { emptyFormValues, fieldOfApiError, readVerifyForm } from '../verifyForm.js';
+import { contractMatchingCode } from '../pickContract.js';
+import { resubmissionValues } from '../resubmit.js';
+import { emptyFormValues, fieldOfApiError, readVerifyForm, type VerifyFormValues } from '../verifyForm.js';
 import { readVerifyFormBody, VerifyFormBody } from '../verifyFormBody.js';
 import { compilerChoices } from './compilers.js';
 import { sendPage, tooMany } from './reply.js';
@@ -36,11 +41,21 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
   });
 
   web.get('/verify', async (request, reply) => {
-    const raw = (request.query as Record<string, unknown>).address;
+    const query = request.query as Record<string, unknown>;
+    const raw = query.address;
     const address = typeof raw === 'string' && isAddress(raw.trim()) ? raw.trim().toLowerCase() : '';
+    // `?from=<receipt>`: a failed submission again, with the change its diagnosis found.
+    const from = typeof query.from === 'string' && isReceipt(query.from) ? await resubmission(ctx, query.from) : null;
     return sendPage(
       reply,
-      verifyPage({ chainId: ctx.chainId, values: emptyFormValues(address), compilers: await compilerChoices(ctx), contracts: [], errors: {} }),
+      verifyPage({
+        chainId: ctx.chainId,
+        values: from ?? emptyFormValues(address),
+        compilers: await compilerChoices(ctx),
+        contracts: [],
+        errors: {},
+        ...(from ? { notice: 'Filled in from your failed verification, with the change its diagnosis found. Enter your API key and send it again.' } : {}),
+      }),
     );
   });
 
@@ -65,11 +80,30 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
           400,
         );
       }
-      const read = readVerifyForm(body.entries);
+      let read = readVerifyForm(body.entries);
+      // A build-info file with several contracts and no name chosen: the one whose code is at the address.
+      if (
+        !read.ok &&
+        read.errors.contractName &&
+        !read.values.contractName &&
+        read.values.format === 'json' &&
+        read.contracts.length > 1 &&
+        !read.errors.address
+      ) {
+        const picked = await contractAtAddress(ctx, read.values.standardJson, read.values.address);
+        if (picked) read = readVerifyForm([...body.entries.filter((e) => e.name !== 'contractname'), { name: 'contractname', value: picked }]);
+      }
       const again = async (errors: Parameters<typeof verifyPage>[0]['errors'], status: number) =>
         sendPage(
           reply,
-          verifyPage({ chainId: ctx.chainId, values: read.values, compilers: await compilerChoices(ctx), contracts: read.contracts, errors }),
+          verifyPage({
+            chainId: ctx.chainId,
+            values: read.values,
+            compilers: await compilerChoices(ctx),
+            contracts: read.contracts,
+            errors,
+            sourceLicense: read.sourceLicense,
+          }),
           status,
         );
       if (body.refusal) return again({ [body.refusal.field]: body.refusal.message }, body.refusal.status);
@@ -80,4 +114,30 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
       return again({ [fieldOfApiError(message, read.values.format)]: message }, 400);
     },
   );
+}
+
+/** The form's values to resubmit a failed source verification with its diagnosis' fix; null when there is none to apply. */
+async function resubmission(ctx: WebContext, receipt: string): Promise<VerifyFormValues | null> {
+  const job = await getJob(ctx.store.db, receipt);
+  if (job?.request?.kind !== 'source' || job.result?.outcome !== 'failure') return null;
+  const diagnosis = job.result.document.diagnosis as DiagnosisView | undefined;
+  if (!diagnosis?.fix || !diagnosis.facts?.sent) return null;
+  return resubmissionValues(job.request.submission, diagnosis.fix.changes, diagnosis.facts.sent.runs);
+}
+
+/** The contract of a build-info file whose runtime code is the code at `address`, when exactly one is; null otherwise. */
+async function contractAtAddress(ctx: WebContext, jsonText: string, address: string): Promise<string | null> {
+  let output: unknown;
+  try {
+    output = (JSON.parse(jsonText) as { output?: unknown }).output;
+  } catch {
+    return null;
+  }
+  if (!output || !isAddress(address)) return null;
+  try {
+    return contractMatchingCode(output, await ctx.chain.getCode(address.toLowerCase() as Address));
+  } catch {
+    // The node could not be asked: the form asks the user instead.
+    return null;
+  }
 }

@@ -44,7 +44,26 @@
       showTab(id);
     });
   });
-  showTab(location.hash.slice(1));
+  /**
+   * The tab a hash names: a tab's own id, or the tab holding the element it names (a line of
+   * code `#f2-L7` is in the Code tab). Followed on load and whenever the hash changes (links,
+   * back and forward).
+   */
+  function followHash() {
+    var id = location.hash.slice(1);
+    var target = id ? document.getElementById(id) : null;
+    var panel = target ? target.closest('.tab-panel') : null;
+    showTab(panel ? panel.id : id);
+    // A folded file holding the target opens.
+    var folded = target ? target.closest('details') : null;
+    if (folded && !folded.open) folded.open = true;
+  }
+  followHash();
+  window.addEventListener('hashchange', () => {
+    followHash();
+    showLine();
+    readArgumentless();
+  });
 
   /**
    * An argument as the server wants it: arrays and tuples as JSON, everything else as typed.
@@ -150,6 +169,40 @@
   }
 
   var main = $('main [data-address]');
+  /** Read functions without arguments answered at once, as many as this, on the visible tab. */
+  var AUTO_READS = 20;
+  var AUTO_READ_MS = 8000;
+  /** @type {Set<HTMLElement>} */
+  var autoRead = new Set();
+  /**
+   * The Read tabs show the values of their argument-less functions at once (like Etherscan):
+   * at most AUTO_READS calls per tab, one after another, and none started after AUTO_READ_MS.
+   */
+  function readArgumentless() {
+    var started = Date.now();
+    var forms = $$('.tab-panel:not([hidden]) form.fn[data-kind="read"]').filter(
+      (form) => !autoRead.has(form) && !form.querySelector('input[data-arg]') && !form.querySelector('input[data-value]'),
+    );
+    forms = forms.slice(0, AUTO_READS);
+    forms.forEach((form) => {
+      autoRead.add(form);
+    });
+    /** @param {number} i */
+    function next(i) {
+      if (i >= forms.length || Date.now() - started > AUTO_READ_MS) return;
+      var form = forms[i];
+      form.dispatchEvent(new Event('submit', { cancelable: true }));
+      var out = $('.fn-result', form);
+      var wait = Date.now();
+      var poll = window.setInterval(() => {
+        if (!out || !out.classList.contains('busy') || Date.now() - wait > 3000) {
+          window.clearInterval(poll);
+          next(i + 1);
+        }
+      }, 50);
+    }
+    next(0);
+  }
   $$('form.fn').forEach((form) => {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -223,6 +276,12 @@
     };
   }
   followReceipt();
+  readArgumentless();
+  $$('.tabs a').forEach((a) => {
+    a.addEventListener('click', () => {
+      window.setTimeout(readArgumentless, 0);
+    });
+  });
   /**
    * The Verify & Publish form: shows only the chosen format's fields, lists the contracts found
    * in the chosen sources, reads a build-info file's compiler, and remembers the API key when
@@ -297,6 +356,40 @@
       });
       return found;
     }
+    var licenseSelect = /** @type {HTMLSelectElement | null} */ ($('#license'));
+    var licenseNote = $('#license-note');
+    /** @type {Record<string, string>} */
+    var licenseNames = JSON.parse((licenseNote && licenseNote.getAttribute('data-license-names')) || '{}');
+    /** @type {Record<string, number>} */
+    var spdxCodes = JSON.parse((licenseNote && licenseNote.getAttribute('data-spdx-codes')) || '{}');
+    /** The licence code the contract's file names in its SPDX line; 0 when none the list knows. */
+    function sourceLicense() {
+      var name = nameInput.value;
+      var path = name.indexOf(':') > 0 ? name.slice(0, name.lastIndexOf(':')) : '';
+      var text = lastSources[path] || lastSources['source.sol'] || '';
+      if (!text && Object.keys(lastSources).length === 1) text = lastSources[Object.keys(lastSources)[0]];
+      var m = /SPDX-License-Identifier:\s*([A-Za-z0-9.+-]+)/.exec(text);
+      return m ? spdxCodes[m[1]] || 0 : 0;
+    }
+    /** Says what the licence field will publish: the source's SPDX line wins over a choice. */
+    function showLicense() {
+      if (!licenseSelect || !licenseNote) return;
+      var fromSource = sourceLicense();
+      var chosen = Number(licenseSelect.value) || 0;
+      var name = (/** @type {number} */ code) => licenseNames[String(code)] || 'None';
+      if (!fromSource) {
+        licenseNote.textContent = chosen
+          ? `Published as ${name(chosen)} (the source names no licence Etherscan lists).`
+          : 'Published with the licence the contract file names in its SPDX-License-Identifier line (None without one).';
+      } else if (chosen && chosen !== fromSource) {
+        licenseNote.textContent = `The source's SPDX line names ${name(fromSource)}, not ${name(chosen)}: the contract is published as ${name(fromSource)}.`;
+      } else {
+        licenseNote.textContent = `The source's SPDX line names ${name(fromSource)}: published as ${name(fromSource)}.`;
+      }
+    }
+    if (licenseSelect) licenseSelect.addEventListener('change', showLicense);
+    nameInput.addEventListener('change', showLicense);
+
     function fillConstructorTypes() {
       if (!typesInput || typesInput.value) return;
       var name = nameInput.value;
@@ -315,6 +408,7 @@
       });
       if (names.length === 1 && !nameInput.value) nameInput.value = names[0];
       fillConstructorTypes();
+      showLicense();
     }
     /** @param {File} file @returns {Promise<string>} */
     function readFile(file) {

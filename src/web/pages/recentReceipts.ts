@@ -1,0 +1,53 @@
+import type { JobStatus } from '../../store/verificationJobs.js';
+import { changeText, type DiagnosisView, receiptOutcomeText } from '../../texts/index.js';
+import { type Html, html } from '../html.js';
+import { timeTag } from '../layout.js';
+
+/** Characters of an outcome shown in the list (the receipt page has all of it). */
+const OUTCOME_CHARS = 300;
+
+function badge(job: JobStatus): Html {
+  switch (job.state) {
+    case 'queued':
+    case 'running':
+      return html`<span class="badge info">Pending</span>`;
+    case 'pass':
+      return html`<span class="badge ok">${job.kind === 'proxy' ? 'Proxy found' : 'Verified'}</span>`;
+    case 'already_verified':
+      return html`<span class="badge ok">Already verified</span>`;
+    case 'fail':
+      return html`<span class="badge err">Failed</span>`;
+  }
+}
+
+/** A failure's diagnosis in one line: the change that makes it pass, when one was found. */
+function diagnosisLine(job: JobStatus): Html | string {
+  if (job.result?.outcome !== 'failure') return '';
+  const d = job.result.document.diagnosis as DiagnosisView | undefined;
+  if (!d || typeof d !== 'object' || !d.facts?.sent) return '';
+  if (!d.fix) return html`<div class="muted">Diagnosis: no setting within the search made these sources match.</div>`;
+  return html`<div>Diagnosis: passes with ${d.fix.changes.map((c, i) => html`${i ? '; ' : ''}${changeText(c, d.facts.sent)}`)}.</div>`;
+}
+
+/**
+ * The address's recent verification attempts, passes and failures, each with its outcome and
+ * diagnosis and a link to its receipt (what hardhat-verify 2 users, shown only a bare text, need).
+ */
+export function recentReceipts(jobs: readonly JobStatus[] | undefined): Html | string {
+  if (!jobs || jobs.length === 0) return '';
+  return html`<div class="card" id="receipts">
+<h2>Recent verifications</h2>
+<div class="table-wrap"><table class="receipts">
+<thead><tr><th>Receipt</th><th>Submitted</th><th>Outcome</th></tr></thead>
+<tbody>${jobs.map((job) => {
+    const pending = job.state === 'queued' || job.state === 'running';
+    const text = pending ? '' : receiptOutcomeText(job);
+    return html`<tr>
+<td class="labelled" data-label="Receipt"><a class="mono receipt-link" href="/receipt/${job.receipt}" title="${job.receipt}">${job.receipt.slice(0, 10)}…</a></td>
+<td class="labelled" data-label="Submitted">${timeTag(job.createdAt)}</td>
+<td>${badge(job)} ${text.length > OUTCOME_CHARS ? `${text.slice(0, OUTCOME_CHARS)}…` : text}${diagnosisLine(job)}</td>
+</tr>`;
+  })}</tbody>
+</table></div>
+</div>`;
+}
