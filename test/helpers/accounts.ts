@@ -52,6 +52,10 @@ const DEPLOYERS = [
   'bytecodeDatabase/rollback',
   'limits/hostileSources',
   'limits/hostileForms',
+  'sourcify/sourcifyApi',
+  'sourcify/sourcifyCases',
+  'clients/foundrySourcify',
+  'clients/hardhatSourcify',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
