@@ -292,6 +292,13 @@ describe("Sourcify's v2 API", () => {
     expect(job!.body.contract.match).toBe('exact_match');
   });
 
+  it('the /docs/api page says how to point forge and Hardhat at /sourcify', async () => {
+    const page = await (await fetch(`${baseUrl}/docs/api`)).text();
+    expect(page).toContain("Sourcify's API");
+    expect(page).toContain(`--verifier sourcify --verifier-url ${baseUrl}/sourcify/`);
+    expect(page).toContain(`apiUrl: '${baseUrl}/sourcify'`);
+  });
+
   it('keyless limits: a daily quota of verifications per client address and a request rate, answered with 429 too_many_requests', async () => {
     const service = await startService({ rpcUrl: inject('rpcUrl'), args: ['--sourcify-daily-quota', '1', '--sourcify-rate', '5'] });
     try {
