@@ -14,6 +14,8 @@ import { getContract } from './contract.js';
 import { listContracts } from './contracts.js';
 import { jobStatus } from './jobStatus.js';
 import { InvalidJson, readJsonBody } from './jsonBody.js';
+import { readMetadataRequest } from './metadataRequest.js';
+import { verifySimilar } from './similarity.js';
 import { verify } from './verify.js';
 
 /** Where the API is served. */
@@ -52,6 +54,12 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
       const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 
       api.post('/v2/verify/:chainId/:address', async (request, reply) => answer(reply, await verify(ctx, params(request), request.body, request.ip)));
+      api.post('/v2/verify/metadata/:chainId/:address', async (request, reply) => {
+        const read = readMetadataRequest(request.body);
+        if (!read.ok) return sendError(reply, 400, 'invalid_parameter', read.message);
+        return answer(reply, await verify(ctx, params(request), read.request, request.ip));
+      });
+      api.post('/v2/verify/similarity/:chainId/:address', async (request, reply) => answer(reply, await verifySimilar(ctx, params(request), request.body)));
       api.get('/v2/verify/:verificationId', async (request, reply) => answer(reply, await jobStatus(ctx, params(request).verificationId)));
       api.get('/v2/contract/:chainId/:address', async (request, reply) => answer(reply, await getContract(ctx, params(request), query(request))));
       api.get('/v2/contracts/:chainId', async (request, reply) => answer(reply, await listContracts(ctx, params(request), query(request))));

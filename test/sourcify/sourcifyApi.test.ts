@@ -292,6 +292,46 @@ describe("Sourcify's v2 API", () => {
     expect(job!.body.contract.match).toBe('exact_match');
   });
 
+  it('verifies from metadata.json and its sources; a metadata naming a file not sent is refused', async () => {
+    const built = await buildVault(edition(9));
+    const address = await deployVault(built, 'metadata');
+    const metadata = JSON.parse(built.output.contracts![FILE]!.Vault!.metadata!);
+    const content = built.input.sources[FILE]!.content!;
+    const missing = await sourcifyPost(baseUrl, `v2/verify/metadata/${CHAIN_ID}/${address}`, { sources: {}, metadata });
+    expect(missing).toEqual({ status: 400, body: sourcifyErrorWith('invalid_parameter', `not sent (by path or keccak256): ${FILE}`) });
+    // Found by its keccak256 under another name.
+    const submit = await sourcifyPost(baseUrl, `v2/verify/metadata/${CHAIN_ID}/${address}`, { sources: { 'Vault.sol': content }, metadata });
+    expect(submit.status, JSON.stringify(submit.body)).toBe(202);
+    const job = await waitForJob(baseUrl, submit.body.verificationId);
+    expect(job.body.contract).toMatchObject({ match: 'exact_match', creationMatch: 'exact_match', runtimeMatch: 'exact_match' });
+    const read = await sourcifyGet(baseUrl, `v2/contract/${CHAIN_ID}/${address}?fields=metadata,sources`);
+    expect(read.body.metadata).toEqual(metadata);
+    expect(read.body.sources).toEqual({ [FILE]: { content } });
+  });
+
+  it('similarity: a copy of a verified contract is verified with nothing submitted; code like none stored is no_similar_match_found', async () => {
+    const built = await buildVault(edition(10));
+    const original = await deployVault(built, 'original');
+    const { job } = await verifyAndWait(baseUrl, CHAIN_ID, original, request(built));
+    expect(job!.body.contract.match).toBe('exact_match');
+    const copy = await deployVault(built, 'copy of original');
+    const similar = await sourcifyPost(baseUrl, `v2/verify/similarity/${CHAIN_ID}/${copy}`, {});
+    expect(similar.status, JSON.stringify(similar.body)).toBe(200);
+    expect(similar.body).toMatchObject({ address: getAddress(copy), runtimeMatch: expect.stringMatching(/^(exact_match|match)$/) });
+    const record = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address: copy, apikey: apiKey });
+    expect(record.result[0].SimilarMatch).toBe(original);
+
+    const unique = await deployVault(await buildVault(edition(11)), 'unique');
+    expect(await sourcifyPost(baseUrl, `v2/verify/similarity/${CHAIN_ID}/${unique}`, {})).toEqual({
+      status: 404,
+      body: sourcifyErrorWith('no_similar_match_found', 'No similar verified contracts'),
+    });
+    expect(await sourcifyPost(baseUrl, `v2/verify/similarity/${CHAIN_ID}/${original}`, {})).toEqual({
+      status: 409,
+      body: sourcifyErrorWith('already_verified'),
+    });
+  });
+
   it('the /docs/api page says how to point forge and Hardhat at /sourcify', async () => {
     const page = await (await fetch(`${baseUrl}/docs/api`)).text();
     expect(page).toContain("Sourcify's API");

@@ -67,6 +67,14 @@ const SOURCIFY_ROUTES: readonly { route: string; what: string }[] = [
     what: 'Body {stdJsonInput, compilerVersion, contractIdentifier ("path:Name"), creationTransactionHash?}: 202 {verificationId}; 409 already_verified when creation and runtime are both exact_match; 429 duplicate_verification_request while the address is being verified.',
   },
   {
+    route: 'POST /sourcify/v2/verify/metadata/{chainId}/{address}',
+    what: 'Body {sources, metadata, creationTransactionHash?}: the same job from metadata.json and the files it names.',
+  },
+  {
+    route: 'POST /sourcify/v2/verify/similarity/{chainId}/{address}',
+    what: 'Matches the deployed code against the stored compilations, nothing submitted; answered at once: 200 with the contract, or 404 no_similar_match_found.',
+  },
+  {
     route: 'GET /sourcify/v2/verify/{verificationId}',
     what: 'The job: isJobCompleted, jobStartTime, jobFinishTime, compilationTime, contract {match, creationMatch, runtimeMatch, chainId, address, verifiedAt, matchId}, and error {customCode, message, errorId, errorData} on a failure (200 for every job; 404 job_not_found).',
   },
