@@ -16,6 +16,7 @@ import { jobStatus } from './jobStatus.js';
 import { InvalidJson, readJsonBody } from './jsonBody.js';
 import { readMetadataRequest } from './metadataRequest.js';
 import { verifySimilar } from './similarity.js';
+import { checkAllByAddresses, verifyFiles } from './v1.js';
 import { verify } from './verify.js';
 
 /** Where the API is served. */
@@ -62,6 +63,9 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
       api.post('/v2/verify/similarity/:chainId/:address', async (request, reply) => answer(reply, await verifySimilar(ctx, params(request), request.body)));
       api.get('/v2/verify/:verificationId', async (request, reply) => answer(reply, await jobStatus(ctx, params(request).verificationId)));
       api.get('/v2/contract/:chainId/:address', async (request, reply) => answer(reply, await getContract(ctx, params(request), query(request))));
+      // Sourcify's v1, as hardhat-verify 2 calls it.
+      api.get('/check-all-by-addresses', async (request, reply) => answer(reply, await checkAllByAddresses(ctx, query(request))));
+      api.post('/', async (request, reply) => answer(reply, await verifyFiles(ctx, request.body, request.ip)));
       api.get('/v2/contracts/:chainId', async (request, reply) => answer(reply, await listContracts(ctx, params(request), query(request))));
     },
     { prefix: SOURCIFY_BASE_PATH },

@@ -29,6 +29,7 @@ export const SOURCIFY_TEXT = {
   noSimilarMatch: 'No similar verified contracts were found in the database.',
   jobAlreadyVerified: "The contract is already verified and the job didn't yield a better match.",
   unfinished: 'The verification could not be completed; please try again later.',
+  stillRunning: (id: string) => `The verification is still running; follow it at GET /v2/verify/${id}`,
   missingSources: (paths: string[]) =>
     `The metadata names sources that were not sent (by path or keccak256): ${paths.slice(0, 10).join(', ').slice(0, 500)}${paths.length > 10 ? ', ...' : ''}`,
   notDeployed: (chainId: number, address: string) => `Chain #${chainId} does not have a contract deployed at ${address}.`,

@@ -1,4 +1,5 @@
 import { HardhatError } from '@nomicfoundation/hardhat-errors';
+import { Sourcify as SourcifyV1 } from '@nomicfoundation/hardhat-verify/sourcify.js';
 import { encodeAbiParameters, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // The package's export map hides its verification providers, so the built file is imported by
@@ -161,5 +162,34 @@ describe("Hardhat verify v3's Sourcify client (@nomicfoundation/hardhat-verify 3
     await expect(refused).rejects.toThrow('Invalid contractIdentifier: expected path:Name');
     const other = new Sourcify({ chainId: 1, apiUrl: proxy.apiUrl });
     await expect(other.isVerified(address)).rejects.toThrow('The chain with chainId 1 is not supported');
+  });
+});
+
+/*
+ * @nomicfoundation/hardhat-verify 2.1.3's Sourcify client speaks only Sourcify's v1 API:
+ * `GET check-all-by-addresses` and `POST /` with metadata.json and the sources, answered once
+ * verified. Its files are built as its `verify:sourcify` task builds them.
+ */
+describe("Hardhat verify v2's Sourcify client (@nomicfoundation/hardhat-verify 2.1.3, Sourcify's v1 API)", () => {
+  it('isVerified false, verify answers perfect, isVerified perfect; getsourcecode serves it', async () => {
+    const input = hardhat3Input(Date.now());
+    const built = await build('0.8.28', input, FILE, 'Relay');
+    const { address } = await deployContract(built.abi, built.bytecode, ['v1', 3n], ACCOUNT);
+    const client = new SourcifyV1(CHAIN_ID, `${baseUrl}/sourcify`, baseUrl);
+    expect(await client.isVerified(address)).toBe(false);
+    const metadata = built.output.contracts![FILE]!.Relay!.metadata!;
+    const sources = Object.fromEntries(Object.keys(JSON.parse(metadata).sources).map((name) => [name, input.sources[name]!.content!]));
+    const response = await client.verify(address, { 'metadata.json': metadata, ...sources });
+    expect(response.isOk()).toBe(true);
+    expect(response.status).toBe('perfect');
+    expect(await client.isVerified(address)).toBe('perfect');
+    const env = await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey });
+    expect(env.result[0]).toMatchObject({ ContractName: 'Relay', MatchKind: 'full', ConstructorArguments: encodeArgs('v1', 3n).slice(2) });
+
+    // A failure is answered as v1 answers one ({error}, a 4xx); the client throws with the service's reason.
+    const empty = getAddress(`0x${'7ab1'.repeat(10)}`);
+    await expect(client.verify(empty, { 'metadata.json': metadata, ...sources })).rejects.toThrow(
+      `does not have a contract deployed at ${empty.toLowerCase()}`,
+    );
   });
 });
