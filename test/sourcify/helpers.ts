@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expect } from 'vitest';
 
 /** Talking to the service's Sourcify API (`/sourcify/v2/...`) the way its clients do: JSON in, JSON and a status out. */
@@ -12,13 +13,32 @@ export async function sourcifyGet(base: string, path: string): Promise<Answer> {
   return { status: res.status, body: await res.json() };
 }
 
-export async function sourcifyPost(base: string, path: string, body: unknown, contentType = 'application/json'): Promise<Answer> {
-  const res = await fetch(`${base}/sourcify/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': contentType },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+/**
+ * POSTs a body on a connection of its own: a kept-alive socket the server is closing at that
+ * moment would fail the request, and a POST is not retried.
+ */
+export function sourcifyPost(base: string, path: string, body: unknown, contentType = 'application/json'): Promise<Answer> {
+  const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}/sourcify/${path}`,
+      { method: 'POST', agent: false, headers: { 'content-type': contentType, 'content-length': payload.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          } catch (e) {
+            reject(e);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  return { status: res.status, body: await res.json() };
 }
 
 /** Polls `GET v2/verify/{id}` until the job is completed; returns the last answer. */
