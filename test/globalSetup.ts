@@ -51,6 +51,11 @@ export async function setup(project: TestProject): Promise<void> {
       '100000',
       '--daily-diagnosis-quota',
       '100000',
+      // Sourcify's keyless API counts per client address, and every file is 127.0.0.1.
+      '--sourcify-daily-quota',
+      '100000',
+      '--sourcify-rate',
+      '10000',
     ],
   });
   project.provide('apiUrl', service.apiUrl);

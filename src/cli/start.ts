@@ -22,6 +22,7 @@ import { createVerificationHandler, type DiagnosisDeps } from '../jobs/runVerifi
 import { WorkGate } from '../jobs/workGate.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
+import { registerSourcifyRoutes } from '../sourcify/routes.js';
 import { openStore, type Store } from '../store/openStore.js';
 import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
 import { shareableRpcUrl } from '../web/context.js';
@@ -186,6 +187,21 @@ export async function start(config: Config): Promise<void> {
     { config, chainId, publicRpcUrl: shareableRpcUrl(rpcUrl), store, chain, logger, compilers, copies, records, submitVerification, checkApiKey },
     rateLimits,
   );
+  // Sourcify's API, from the same store and jobs, under /sourcify (keyless, on the same per-address limits).
+  await registerSourcifyRoutes(app, {
+    config,
+    chainId,
+    store,
+    releases: compiler.releases.lookup,
+    wakeJobs: () => runner.wake(),
+    copies,
+    records,
+    runKnown,
+    limits: rateLimits,
+    chain,
+    creations,
+    logger,
+  });
   // Copies of verified contracts are verified as they are deployed.
   const follower = config.followChain
     ? new ChainFollower({

@@ -44,6 +44,10 @@ export interface Config {
   dailyDryRunQuota: number;
   /** Diagnoses of failed verifications (dry runs' included) per key per day; past it a failure is answered undiagnosed. */
   dailyDiagnosisQuota: number;
+  /** Verifications through the keyless Sourcify API (`/sourcify/v2/verify`) per client address per UTC day (0: no daily limit). */
+  sourcifyDailyQuota: number;
+  /** Requests per second per client address to the Sourcify API (its keyless rate). */
+  sourcifyRate: number;
   /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
   webRate: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
@@ -134,6 +138,20 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     env: 'SOLPROOF_DAILY_VERIFY_QUOTA',
     kind: 'int',
     help: 'verifysourcecode submissions per key per UTC day (default 100)',
+  },
+  {
+    key: 'sourcifyDailyQuota',
+    flag: 'sourcify-daily-quota',
+    env: 'SOLPROOF_SOURCIFY_DAILY_QUOTA',
+    kind: 'int',
+    help: 'verifications through the keyless Sourcify API per client address per UTC day (default 100)',
+  },
+  {
+    key: 'sourcifyRate',
+    flag: 'sourcify-rate',
+    env: 'SOLPROOF_SOURCIFY_RATE',
+    kind: 'int',
+    help: 'requests per second per client address to the keyless Sourcify API (default 5)',
   },
   {
     key: 'dailyProxyQuota',
@@ -261,6 +279,8 @@ export function defaultConfig(): Config {
     dailyProxyQuota: 100,
     dailyDryRunQuota: 100,
     dailyDiagnosisQuota: 20,
+    sourcifyDailyQuota: 100,
+    sourcifyRate: 5,
     webRate: 10,
     trustedProxies: [],
     followChain: true,

@@ -409,3 +409,16 @@ function toJob(row: JobRow): VerificationJob {
     return { ...toStatus(row), request: null, requestError: isSolproofError(error) ? errorFacts(error) : unreadable(String(error)) };
   }
 }
+
+/** The receipt of a source verification of `address` that is waiting or running, or null when none is. */
+export async function unfinishedSourceJob(db: Kysely<Database>, address: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select('receipt')
+    .where('address', '=', address.toLowerCase())
+    .where('kind', '=', 'source')
+    .where('state', 'in', ['queued', 'running'])
+    .limit(1)
+    .executeTakeFirst();
+  return row?.receipt ?? null;
+}

@@ -581,3 +581,34 @@ export async function verifiedDeployedAfter(db: Kysely<Database>, generation: st
     .execute();
   return rows.map((r) => r.address);
 }
+
+/** A verified contract's matches, as a list of them shows them. */
+export type VerifiedMatchSummary = Pick<VerifiedContract, 'address' | 'matchKind' | 'creationMatch' | 'runtimeMatch' | 'verifiedAt'>;
+
+/**
+ * Verified contracts with their matches, newest (`desc`) or oldest (`asc`) first, a page of at
+ * most 1000 after the position `after` (keyset on verified_at and address, as listVerifiedContracts).
+ */
+export async function listVerifiedMatches(
+  db: Kysely<Database>,
+  page: { limit: number; after: ListCursor | null; order: 'asc' | 'desc' },
+): Promise<VerifiedMatchSummary[]> {
+  const after = page.after;
+  const rows = await db
+    .selectFrom('verifiedContracts')
+    .select(['address', 'matchKind', 'creationMatch', 'runtimeMatch', 'verifiedAt'])
+    .$if(after !== null, (qb) =>
+      qb.where((eb) => eb(eb.refTuple('verifiedAt', 'address'), page.order === 'desc' ? '<' : '>', eb.tuple(after!.verifiedAt, after!.address.toLowerCase()))),
+    )
+    .orderBy('verifiedAt', page.order)
+    .orderBy('address', page.order)
+    .limit(Math.max(0, Math.min(Math.floor(page.limit), 1000)))
+    .execute();
+  return rows.map((row) => ({
+    address: row.address as Address,
+    matchKind: row.matchKind as MatchKind,
+    creationMatch: row.creationMatch as MatchKind | null,
+    runtimeMatch: row.runtimeMatch as MatchKind | null,
+    verifiedAt: Number(row.verifiedAt),
+  }));
+}

@@ -8,6 +8,12 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Fields of a urlencoded body (empty for GET). */
   form: Record<string, string>;
+  /** The request line's path, without the query. */
+  path: string;
+  /** A JSON body, parsed (undefined for other bodies). */
+  json?: unknown;
+  /** The request's headers, as sent. */
+  headers: Record<string, string | string[] | undefined>;
   status: number;
   /** The answer body, parsed as JSON when it is JSON. */
   answer: unknown;
@@ -54,6 +60,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
               method: req.method ?? '',
               query: Object.fromEntries(url.searchParams),
               form: isForm ? Object.fromEntries(new URLSearchParams(body.toString('utf8'))) : {},
+              path: url.pathname,
+              ...((req.headers['content-type'] ?? '').includes('json') ? { json: parse(body.toString('utf8')) } : {}),
+              headers: req.headers,
               status: upRes.statusCode ?? 0,
               answer: parse(answer.toString('utf8')),
             });

@@ -54,6 +54,10 @@ const DEPLOYERS = [
   'limits/hostileForms',
   'web/layout',
   'web/formWork',
+  'sourcify/sourcifyApi',
+  'sourcify/sourcifyCases',
+  'clients/foundrySourcify',
+  'clients/hardhatSourcify',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

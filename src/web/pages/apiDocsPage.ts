@@ -60,6 +60,31 @@ const COMPILERS_EXAMPLE = `{
   "fields": { "builds[].version": "…", … }
 }`;
 
+/** Sourcify's v2 routes under /sourcify (the README has the details). */
+const SOURCIFY_ROUTES: readonly { route: string; what: string }[] = [
+  {
+    route: 'POST /sourcify/v2/verify/{chainId}/{address}',
+    what: 'Body {stdJsonInput, compilerVersion, contractIdentifier ("path:Name"), creationTransactionHash?}: 202 {verificationId}; 409 already_verified when creation and runtime are both exact_match; 429 duplicate_verification_request while the address is being verified.',
+  },
+  {
+    route: 'POST /sourcify/v2/verify/metadata/{chainId}/{address}',
+    what: 'Body {sources, metadata, creationTransactionHash?}: the same job from metadata.json and the files it names.',
+  },
+  {
+    route: 'POST /sourcify/v2/verify/similarity/{chainId}/{address}',
+    what: 'Matches the deployed code against the stored compilations, nothing submitted; answered at once: 200 with the contract, or 404 no_similar_match_found.',
+  },
+  {
+    route: 'GET /sourcify/v2/verify/{verificationId}',
+    what: 'The job: isJobCompleted, jobStartTime, jobFinishTime, compilationTime, contract {match, creationMatch, runtimeMatch, chainId, address, verifiedAt, matchId}, and error {customCode, message, errorId, errorData} on a failure (200 for every job; 404 job_not_found).',
+  },
+  {
+    route: 'GET /sourcify/v2/contract/{chainId}/{address}',
+    what: 'The verified contract (whichever API verified it): fields=abi,sources,compilation,deployment,creationBytecode,runtimeBytecode,metadata,stdJsonInput,signatures,userdoc,devdoc,proxyResolution or all; omit= for all but those. 404 with null matches when not verified.',
+  },
+  { route: 'GET /sourcify/v2/contracts/{chainId}', what: 'The verified contracts, sort=desc|asc, limit (at most 200), afterMatchId.' },
+];
+
 /** `/docs/api`: a short reference of the Etherscan-compatible endpoint. */
 export function apiDocsPage(data: { chainId: number; baseUrl: string }): Html {
   const api = `${data.baseUrl}/api`;
@@ -92,6 +117,23 @@ and a source that cannot be reached keeps its older list, with the error. With n
 <div class="table-wrap"><table>
 <thead><tr><th>field</th><th>meaning</th></tr></thead>
 <tbody>${Object.entries(COMPILER_LISTING_FIELDS).map(([field, meaning]) => html`<tr><td class="mono">${field}</td><td>${meaning}</td></tr>`)}</tbody>
-</table></div>`,
+</table></div>
+<h2 id="sourcify">Sourcify's API</h2>
+<p>Sourcify's v2 API is served too, keyless, under <span class="mono">${data.baseUrl}/sourcify/</span>, from the same store: what one API verified the other serves.
+Matches are <span class="mono">exact_match</span> (full), <span class="mono">match</span> (partial) or null; errors are <span class="mono">{customCode, message, errorId}</span> with Sourcify's codes.</p>
+<div class="table-wrap"><table>
+<thead><tr><th>route</th><th>answer</th></tr></thead>
+<tbody>${SOURCIFY_ROUTES.map((r) => html`<tr><td class="mono">${r.route}</td><td>${r.what}</td></tr>`)}</tbody>
+</table></div>
+<pre class="source">forge verify-contract 0x… src/Token.sol:Token --chain ${String(data.chainId)} --verifier sourcify --verifier-url ${data.baseUrl}/sourcify/
+forge verify-check ID --chain ${String(data.chainId)} --verifier sourcify --verifier-url ${data.baseUrl}/sourcify/
+forge create src/Token.sol:Token --rpc-url … --private-key … --broadcast --verify --verifier sourcify --verifier-url ${data.baseUrl}/sourcify/
+
+// hardhat.config.ts (hardhat-verify 3)
+verify: { sourcify: { enabled: true, apiUrl: '${data.baseUrl}/sourcify' } },</pre>
+<p>The <span class="mono">--verifier-url</span> must end in <span class="mono">/</span>. With an Etherscan key configured for the chain
+(an <span class="mono">[etherscan]</span> entry in foundry.toml, or <span class="mono">ETHERSCAN_API_KEY</span>), forge uses the Etherscan verifier even with
+<span class="mono">--verifier sourcify</span>. Limits per client address: <span class="mono">--sourcify-rate</span> requests a second and
+<span class="mono">--sourcify-daily-quota</span> verifications a day (429 <span class="mono">too_many_requests</span>).</p>`,
   );
 }

@@ -1,0 +1,105 @@
+/**
+ * The shapes every Sourcify route answers in: the error object (`customCode`, `message`,
+ * `errorId`) with its HTTP status, and the minimal contract object with Sourcify's match words.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { getAddress } from 'viem';
+import type { MatchKind } from '../core/types.js';
+
+/** Sourcify's word for how a part matched: `exact_match` (full), `match` (partial), or null. */
+export type SourcifyMatch = 'exact_match' | 'match' | null;
+
+/** The service's match kind in Sourcify's words. */
+export function sourcifyMatch(kind: MatchKind | string | null | undefined): SourcifyMatch {
+  return kind === 'full' ? 'exact_match' : kind === 'partial' ? 'match' : null;
+}
+
+/** Sourcify's overall `match`: the better of the creation and the runtime match. */
+export function overallMatch(creation: SourcifyMatch, runtime: SourcifyMatch): SourcifyMatch {
+  if (creation === 'exact_match' || runtime === 'exact_match') return 'exact_match';
+  if (creation === 'match' || runtime === 'match') return 'match';
+  return null;
+}
+
+/** Sourcify's minimal contract object (`VerifiedContractMinimal`). */
+export interface ContractMinimal {
+  match: SourcifyMatch;
+  creationMatch: SourcifyMatch;
+  runtimeMatch: SourcifyMatch;
+  chainId: string;
+  address: string;
+  verifiedAt?: string;
+  matchId?: string;
+}
+
+/** The minimal object of an address with no verification (or none yet). */
+export function unmatched(chainId: number, address: string): ContractMinimal {
+  return { match: null, creationMatch: null, runtimeMatch: null, chainId: String(chainId), address: checksummed(address) };
+}
+
+/**
+ * A record's minimal object. `matchId` is the record's position in the list of verified
+ * contracts (`<verifiedAt>-<address>`), what `afterMatchId` pages by.
+ */
+export function matched(
+  chainId: number,
+  record: { address: string; creationMatch: MatchKind | null; runtimeMatch: MatchKind | null; matchKind: MatchKind; verifiedAt: number },
+): ContractMinimal {
+  const creationMatch = sourcifyMatch(record.creationMatch);
+  // Records written before the runtime code had to match say only their overall kind.
+  const runtimeMatch = sourcifyMatch(record.runtimeMatch ?? record.matchKind);
+  return {
+    match: overallMatch(creationMatch, runtimeMatch),
+    creationMatch,
+    runtimeMatch,
+    chainId: String(chainId),
+    address: checksummed(record.address),
+    verifiedAt: isoSecond(record.verifiedAt),
+    matchId: matchIdOf(record),
+  };
+}
+
+export function matchIdOf(record: { verifiedAt: number; address: string }): string {
+  return `${record.verifiedAt}-${record.address.toLowerCase()}`;
+}
+
+/** `2026-11-23T10:00:00Z`, as Sourcify gives times. */
+export function isoSecond(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function checksummed(address: string): string {
+  try {
+    return getAddress(address.toLowerCase());
+  } catch {
+    return address;
+  }
+}
+
+/** Sourcify's error object. */
+export interface SourcifyError {
+  customCode: string;
+  message: string;
+  errorId: string;
+  [more: string]: unknown;
+}
+
+export function sourcifyError(customCode: string, message: string, more: Record<string, unknown> = {}): SourcifyError {
+  return { customCode, message, errorId: randomUUID(), ...more };
+}
+
+/** Answers an error with its status. */
+export function sendError(reply: FastifyReply, status: number, customCode: string, message: string): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(sourcifyError(customCode, message));
+}
+
+/** A route's answer: the HTTP status and the JSON body. */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export function errorAnswer(status: number, customCode: string, message: string, more: Record<string, unknown> = {}): Answer {
+  return { status, body: sourcifyError(customCode, message, more) };
+}

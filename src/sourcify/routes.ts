@@ -1,0 +1,73 @@
+/**
+ * Sourcify's API (its v2, and the two v1 routes hardhat-verify 2 calls) under one base path,
+ * `/sourcify`, answered from the same store and by the same verification jobs as `/api`:
+ * `forge verify-contract --verifier sourcify --verifier-url <base>/sourcify/` and Hardhat's
+ * Sourcify verifier talk to it. Every answer is Sourcify-shaped: JSON, its status codes, and
+ * `{customCode, message, errorId}` for an error, whatever went wrong.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SOURCIFY_TEXT } from '../texts/index.js';
+import { type Answer, sendError } from './answers.js';
+import type { SourcifyContext } from './context.js';
+import { getContract } from './contract.js';
+import { listContracts } from './contracts.js';
+import { jobStatus } from './jobStatus.js';
+import { InvalidJson, readJsonBody } from './jsonBody.js';
+import { readMetadataRequest } from './metadataRequest.js';
+import { verifySimilar } from './similarity.js';
+import { checkAllByAddresses, verifyFiles } from './v1.js';
+import { verify } from './verify.js';
+
+/** Where the API is served. */
+export const SOURCIFY_BASE_PATH = '/sourcify';
+
+type Params = Record<string, string | undefined>;
+
+/** Registers the routes under SOURCIFY_BASE_PATH. */
+export async function registerSourcifyRoutes(app: FastifyInstance, ctx: SourcifyContext): Promise<void> {
+  await app.register(
+    async (api) => {
+      // Sourcify's bodies are JSON, whatever content type a client names (or none).
+      api.removeAllContentTypeParsers();
+      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, ctx.config.bodyLimit));
+
+      // Keyless: each client address is limited (`--sourcify-rate` a second) before its body is read.
+      api.addHook('onRequest', async (request, reply) => {
+        if (!(await ctx.limits.takeToken('sourcify', request.ip.slice(0, 64), ctx.config.sourcifyRate))) {
+          return sendError(reply, 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
+        }
+      });
+
+      api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+        if (error instanceof InvalidJson) return sendError(reply, 400, 'invalid_json', SOURCIFY_TEXT.invalidJson);
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.bodyLimit));
+        if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);
+        ctx.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
+        return sendError(reply, 500, 'internal_error', SOURCIFY_TEXT.internalError);
+      });
+      api.setNotFoundHandler((request, reply) =>
+        sendError(reply, 404, 'route_not_found', SOURCIFY_TEXT.routeNotFound(request.method, request.url.split('?')[0] ?? '')),
+      );
+
+      const answer = (reply: FastifyReply, a: Answer) => reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(a.body);
+      const params = (request: FastifyRequest) => request.params as Params;
+      const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
+
+      api.post('/v2/verify/:chainId/:address', async (request, reply) => answer(reply, await verify(ctx, params(request), request.body, request.ip)));
+      api.post('/v2/verify/metadata/:chainId/:address', async (request, reply) => {
+        const read = readMetadataRequest(request.body);
+        if (!read.ok) return sendError(reply, 400, 'invalid_parameter', read.message);
+        return answer(reply, await verify(ctx, params(request), read.request, request.ip));
+      });
+      api.post('/v2/verify/similarity/:chainId/:address', async (request, reply) => answer(reply, await verifySimilar(ctx, params(request), request.body)));
+      api.get('/v2/verify/:verificationId', async (request, reply) => answer(reply, await jobStatus(ctx, params(request).verificationId)));
+      api.get('/v2/contract/:chainId/:address', async (request, reply) => answer(reply, await getContract(ctx, params(request), query(request))));
+      // Sourcify's v1, as hardhat-verify 2 calls it.
+      api.get('/check-all-by-addresses', async (request, reply) => answer(reply, await checkAllByAddresses(ctx, query(request))));
+      api.post('/', async (request, reply) => answer(reply, await verifyFiles(ctx, request.body, request.ip)));
+      api.get('/v2/contracts/:chainId', async (request, reply) => answer(reply, await listContracts(ctx, params(request), query(request))));
+    },
+    { prefix: SOURCIFY_BASE_PATH },
+  );
+}
