@@ -30,8 +30,20 @@ function diagnosisLine(job: JobStatus): Html | string {
 }
 
 /**
+ * A passed receipt links its page. A failed or pending one is shown by its first characters
+ * only: its receipt is its submitter's secret (it opens the submitted sources again in the
+ * Verify & Publish form), and a public page must not hand it to anyone.
+ */
+function receiptCell(job: JobStatus): Html {
+  const short = `${job.receipt.slice(0, 10)}…`;
+  return job.state === 'pass' || job.state === 'already_verified'
+    ? html`<a class="mono receipt-link" href="/receipt/${job.receipt}" title="${job.receipt}">${short}</a>`
+    : html`<span class="mono muted" title="The receipt was given to its submitter">${short}</span>`;
+}
+
+/**
  * The address's recent verification attempts, passes and failures, each with its outcome and
- * diagnosis and a link to its receipt (what hardhat-verify 2 users, shown only a bare text, need).
+ * diagnosis (what hardhat-verify 2 users, shown only a bare text, need); passes link their receipt.
  */
 export function recentReceipts(jobs: readonly JobStatus[] | undefined): Html | string {
   if (!jobs || jobs.length === 0) return '';
@@ -43,7 +55,7 @@ export function recentReceipts(jobs: readonly JobStatus[] | undefined): Html | s
     const pending = job.state === 'queued' || job.state === 'running';
     const text = pending ? '' : receiptOutcomeText(job);
     return html`<tr>
-<td class="labelled" data-label="Receipt"><a class="mono receipt-link" href="/receipt/${job.receipt}" title="${job.receipt}">${job.receipt.slice(0, 10)}…</a></td>
+<td class="labelled" data-label="Receipt">${receiptCell(job)}</td>
 <td class="labelled" data-label="Submitted">${timeTag(job.createdAt)}</td>
 <td>${badge(job)} ${text.length > OUTCOME_CHARS ? `${text.slice(0, OUTCOME_CHARS)}…` : text}${diagnosisLine(job)}</td>
 </tr>`;

@@ -195,7 +195,7 @@
       var out = $('.fn-result', form);
       var wait = Date.now();
       var poll = window.setInterval(() => {
-        if (!out || !out.classList.contains('busy') || Date.now() - wait > 3000) {
+        if (!out?.classList.contains('busy') || Date.now() - wait > 3000) {
           window.clearInterval(poll);
           next(i + 1);
         }
@@ -359,9 +359,9 @@
     var licenseSelect = /** @type {HTMLSelectElement | null} */ ($('#license'));
     var licenseNote = $('#license-note');
     /** @type {Record<string, string>} */
-    var licenseNames = JSON.parse((licenseNote && licenseNote.getAttribute('data-license-names')) || '{}');
+    var licenseNames = JSON.parse(licenseNote?.getAttribute('data-license-names') || '{}');
     /** @type {Record<string, number>} */
-    var spdxCodes = JSON.parse((licenseNote && licenseNote.getAttribute('data-spdx-codes')) || '{}');
+    var spdxCodes = JSON.parse(licenseNote?.getAttribute('data-spdx-codes') || '{}');
     /** The licence code the contract's file names in its SPDX line; 0 when none the list knows. */
     function sourceLicense() {
       var name = nameInput.value;
