@@ -372,3 +372,13 @@ function toJob(row: JobRow): VerificationJob {
     return { ...toStatus(row), request: null, requestError: isSolproofError(error) ? errorFacts(error) : unreadable(String(error)) };
   }
 }
+
+/** When the oldest job waiting in the queue (not running, not finished) was submitted, in epoch ms; null when none waits. */
+export async function oldestQueuedJobAt(db: Kysely<Database>): Promise<number | null> {
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select((eb) => eb.fn.min('createdAt').as('oldest'))
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  return row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+}
