@@ -179,7 +179,8 @@ export async function start(config: Config): Promise<void> {
         metrics: metrics.port,
       });
 
-  const accessLog = config.accessLog ? logger.child({ log: 'access' }) : null;
+  // Turned on by its own option, whatever the log level.
+  const accessLog = config.accessLog ? logger.child({ log: 'access' }, { level: 'info' }) : null;
   let draining = false;
   const ready = createReadiness({ store, chain, rateLimits, draining: () => draining });
   const healthRoutes = { ready, metrics: metrics.render };

@@ -274,6 +274,26 @@ describe.skipIf(unavailable !== null)('2 api + 2 worker processes on one Postgre
     expect(after.every((s) => s.labels.role === 'api')).toBe(true);
   });
 
+  it('the access log names method, route, status, time and the key id, never the key', async () => {
+    const api = apis[0]!;
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: database.databaseUrl! });
+    await client.connect();
+    const proKeyId = (await client.query<{ id: string }>("select id from api_keys where tier = 'pro'").finally(() => client.end())).rows[0]!.id;
+    // The only getabi this node answers with the pro key.
+    await apiGet(api.apiUrl, { module: 'contract', action: 'getabi', address: verified[3]!.address, apikey: proKey });
+    const line = await until('the access log line of this request', async () => {
+      const found = api
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"log":"access"') && l.includes('"action":"contract.getabi"') && l.includes(proKeyId));
+      return found ? (JSON.parse(found) as Record<string, unknown>) : undefined;
+    });
+    expect(line).toMatchObject({ method: 'GET', route: '/api', status: 200, keyId: proKeyId });
+    expect(typeof line.ms).toBe('number');
+    expect(api.output()).not.toContain(proKey);
+  });
+
   for (const dependency of ['store', 'node', 'redis'] as const) {
     it(`/health/ready fails while the ${dependency} is out of reach and recovers; /health stays up`, async () => {
       const relay = { store: pgRelay, node: nodeRelay, redis: redisRelay }[dependency];
