@@ -259,6 +259,30 @@ describe.skipIf(unavailable !== null)('2 api + 2 worker processes on one Postgre
     }
   }, 180_000);
 
+  it('SIGTERM of the worker that follows the chain gives its lease up at once; another worker follows on', async () => {
+    const leaderIndex = await until('one follower', async () => {
+      const l = await Promise.all(workers.map(async (w) => total(await scrape(w), 'solproof_follower_leading')));
+      return l.filter((x) => x === 1).length === 1 ? l.indexOf(1) : undefined;
+    });
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: database.databaseUrl! });
+    await client.connect();
+    try {
+      const lease = async () => (await client.query<{ value: string }>("select value from chain_state where name = 'follower.lease'")).rows[0]?.value ?? null;
+      const held = JSON.parse((await lease())!) as { holder: string; until: number };
+      await workers[leaderIndex]!.stop();
+      expect(workers[leaderIndex]!.process.exitCode).toBe(0);
+      // Right after the exit, well before the lease would have lapsed: given up, or already another's.
+      const after = await lease();
+      expect(after === null || (JSON.parse(after) as { holder: string }).holder !== held.holder).toBe(true);
+      const other = workers[1 - leaderIndex]!;
+      await until('the other worker to follow', async () => (total(await scrape(other), 'solproof_follower_leading') === 1 ? true : undefined), 60_000);
+    } finally {
+      await client.end();
+    }
+    workers[leaderIndex] = await startRole('worker', { ...common, dataDir: workerDir, args: ['--follow-poll-ms', '200'] });
+  }, 120_000);
+
   it('/metrics parses as Prometheus text and its counters move with requests', async () => {
     const api = apis[1]!;
     const before: Sample[] = await scrape(api);
@@ -297,7 +321,9 @@ describe.skipIf(unavailable !== null)('2 api + 2 worker processes on one Postgre
   for (const dependency of ['store', 'node', 'redis'] as const) {
     it(`/health/ready fails while the ${dependency} is out of reach and recovers; /health stays up`, async () => {
       const relay = { store: pgRelay, node: nodeRelay, redis: redisRelay }[dependency];
-      for (const service of [apis[0]!, workers[0]!]) expect((await readiness(service)).status).toBe(200);
+      // Ready first (each check has 2 s: on a loaded machine one may miss it now and then).
+      for (const service of [apis[0]!, workers[0]!])
+        await until('ready before the cut', async () => ((await readiness(service)).status === 200 ? true : undefined));
       await relay.cut();
       try {
         for (const service of [apis[0]!, workers[0]!]) {
