@@ -18,6 +18,7 @@ import { verifySourceCode } from './actions/verifySourceCode.js';
 import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { type Envelope, fail } from './envelope.js';
+import { noteKeyId } from './observability.js';
 import { Params } from './params.js';
 import { BodyError, type BodyGate, createBodyParser, OPEN_BODY_LIMIT } from './requestBody.js';
 
@@ -52,6 +53,8 @@ const ACTIONS = new Map<string, ActionSpec>([
   ['logs.getlogs', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getLogs(ctx, p, m) }],
 ]);
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
+/** Every action the API serves, as `module.action` (the metrics' labels). */
+export const API_ACTIONS: ReadonlySet<string> = new Set(ACTIONS.keys());
 
 /**
  * Whether the client shows a failure's reason. hardhat-verify 2 alone breaks on a longer text:
@@ -173,6 +176,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const gated = gateDecisions.get(request);
     const decision = gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
     if (!decision.allowed) return fail(decision.text);
+    noteKeyId(request, decision.key?.id);
     const baseUrl = ctx.config.publicUrl ? ctx.config.publicUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
     const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params), baseUrl };
     return action.run(ctx, params, caller, decision.okMessage);

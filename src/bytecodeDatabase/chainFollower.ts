@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import { keccak256 } from 'viem';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
-import { getChainState, setChainState, takeLease } from '../store/chainState.js';
+import { getChainState, releaseLease, setChainState, takeLease } from '../store/chainState.js';
 import type { Database } from '../store/database.js';
 import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.js';
 import { followedBlocksUpTo, forgetFollowedBlocks, recordFollowedBlock } from '../store/followedBlocks.js';
@@ -81,6 +81,8 @@ export class ChainFollower {
   private running: Promise<void> | null = null;
   private stopped = false;
   private warnedUntraced = false;
+  /** Whether this follower held the lease at its last round (one follower per store runs). */
+  leading = false;
   private readonly pollMs: number;
   private readonly backfill: number;
   private readonly batch: number;
@@ -106,6 +108,12 @@ export class ChainFollower {
     await this.running;
   }
 
+  /** Gives up the lease (when this follower holds it), so another process's follower goes on without waiting for it to lapse. */
+  async releaseLease(): Promise<void> {
+    this.leading = false;
+    await releaseLease(this.o.db, LEASE, this.o.holder);
+  }
+
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
@@ -125,7 +133,8 @@ export class ChainFollower {
   /** One round: checks for a reset or a rollback, then handles the next blocks up to the head. Null when another process follows. */
   async round(): Promise<FollowRound | null> {
     const { db, chain, logger } = this.o;
-    if (!(await takeLease(db, LEASE, this.o.holder, Math.max(15_000, this.pollMs * 10)))) return null;
+    this.leading = await takeLease(db, LEASE, this.o.holder, Math.max(15_000, this.pollMs * 10));
+    if (!this.leading) return null;
     const head = Number(await chain.getBlockNumber());
     const genesis = (await chain.blockHash(0n)) ?? 'unknown';
     const storedGeneration = await getChainState(db, GENERATION_STATE);

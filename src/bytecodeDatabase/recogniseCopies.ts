@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/log.js';
+import type { ServiceMetrics } from '../core/metrics.js';
 import type { Address, Hex } from '../core/types.js';
 import { compiledContractsWithFingerprint, compiledContractsWithMetadataHash, loadCompiledContract } from '../store/compilations.js';
 import { findCopyTemplate } from '../store/copyTemplates.js';
@@ -25,6 +26,8 @@ export interface CopyRecogniserDeps {
   logger: Logger;
   /** Checks that the contract a copy is matched through still holds its code. */
   records?: RecordCheck;
+  /** Counts the similar matches made. */
+  metrics?: Pick<ServiceMetrics, 'similarMatch'>;
 }
 
 /** How many times a template is chosen again after the one chosen was found gone. */
@@ -112,6 +115,7 @@ export class CopyRecogniser {
       { address, method: template.method, through: template.similarTo, receipt: template.receipt, matchKind: best.match.matchKind },
       'verified a copy from the bytecode database',
     );
+    this.deps.metrics?.similarMatch();
     return 'verified';
   }
 

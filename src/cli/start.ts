@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildServer, createAccessControl } from '../api/server.js';
+import { buildWorkerServer, observeRequests, registerHealthRoutes } from '../api/observability.js';
+import { API_ACTIONS, buildServer, createAccessControl } from '../api/server.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
 import { ChainGeneration } from '../bytecodeDatabase/chainGeneration.js';
 import { ContractCreations } from '../bytecodeDatabase/contractCreations.js';
@@ -12,9 +13,9 @@ import { checkChainId } from '../chain/checkChainId.js';
 import { type Devnet, portIsFree, startDevnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { CompilerList, createSolcCompiler } from '../compilers/index.js';
-import { type Config, ConfigError, runningJobsPerKey } from '../core/config.js';
+import { type Config, ConfigError, jobLeaseMs, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
-import { startJobRunner } from '../jobs/queue.js';
+import { type JobRunner, startJobRunner } from '../jobs/queue.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
@@ -27,6 +28,8 @@ import { openStore, type Store } from '../store/openStore.js';
 import { pruneJobPayloads, requeueRunningJobs } from '../store/verificationJobs.js';
 import { shareableRpcUrl } from '../web/context.js';
 import { registerWebRoutes } from '../web/routes.js';
+import { createPrometheusMetrics } from './metrics.js';
+import { checkRole, createReadiness, drain, scrapeSources, withCompileMetrics } from './roles.js';
 
 const DEVNET_PORT = 8545;
 
@@ -41,9 +44,12 @@ function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** `solproof start`: API and verification workers in one process. */
+/** `solproof start`: API and verification workers in one process, or one of them (`--role`). */
 export async function start(config: Config): Promise<void> {
-  const logger = createLogger();
+  checkRole(config);
+  const serves = config.role !== 'worker';
+  const works = config.role !== 'api';
+  const logger = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
 
   // Checked before anything starts: processes meant to share one limit must not each run their own.
@@ -110,11 +116,18 @@ export async function start(config: Config): Promise<void> {
     if (requeued > 0) logger.info({ requeued }, 'requeued jobs left running by an earlier process');
   }
 
+  // Counted per process; the queue and the follower are read from the store when scraped.
+  const metrics = createPrometheusMetrics({
+    role: config.role,
+    sources: scrapeSources({ store, chain, ...(works ? { compiler, follower: () => follower } : {}) }),
+  });
+  const measuredCompiler = withCompileMetrics(compiler, metrics.port);
+
   const retryDelayMs = config.jobRetryDelayMs;
   const generation = new ChainGeneration(store.db, chain);
   // Records are served only while their addresses hold the code they describe; nobody following the chain, reads notice a restart.
   const records = createRecordCheck({ db: store.db, chain, generation, logger, windowMs: config.recordCheckMs, watchResets: !config.followChain });
-  const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger, records });
+  const recogniser = new CopyRecogniser({ db: store.db, chain, generation, logger, records, metrics: metrics.port });
   const copies = createCopyLookup({ recogniser, logger });
   const creations = new ContractCreations({ db: store.db, chain, generation, logger });
   const diagnosis: DiagnosisDeps | undefined =
@@ -133,9 +146,19 @@ export async function start(config: Config): Promise<void> {
           budget: { compiles: config.diagnosisCompiles, ms: config.diagnosisSeconds * 1000 },
           dailyLimit: config.dailyDiagnosisQuota,
           gate: new WorkGate(),
+          metrics: metrics.port,
         }
       : undefined;
-  const verifySource = createVerificationHandler({ store, chain, compiler, generation, recogniser, logger, retryDelayMs, ...(diagnosis ? { diagnosis } : {}) });
+  const verifySource = createVerificationHandler({
+    store,
+    chain,
+    compiler: measuredCompiler,
+    generation,
+    recogniser,
+    logger,
+    retryDelayMs,
+    ...(diagnosis ? { diagnosis } : {}),
+  });
   const runKnown = createKnownCompilationRunner({
     store,
     handler: createVerificationHandler({ store, chain, compiler: NO_COMPILER, generation, recogniser, logger, retryDelayMs }),
@@ -144,31 +167,47 @@ export async function start(config: Config): Promise<void> {
   });
   const verifyBuild = createBuildVerificationHandler({
     store,
-    compiler,
+    compiler: measuredCompiler,
     recogniser,
     logger,
     retryDelayMs,
     ...(config.followChain ? { deploymentsRecorded: () => followerCaughtUp(store.db, chain, 10_000) } : {}),
   });
   const verifyProxy = createProxyVerificationHandler({ store, chain, logger, retryDelayMs });
-  const runner = startJobRunner({
-    db: store.db,
-    handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : job.kind === 'build' ? verifyBuild(job) : verifySource(job)),
-    concurrency: config.jobConcurrency,
-    perKeyRunning: runningJobsPerKey(config),
-    leaseMs: Math.max(60_000, config.compileTimeoutMs * 3),
-    pollMs: 1000,
-    owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
-    logger,
-    maxAttempts: config.jobMaxAttempts,
-    retryDelayMs: config.jobRetryDelayMs,
-  });
+  // Only workers claim jobs: an API node queues them and never compiles.
+  const runner: JobRunner | null = !works
+    ? null
+    : startJobRunner({
+        db: store.db,
+        handler: (job) => (job.kind === 'proxy' ? verifyProxy(job) : job.kind === 'build' ? verifyBuild(job) : verifySource(job)),
+        concurrency: config.jobConcurrency,
+        perKeyRunning: runningJobsPerKey(config),
+        leaseMs: jobLeaseMs(config),
+        pollMs: 1000,
+        owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
+        logger,
+        maxAttempts: config.jobMaxAttempts,
+        retryDelayMs: config.jobRetryDelayMs,
+        stopTimeoutMs: config.drainSeconds * 1000,
+        metrics: metrics.port,
+      });
 
+  // Turned on by its own option, whatever the log level.
+  const accessLog = config.accessLog ? logger.child({ log: 'access' }, { level: 'info' }) : null;
+  let draining = false;
+  const ready = createReadiness({ store, chain, rateLimits, draining: () => draining });
+  const healthRoutes = { ready, metrics: metrics.render };
   const access = createAccessControl({ store, config }, rateLimits);
-  const app = await buildServer(
-    { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner.wake(), copies, records, creations, runKnown, logger },
-    { rateLimits, access },
-  );
+  const app = !serves
+    ? await buildWorkerServer({ ...healthRoutes, liveness: { chainId }, metricsPort: metrics.port, accessLog })
+    : await buildServer(
+        { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner?.wake(), copies, records, creations, runKnown, logger },
+        { rateLimits, access },
+      );
+  if (serves) {
+    observeRequests(app, { metrics: metrics.port, accessLog, apiActions: API_ACTIONS });
+    registerHealthRoutes(app, healthRoutes);
+  }
   // The explorer shares the HTTP server and the limits with the API; neither knows the other.
   // The Verify & Publish form is handed to the API in-process: the same checks, limits and quota as over HTTP.
   const submitVerification = async (params: Record<string, string>, client: string) => {
@@ -182,42 +221,45 @@ export async function start(config: Config): Promise<void> {
     return JSON.parse(res.body) as { status: string; message: string; result: unknown };
   };
   const checkApiKey = (apiKey: string, client: string) => access.checkKey(apiKey, client);
-  await registerWebRoutes(
-    app,
-    { config, chainId, publicRpcUrl: shareableRpcUrl(rpcUrl), store, chain, logger, compilers, copies, records, submitVerification, checkApiKey },
-    rateLimits,
-  );
-  // Sourcify's API, from the same store and jobs, under /sourcify (keyless, on the same per-address limits).
-  await registerSourcifyRoutes(app, {
-    config,
-    chainId,
-    store,
-    releases: compiler.releases.lookup,
-    wakeJobs: () => runner.wake(),
-    copies,
-    records,
-    runKnown,
-    limits: rateLimits,
-    chain,
-    creations,
-    logger,
-  });
+  if (serves) {
+    await registerWebRoutes(
+      app,
+      { config, chainId, publicRpcUrl: shareableRpcUrl(rpcUrl), store, chain, logger, compilers, copies, records, submitVerification, checkApiKey },
+      rateLimits,
+    );
+    // Sourcify's API, from the same store and jobs, under /sourcify (keyless, on the same per-address limits).
+    await registerSourcifyRoutes(app, {
+      config,
+      chainId,
+      store,
+      releases: compiler.releases.lookup,
+      wakeJobs: () => runner?.wake(),
+      copies,
+      records,
+      runKnown,
+      limits: rateLimits,
+      chain,
+      creations,
+      logger,
+    });
+  }
   // Copies of verified contracts are verified as they are deployed.
-  const follower = config.followChain
-    ? new ChainFollower({
-        db: store.db,
-        chain,
-        generation,
-        recogniser,
-        logger,
-        holder: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
-        pollMs: config.followPollMs,
-        backfillBlocks: config.followBackfillBlocks,
-      })
-    : null;
+  const follower =
+    works && config.followChain
+      ? new ChainFollower({
+          db: store.db,
+          chain,
+          generation,
+          recogniser,
+          logger,
+          holder: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
+          pollMs: config.followPollMs,
+          backfillBlocks: config.followBackfillBlocks,
+        })
+      : null;
   follower?.start();
   // Sources of finished jobs older than --job-payload-days are dropped (receipts still answer).
-  const pruneTimer = config.jobPayloadDays > 0 ? schedulePayloadPruning(store, config.jobPayloadDays, logger) : null;
+  const pruneTimer = works && config.jobPayloadDays > 0 ? schedulePayloadPruning(store, config.jobPayloadDays, logger) : null;
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
@@ -226,26 +268,29 @@ export async function start(config: Config): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  say(
-    `solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
-  );
-  for (const line of bannerLines({
-    base: config.publicUrl.replace(/\/+$/, '') || `http://${config.host}:${port}`,
-    rpcUrl,
-    devnet: devnet !== undefined,
-    config,
-  }))
-    say(line);
+  if (!serves)
+    say(`solproof worker for chain ${chainId}: health and metrics at http://${config.host}:${port}/health/ready and /metrics (storage: ${store.dialect})`);
+  else {
+    say(
+      `solproof is serving chain ${chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
+    );
+    for (const line of bannerLines({
+      base: config.publicUrl.replace(/\/+$/, '') || `http://${config.host}:${port}`,
+      rpcUrl,
+      devnet: devnet !== undefined,
+      config,
+    }))
+      say(line);
+  }
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await app.close().catch(() => undefined);
+    draining = true;
+    logger.info({ signal, role: config.role, drainSeconds: config.drainSeconds }, 'shutting down: draining');
     if (pruneTimer) clearInterval(pruneTimer);
-    await follower?.stop().catch(() => undefined);
-    await runner.stop().catch(() => undefined);
+    await drain({ app, serves, follower, runner, graceMs: config.drainSeconds * 1000, logger });
     await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);
     await store.close().catch(() => undefined);

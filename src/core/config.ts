@@ -75,7 +75,22 @@ export interface Config {
   codeWaitMs: number;
   /** Free keys a visitor may create on the explorer's `/keys` page per client address per UTC day (0: off, keys come from the operator). */
   selfServiceKeys: number;
+  /** What this process does: `all` serves and works, `api` serves and queues, `worker` runs jobs and the chain follower. */
+  role: ServiceRole;
+  /** On SIGTERM, how long running requests and jobs may take to finish; jobs still running then are released at once. */
+  drainSeconds: number;
+  /** How long a claimed job is held without renewal before another worker may take it (0: three compile time limits, at least a minute). */
+  jobLeaseMs: number;
+  /** One log line per HTTP request (method, route, status, time, key id). */
+  accessLog: boolean;
+  /** The JSON log's level. */
+  logLevel: string;
 }
+
+/** What one service process does. */
+export type ServiceRole = 'all' | 'api' | 'worker';
+export const SERVICE_ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A configuration option: its flag, its environment variable and how to read it. */
 interface OptionSpec {
@@ -252,6 +267,41 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     kind: 'int',
     help: 'free API keys a visitor may create at /keys per client address per UTC day (default 0: off)',
   },
+  {
+    key: 'role',
+    flag: 'role',
+    env: 'SOLPROOF_ROLE',
+    kind: 'string',
+    help: 'all: serve and verify; api: serve and queue, never compile; worker: run jobs and the chain follower, serve only health and metrics (api and worker need PostgreSQL) (default all)',
+  },
+  {
+    key: 'drainSeconds',
+    flag: 'drain-seconds',
+    env: 'SOLPROOF_DRAIN_SECONDS',
+    kind: 'int',
+    help: 'on SIGTERM, seconds running requests and jobs may take to finish; jobs still running then are released at once (default 30)',
+  },
+  {
+    key: 'jobLeaseMs',
+    flag: 'job-lease-ms',
+    env: 'SOLPROOF_JOB_LEASE_MS',
+    kind: 'int',
+    help: "how long a dead worker's job stays claimed before another worker takes it (default: 3 compile time limits, at least 60000)",
+  },
+  {
+    key: 'accessLog',
+    flag: 'access-log',
+    env: 'SOLPROOF_ACCESS_LOG',
+    kind: 'bool',
+    help: 'log every HTTP request: method, route, status, time, key id (default false)',
+  },
+  {
+    key: 'logLevel',
+    flag: 'log-level',
+    env: 'SOLPROOF_LOG_LEVEL',
+    kind: 'string',
+    help: 'log level: fatal, error, warn, info, debug, trace or silent (default info)',
+  },
 ];
 
 export function defaultConfig(): Config {
@@ -292,6 +342,11 @@ export function defaultConfig(): Config {
     jobPayloadDays: 7,
     codeWaitMs: 3000,
     selfServiceKeys: 0,
+    role: 'all',
+    drainSeconds: 30,
+    jobLeaseMs: 0,
+    accessLog: false,
+    logLevel: 'info',
   };
 }
 
@@ -333,10 +388,20 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
   if (result.redisUrl === '') delete result.redisUrl;
   result.dataDir = resolve(result.dataDir);
   if (result.port > 65535) throw new ConfigError(`--port must be at most 65535`);
+  result.role = result.role.trim().toLowerCase() as ServiceRole;
+  if (!SERVICE_ROLES.includes(result.role)) throw new ConfigError(`--role (SOLPROOF_ROLE) must be all, api or worker, got "${result.role}"`);
+  result.logLevel = result.logLevel.trim().toLowerCase();
+  if (!LOG_LEVELS.includes(result.logLevel))
+    throw new ConfigError(`--log-level (SOLPROOF_LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')}, got "${result.logLevel}"`);
   return result;
 }
 
 /** How many jobs of one key run at once: the configured number, or all job slots but one. */
+/** How long a claimed job is held between renewals: the configured lease, or three compile time limits (at least a minute). */
+export function jobLeaseMs(config: Pick<Config, 'jobLeaseMs' | 'compileTimeoutMs'>): number {
+  return config.jobLeaseMs > 0 ? config.jobLeaseMs : Math.max(60_000, config.compileTimeoutMs * 3);
+}
+
 export function runningJobsPerKey(config: Pick<Config, 'keyRunningJobs' | 'jobConcurrency'>): number {
   return config.keyRunningJobs > 0 ? config.keyRunningJobs : Math.max(1, config.jobConcurrency - 1);
 }

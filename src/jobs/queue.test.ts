@@ -224,7 +224,7 @@ describeOnDialects('job runner', (dialect) => {
     expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'pass' });
   });
 
-  it('stop() gives up on a stuck handler after its bound and aborts it', async () => {
+  it('stop() gives up on a stuck handler after its bound, puts its job back in the queue at once and aborts it', async () => {
     let signal: AbortSignal | undefined;
     run({
       stopTimeoutMs: 100,
@@ -240,7 +240,7 @@ describeOnDialects('job runner', (dialect) => {
     // The handler never settles: stop() returning at all is it giving up.
     await runner!.stop();
     expect(signal?.aborted).toBe(true);
-    // Still leased: a later start-up requeues it or another runner reclaims it on expiry.
-    expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'test-runner' });
+    // Released, not left leased: another runner claims it now, not when the lease lapses; the attempt is not counted.
+    expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'queued', leaseOwner: null, leaseUntil: null, attempts: 0 });
   });
 });

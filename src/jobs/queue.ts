@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { type JobResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
+import type { ServiceMetrics } from '../core/metrics.js';
 import type { Database } from '../store/database.js';
-import { claimNextJob, type FinalJobState, finishJob, renewLease, retryJob, type VerificationJob } from '../store/verificationJobs.js';
+import { claimNextJob, type FinalJobState, finishJob, releaseJob, renewLease, retryJob, type VerificationJob } from '../store/verificationJobs.js';
 
 /** What a handler decided: a final state, or "try again later" for passing trouble. */
 export type JobOutcome =
@@ -40,13 +41,21 @@ export interface JobRunnerOptions {
   maxAttempts?: number;
   /** First delay after a thrown retryable error, doubled per attempt up to 5 min (default 5000). */
   retryDelayMs?: number;
-  /** How long stop() waits for running handlers (default 30000). */
+  /** How long stop() waits for running handlers before it releases their jobs (default 30000). */
   stopTimeoutMs?: number;
+  /** Counts jobs and their durations by outcome. */
+  metrics?: Pick<ServiceMetrics, 'jobDone'>;
 }
 
 export interface JobRunner {
-  /** Stops claiming, waits (bounded) for running handlers, then returns. */
+  /**
+   * Stops claiming and waits for running handlers; those still running after `stopTimeoutMs`
+   * are stopped and their jobs put back in the queue at once (another runner may claim them
+   * right away, without waiting for the lease to lapse).
+   */
   stop(): Promise<void>;
+  /** Jobs running now. */
+  running(): number;
   /** Looks for due jobs now instead of at the next poll (call after inserting one). */
   wake(): void;
 }
@@ -78,7 +87,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const retryDelayMs = Math.max(0, options.retryDelayMs ?? 5_000);
   const stopTimeoutMs = Math.max(0, options.stopTimeoutMs ?? 30_000);
 
-  const running = new Map<number, { promise: Promise<void>; controller: AbortController }>();
+  const running = new Map<number, { promise: Promise<void>; controller: AbortController; job: VerificationJob; released: boolean }>();
   let nextRunId = 0;
   let stopped = false;
   /** True while a claim loop runs; its promise lets stop() wait for it. */
@@ -123,16 +132,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   function start(job: VerificationJob): void {
     const id = nextRunId++;
     const controller = new AbortController();
-    const promise = runJob(job, controller)
+    const entry = { promise: Promise.resolve(), controller, job, released: false };
+    entry.promise = runJob(job, controller, entry)
       .catch((err) => logger.error({ err, receipt: job.receipt }, 'recording a job outcome failed'))
       .finally(() => {
         running.delete(id);
         fill();
       });
-    running.set(id, { promise, controller });
+    running.set(id, entry);
   }
 
-  async function runJob(job: VerificationJob, controller: AbortController): Promise<void> {
+  async function runJob(job: VerificationJob, controller: AbortController, entry: { released: boolean }): Promise<void> {
     const log = logger.child({ receipt: job.receipt, kind: job.kind, address: job.address, attempt: job.attempts });
     if (job.attempts > maxAttempts) {
       // Claimed again after its lease lapsed too often: its handler keeps killing workers.
@@ -165,14 +175,16 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     } finally {
       clearInterval(renewTimer);
     }
-    if (leaseLost) return; // Another runner owns the job now; its attempt decides.
+    if (leaseLost || entry.released) return; // Another runner owns the job now (or may): its attempt decides.
 
     if ('retry' in outcome && job.attempts >= maxAttempts) {
       log.warn({ error: outcome.error }, 'verification job failed after its last attempt');
       outcome = { state: 'fail', result: unfinished('attempts_exhausted', outcome.error) };
     }
     await record(job, outcome);
-    log.info({ ms: Date.now() - startedAt, outcome: 'retry' in outcome ? 'retry' : outcome.state }, 'verification job done');
+    const ended = 'retry' in outcome ? 'retry' : outcome.state;
+    options.metrics?.jobDone(job.kind, ended, (Date.now() - startedAt) / 1000);
+    log.info({ ms: Date.now() - startedAt, outcome: ended }, 'verification job done');
   }
 
   function outcomeOfError(job: VerificationJob, err: unknown): JobOutcome {
@@ -211,6 +223,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
 
   return {
     wake: fill,
+    running: () => running.size,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -223,8 +236,19 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         await Promise.race([fillDone, timedOut]);
         const done = Promise.all([...running.values()].map((r) => r.promise));
         if ((await Promise.race([done, timedOut])) === 'timeout') {
-          logger.warn({ owner, running: running.size }, 'stopping with verification jobs still running');
-          for (const r of running.values()) r.controller.abort(new Error('runner stopped'));
+          logger.warn({ owner, running: running.size }, 'stopping with verification jobs still running: putting them back in the queue');
+          // Released first, then stopped: whatever the handler does after this is not recorded.
+          await Promise.all(
+            [...running.values()].map(async (r) => {
+              r.released = true;
+              try {
+                if (await releaseJob(db, r.job.receipt, owner)) options.metrics?.jobDone(r.job.kind, 'released', 0);
+              } catch (err) {
+                logger.warn({ err, receipt: r.job.receipt }, 'could not put a running job back in the queue; it is taken again when its lease lapses');
+              }
+              r.controller.abort(new Error('runner stopped'));
+            }),
+          );
         }
       } finally {
         clearTimeout(timeout);

@@ -6,6 +6,7 @@ import { type AnySolproofError, type ErrorCode, errorFacts, isSolproofError } fr
 import { type FailureResult, type SourcePassResult, storedError } from '../core/jobResults.js';
 import { spdxLicense } from '../core/licenseFromSource.js';
 import type { Logger } from '../core/log.js';
+import type { ServiceMetrics } from '../core/metrics.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Hex, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
@@ -50,6 +51,8 @@ export interface DiagnosisDeps {
   dailyLimit: number;
   /** Verifications hold it; a diagnosis compiles only when it is free. */
   gate: WorkGate;
+  /** Counts diagnoses by outcome. */
+  metrics?: Pick<ServiceMetrics, 'diagnosis'>;
 }
 
 /** Failures a search over settings can explain. */
@@ -196,6 +199,7 @@ async function diagnosedFailure(
       const quota = await takeQuota(deps.store.db, { keyId: job.apiKeyId, kind: 'diagnosis', limit: diagnosis.dailyLimit });
       if (!quota.ok) {
         deps.logger.info({ receipt, code: error.code }, "failed verification not diagnosed: the key's diagnoses for the day are used up");
+        diagnosis.metrics?.diagnosis('skipped');
         return failed({
           ...errorFacts(error),
           diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: diagnosis.dailyLimit, resetsAt: quota.resetsAt.toISOString() } },
@@ -225,9 +229,11 @@ async function diagnosedFailure(
       },
       'diagnosed a failed verification',
     );
+    diagnosis.metrics?.diagnosis(found.fix ? 'fix' : 'none');
     return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });
   } catch (failure) {
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
+    diagnosis.metrics?.diagnosis('error');
     return failed(errorFacts(error));
   }
 }

@@ -202,6 +202,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.guard(false, async () => (await this.client.hexists(`${this.prefix}failures:${scope}:${client}`, 'blocked')) === 1);
   }
 
+  /** Asks Redis for an answer now (readiness); rejects when it is out of reach. */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   async close(): Promise<void> {
     try {
       await this.client.quit();

@@ -39,3 +39,18 @@ export async function takeLease(db: Kysely<Database>, name: string, holder: stri
   const res = await db.updateTable('chainState').set({ value }).where('name', '=', name).where('value', '=', row.value).executeTakeFirst();
   return res.numUpdatedRows > 0n || row.value === value;
 }
+
+/** Gives up a lease `holder` holds (nothing happens when another holds it now). True when it was released. */
+export async function releaseLease(db: Kysely<Database>, name: string, holder: string): Promise<boolean> {
+  const row = await db.selectFrom('chainState').select('value').where('name', '=', name).executeTakeFirst();
+  if (!row) return false;
+  let current: { holder?: string } = {};
+  try {
+    current = JSON.parse(row.value);
+  } catch {
+    return false;
+  }
+  if (current.holder !== holder) return false;
+  const res = await db.deleteFrom('chainState').where('name', '=', name).where('value', '=', row.value).executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}

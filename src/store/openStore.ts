@@ -99,6 +99,10 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
   });
   // An idle client losing its server emits on the pool; unhandled, that would end the process.
   pool.on('error', (err) => options.logger?.warn({ err }, 'PostgreSQL idle connection error'));
+  // A client checked out between two queries (a transaction's, a claim's) has no listener of
+  // the pool's: its connection dropping (the server restarted, a network cut) would end the
+  // process. The query in flight, if any, fails on its own; the pool then replaces the client.
+  pool.on('connect', (client) => client.on('error', (err) => options.logger?.warn({ err: err.message }, 'PostgreSQL connection lost')));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],

@@ -422,3 +422,13 @@ export async function unfinishedSourceJob(db: Kysely<Database>, address: string)
     .executeTakeFirst();
   return row?.receipt ?? null;
 }
+
+/** When the oldest job waiting in the queue (not running, not finished) was submitted, in epoch ms; null when none waits. */
+export async function oldestQueuedJobAt(db: Kysely<Database>): Promise<number | null> {
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select((eb) => eb.fn.min('createdAt').as('oldest'))
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  return row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+}
