@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
+import { apiGet, apiPost, failureWithReceipt, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { type Built, build, standardInput } from '../helpers/contracts.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpcProxy.js';
@@ -74,8 +74,10 @@ describe('a node that fails while a job runs', () => {
     const verdict = await waitForVerdict(giving.apiUrl, guid, otherKey, { chainid: '31337' });
     node.rules.clear();
     expect(verdict.status).toBe('0');
-    expect(verdict.result).toBe(
-      'Fail - Unable to verify. The verification could not be completed. The network node could not be used: it answered eth_getCode with an error. Try again later.',
+    expect(verdict.result).toEqual(
+      failureWithReceipt(
+        'Fail - Unable to verify. The verification could not be completed. The network node could not be used: it answered eth_getCode with an error. Try again later.',
+      ),
     );
     expect(verdict.result).not.toMatch(/does NOT match/);
   });

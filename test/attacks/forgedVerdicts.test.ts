@@ -6,7 +6,7 @@
 import { encodeAbiParameters, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
+import { apiGet, failureWithReceipt, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, deployRaw, devnetClients } from '../helpers/chain.js';
 import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 import { compileForTest } from '../helpers/solc.js';
@@ -145,8 +145,9 @@ describe('attack 2: a constructor that returns other runtime code than the contr
     expect(status).toEqual({
       status: '0',
       message: 'NOTOK',
-      result:
+      result: failureWithReceipt(
         'Fail - Unable to verify. The creation code matches these sources, but the code deployed at the address does not: the constructor returned other code than the contract compiles to.',
+      ),
     });
     expect(await apiGet(apiUrl, { module: 'contract', action: 'getabi', address, apikey: apiKey })).toMatchObject({
       status: '0',

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export interface Envelope {
   status: string;
@@ -54,4 +54,13 @@ export async function verifyAndWait(
   const submit = await apiPost(apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...fields });
   if (submit.status !== '1') return { submit };
   return { submit, status: await waitForVerdict(apiUrl, submit.result, apiKey, statusExtra) };
+}
+
+/**
+ * A failure's text as a client that reads reasons gets it: the reason, then the way to the
+ * receipt's page (`Diagnosis: <base>/receipt/<guid>`), for clients that show only this text.
+ */
+export function failureWithReceipt(text: string): unknown {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expect.stringMatching(new RegExp(`^${escaped} Diagnosis: http://127\\.0\\.0\\.1:\\d+/receipt/[0-9a-z]{50}$`));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
+import { apiGet, apiPost, type Envelope, failureWithReceipt, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { type Built, build, standardInput } from '../helpers/contracts.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
@@ -110,7 +110,7 @@ describe('a compile past the time limit', () => {
     expect(verdict).toEqual({
       status: '0',
       message: 'NOTOK',
-      result: `Fail - Unable to verify. Compilation exceeded the time limit of ${TIMEOUT_MS / 1000} s`,
+      result: failureWithReceipt(`Fail - Unable to verify. Compilation exceeded the time limit of ${TIMEOUT_MS / 1000} s`),
     });
     const doc = (await (await fetch(`${service.baseUrl}/receipt/${slow.result}.json`)).json()) as { reasonCode: string };
     expect(doc.reasonCode).toBe('compile_timeout');
@@ -217,9 +217,10 @@ describe('a diagnosis past its time limit', () => {
     expect(verdict).toEqual({
       status: '0',
       message: 'NOTOK',
-      result:
+      result: failureWithReceipt(
         'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode. ' +
-        'No setting tried made it match (0 tried, 1 compiles, stopped at its time limit, 1 compile cut short).',
+          'No setting tried made it match (0 tried, 1 compiles, stopped at its time limit, 1 compile cut short).',
+      ),
     });
     // The receipt's facts: the diagnosis ended at its time limit with its one compile stopped unfinished.
     const doc = (await (await fetch(`${service.baseUrl}/receipt/${slow.result}.json`)).json()) as { reasonCode: string; diagnosis: Record<string, unknown> };

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiPost, type Envelope, waitForVerdict } from '../helpers/api.js';
+import { apiPost, type Envelope, failureWithReceipt, waitForVerdict } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { CLI, cleanEnv, createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
@@ -165,12 +165,14 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
   it('the first failure is diagnosed; the next is answered without a diagnosis, saying why; the third dry run is refused', async () => {
     const first = await submit(key, true);
     expect(first.status, JSON.stringify(first)).toBe('1');
-    expect(await verdictOf(key, first.result)).toBe(`${MISMATCH} It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).`);
+    expect(await verdictOf(key, first.result)).toEqual(
+      failureWithReceipt(`${MISMATCH} It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).`),
+    );
 
     const second = await submit(key, true);
     expect(second.status, JSON.stringify(second)).toBe('1');
-    expect(await verdictOf(key, second.result)).toBe(
-      `${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`,
+    expect(await verdictOf(key, second.result)).toEqual(
+      failureWithReceipt(`${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`),
     );
     // For tools: the failure's own code, no diagnosis, and why there is none.
     const doc = (await (await fetch(`${service.baseUrl}/receipt/${String(second.result)}.json`)).json()) as Record<string, unknown>;
@@ -191,8 +193,8 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
   it('a real submission of the same key uses its verifications, and its failure is not diagnosed either; another key has its own', async () => {
     const real = await submit(key, false);
     expect(real.status, JSON.stringify(real)).toBe('1');
-    expect(await verdictOf(key, real.result)).toBe(
-      `${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`,
+    expect(await verdictOf(key, real.result)).toEqual(
+      failureWithReceipt(`${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`),
     );
     const other = await submit(otherKey, true);
     expect(other.status, JSON.stringify(other)).toBe('1');

@@ -204,7 +204,7 @@ describe.skipIf(!chromiumAvailable)('Verify & Publish keeps what people give it'
     // Newest first: the pass, linking its receipt, then the failure with its diagnosis. The
     // failure's receipt is not given away: it would open the submitted sources in the form.
     expect(await rows.nth(0).locator('a').getAttribute('href')).toBe(`/receipt/${passed}`);
-    expect(await rows.nth(0).textContent()).toContain('Verified');
+    expect(await rows.nth(0).textContent()).toContain('Passed');
     expect(await rows.nth(1).locator('a').count()).toBe(0);
     expect(await page.content()).not.toContain(failed.submit.result as string);
     const failure = (await rows.nth(1).textContent()) ?? '';

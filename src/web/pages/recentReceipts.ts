@@ -11,8 +11,10 @@ function badge(job: JobStatus): Html {
     case 'queued':
     case 'running':
       return html`<span class="badge info">Pending</span>`;
+    // What the attempt ended in, then: the page's heading says whether the address is verified now
+    // (a record whose code is gone is not, though its attempt passed).
     case 'pass':
-      return html`<span class="badge ok">${job.kind === 'proxy' ? 'Proxy found' : 'Verified'}</span>`;
+      return html`<span class="badge ok">${job.kind === 'proxy' ? 'Proxy found' : 'Passed'}</span>`;
     case 'already_verified':
       return html`<span class="badge ok">Already verified</span>`;
     case 'fail':
