@@ -57,10 +57,10 @@ export async function verifyAndWait(
 }
 
 /**
- * A failure's text as a client that reads reasons gets it: the reason, then the way to the
+ * A failure's text as a client that reads reasons gets it: the reason (ended by a full stop), then the way to the
  * receipt's page (`Diagnosis: <base>/receipt/<guid>`), for clients that show only this text.
  */
 export function failureWithReceipt(text: string): unknown {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return expect.stringMatching(new RegExp(`^${escaped} Diagnosis: http://127\\.0\\.0\\.1:\\d+/receipt/[0-9a-z]{50}$`));
+  return expect.stringMatching(new RegExp(`^${escaped}\\.? Diagnosis: http://127\\.0\\.0\\.1:\\d+/receipt/[0-9a-z]{50}$`));
 }
