@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import { DEVNET_ACCOUNTS, deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService } from '../helpers/api.js';
-import { installedLongVersion } from '../helpers/compilerCache.js';
 import { cleanEnv } from '../helpers/service.js';
-import { SOLC_PACKAGES } from '../helpers/solc.js';
+import { installSolcForForge } from './foundry/offlineSolc.js';
 
 /*
  * What Foundry reads from getcontractcreation, with Foundry 1.7.1's own cast and forge run
@@ -31,7 +29,6 @@ const { apiUrl, apiKey } = sharedService();
 const SOLC = '0.8.28';
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
 const binary = (pkg: string, name: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', name);
 const FORGE = binary('@foundry-rs/forge-linux-amd64', 'forge');
 const CAST = binary('@foundry-rs/cast-linux-amd64', 'cast');
@@ -77,8 +74,6 @@ interface Run {
   stderr: string;
   transcript: string;
 }
-
-const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 function foundryEnv(home: string): NodeJS.ProcessEnv {
   const env = cleanEnv();
@@ -138,17 +133,7 @@ describe('cast creation-code, cast constructor-args and forge clone read getcont
     home = join(root, 'home');
     project = join(root, 'project');
 
-    const long = await installedLongVersion(SOLC);
-    const svm = join(home, '.svm');
-    mkdirSync(join(svm, SOLC), { recursive: true });
-    mkdirSync(join(svm, long));
-    const solcjs = dirname(require.resolve(`${SOLC_PACKAGES[SOLC]!}/package.json`));
-    const solcPath = join(svm, SOLC, `solc-${SOLC}`);
-    writeFileSync(
-      solcPath,
-      `#!/bin/sh\nSOLCJS_MODULE=${shellWord(solcjs)} exec ${shellWord(process.execPath)} ${shellWord(join(here, 'foundry', 'solcjs-as-solc.cjs'))} "$@"\n`,
-    );
-    chmodSync(solcPath, 0o755);
+    await installSolcForForge(home, SOLC);
 
     // forge clone starts with `forge init`, which clones forge-std from GitHub (clone has no
     // --offline): git in the private HOME fetches it from a local stand-in repository instead.

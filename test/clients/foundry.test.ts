@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import { DEVNET_ACCOUNTS, deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService } from '../helpers/api.js';
-import { installedLongVersion } from '../helpers/compilerCache.js';
 import { cleanEnv } from '../helpers/service.js';
-import { SOLC_PACKAGES } from '../helpers/solc.js';
+import { installSolcForForge } from './foundry/offlineSolc.js';
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 
 /*
@@ -37,7 +35,6 @@ const { apiUrl, baseUrl, apiKey } = sharedService();
 const SOLC = '0.8.28';
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
 const binary = (pkg: string, name: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', name);
 const FORGE = binary('@foundry-rs/forge-linux-amd64', 'forge');
 const CAST = binary('@foundry-rs/cast-linux-amd64', 'cast');
@@ -123,9 +120,6 @@ interface Run {
   /** The command and everything it printed, for assertion messages. */
   transcript: string;
 }
-
-/** A single-quoted sh word. */
-const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** The environment forge and cast run in: nothing from the user's Foundry set-up or proxies. */
 function foundryEnv(home: string): NodeJS.ProcessEnv {
@@ -235,17 +229,7 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     proxy = await startRecordingProxy(apiUrl);
 
     // The solc forge finds, and the directory that tells it the commit.
-    const long = await installedLongVersion(SOLC);
-    const svm = join(home, '.svm');
-    mkdirSync(join(svm, SOLC), { recursive: true });
-    mkdirSync(join(svm, long));
-    const solcjs = dirname(require.resolve(`${SOLC_PACKAGES[SOLC]!}/package.json`));
-    const solcPath = join(svm, SOLC, `solc-${SOLC}`);
-    writeFileSync(
-      solcPath,
-      `#!/bin/sh\nSOLCJS_MODULE=${shellWord(solcjs)} exec ${shellWord(process.execPath)} ${shellWord(join(here, 'foundry', 'solcjs-as-solc.cjs'))} "$@"\n`,
-    );
-    chmodSync(solcPath, 0o755);
+    await installSolcForForge(home, SOLC);
 
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'src', 'Greeter.sol'), GREETER);

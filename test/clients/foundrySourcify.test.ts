@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import { DEVNET_ACCOUNTS, deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService } from '../helpers/api.js';
-import { installedLongVersion } from '../helpers/compilerCache.js';
 import { cleanEnv } from '../helpers/service.js';
-import { SOLC_PACKAGES } from '../helpers/solc.js';
+import { installSolcForForge } from './foundry/offlineSolc.js';
 import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 
 /*
@@ -30,7 +28,6 @@ const { apiUrl, baseUrl, apiKey } = sharedService();
 const SOLC = '0.8.28';
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
 const FORGE = join(dirname(require.resolve('@foundry-rs/forge-linux-amd64/package.json')), 'bin', 'forge');
 
 // Code no other test deploys: neither is a copy of a contract verified elsewhere.
@@ -80,8 +77,6 @@ interface Run {
   stderr: string;
   transcript: string;
 }
-
-const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 function foundryEnv(home: string): NodeJS.ProcessEnv {
   const env = cleanEnv();
@@ -136,17 +131,7 @@ describe('Foundry (forge 1.7.1) against the Sourcify API', () => {
     verifierUrl = proxy.apiUrl;
     expect(verifierUrl).toMatch(/\/sourcify\/$/);
 
-    const long = await installedLongVersion(SOLC);
-    const svm = join(home, '.svm');
-    mkdirSync(join(svm, SOLC), { recursive: true });
-    mkdirSync(join(svm, long));
-    const solcjs = dirname(require.resolve(`${SOLC_PACKAGES[SOLC]!}/package.json`));
-    const solcPath = join(svm, SOLC, `solc-${SOLC}`);
-    writeFileSync(
-      solcPath,
-      `#!/bin/sh\nSOLCJS_MODULE=${shellWord(solcjs)} exec ${shellWord(process.execPath)} ${shellWord(join(here, 'foundry', 'solcjs-as-solc.cjs'))} "$@"\n`,
-    );
-    chmodSync(solcPath, 0o755);
+    await installSolcForForge(home, SOLC);
 
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'src', 'Beacon.sol'), BEACON);
