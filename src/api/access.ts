@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../core/config.js';
 import { type FailurePolicy, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { type ApiKeyRecord, findApiKey, touchApiKey } from '../store/apiKeys.js';
@@ -17,6 +18,8 @@ const KEYLESS_STATUS_RATE = 5;
 const TOUCH_INTERVAL_MS = 1000;
 /** Addresses are at most 45 characters (IPv6); anything longer is cut so it cannot bloat the limiters. */
 const MAX_CLIENT_LENGTH = 64;
+/** Valid keys kept in memory at most; past it they are all dropped and looked up again. */
+const MAX_KEPT_KEYS = 10_000;
 
 /**
  * Keys, rate limits and the keyless note, decided once per request before the action runs.
@@ -26,6 +29,12 @@ export class AccessControl {
   private readonly unwritten = new Map<string, number>();
   /** Keys whose `last used` was written less than TOUCH_INTERVAL_MS ago. */
   private readonly writing = new Set<string>();
+  /**
+   * Valid keys by their sha256, under the store's `keys` version when they were read: a key is
+   * served from here only while no key changed since (a revocation here or in any process
+   * moves the version at its commit, see store/storeChanges.ts).
+   */
+  private readonly keptKeys = new Map<string, { version: number; key: ApiKeyRecord }>();
   private readonly texts: { okKeyless: string; maxRateKeyless: string; maxRateKeyed: string; tooManyInvalid: string; invalidKey: string };
 
   /** `limits` holds the limiters' state: this process's memory unless a shared store is given. */
@@ -41,7 +50,8 @@ export class AccessControl {
   /**
    * Decides whether a request may run: a valid key within its tier's rate, or a keyless
    * request within the per-address limits. `client` is the request's address (after trusted
-   * proxies). Revoked keys are looked up per request, so a revocation applies at once.
+   * proxies). A key is checked on every request, from memory while no key changed since it was
+   * read, so a revocation applies at once.
    */
   async decide(apiKey: string, clientAddress: string, actionClass: ActionClass): Promise<AccessDecision> {
     const client = clientAddress.slice(0, MAX_CLIENT_LENGTH);
@@ -117,11 +127,27 @@ export class AccessControl {
       // a CI runner) still works. Lookups during it are rate-limited, and a wrong key gets
       // the cool-down text, so guessing stays as slow as the block makes it.
       if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) return { refusal: this.texts.tooManyInvalid };
-      const key = await findApiKey(this.store.db, apiKey);
+      const key = await this.findKey(apiKey);
       return key ? { key } : { refusal: this.texts.tooManyInvalid };
     }
-    const key = await findApiKey(this.store.db, apiKey);
+    const key = await this.findKey(apiKey);
     if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) return { refusal: this.texts.tooManyInvalid };
     return { key };
+  }
+
+  /** The active key `apiKey`, from memory while it is current, else from the store (and then kept). */
+  private async findKey(apiKey: string): Promise<ApiKeyRecord | null> {
+    const hash = createHash('sha256').update(apiKey, 'utf8').digest('hex');
+    const version = this.store.changes.version('keys');
+    const kept = this.keptKeys.get(hash);
+    if (kept && version >= 0 && kept.version === version) return kept.key;
+    const key = await findApiKey(this.store.db, apiKey);
+    if (!key || version < 0 || this.store.changes.version('keys') !== version) {
+      this.keptKeys.delete(hash);
+      return key;
+    }
+    if (this.keptKeys.size >= MAX_KEPT_KEYS) this.keptKeys.clear();
+    this.keptKeys.set(hash, { version, key });
+    return key;
   }
 }

@@ -8,6 +8,7 @@ import type { SourceSubmission } from '../core/types.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 import type { ChainReader, LogReader } from '../verify/index.js';
+import type { AnswerCache } from './answerCache.js';
 
 /** What the API needs from the rest of the service (wired by cli/). */
 export interface ApiContext {
@@ -28,6 +29,8 @@ export interface ApiContext {
   creations: CreationLookup;
   /** Runs a just-queued verification at once when its sources were compiled before; true when it finished. */
   runKnown(receipt: string, submission: SourceSubmission): Promise<boolean>;
+  /** Verified read answers kept in memory while the store has not changed. */
+  answers: AnswerCache;
   logger: Logger;
 }
 

@@ -15,6 +15,7 @@ import { getSourceCode } from './actions/getSourceCode.js';
 import { verifyBuild } from './actions/verifyBuild.js';
 import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
+import { SerializedEnvelope } from './answerCache.js';
 import { answerClientError } from './clientError.js';
 import type { ApiContext, Caller } from './context.js';
 import { type Envelope, fail } from './envelope.js';
@@ -22,7 +23,7 @@ import { noteKeyId } from './observability.js';
 import { Params } from './params.js';
 import { BodyError, type BodyGate, createBodyParser, OPEN_BODY_LIMIT } from './requestBody.js';
 
-type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope>;
+type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope | SerializedEnvelope>;
 
 interface ActionSpec {
   class: ActionClass;
@@ -160,7 +161,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
 
   app.get('/health', async (_req, reply) => reply.send({ status: 'ok', chainId: ctx.chainId }));
 
-  const handle = async (request: FastifyRequest): Promise<Envelope> => {
+  const handle = async (request: FastifyRequest): Promise<Envelope | SerializedEnvelope> => {
     if (request.method !== 'GET' && request.method !== 'POST') return fail(TEXT.methodNotAllowed(request.method));
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : undefined;
     const params = new Params(request.query as Record<string, unknown>, body);
@@ -181,6 +182,14 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params), baseUrl };
     return action.run(ctx, params, caller, decision.okMessage);
   };
-  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api', handler: handle });
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api',
+    handler: async (request, reply) => {
+      const answer = await handle(request);
+      if (!(answer instanceof SerializedEnvelope)) return answer;
+      return reply.header('content-type', 'application/json; charset=utf-8').send(answer.body);
+    },
+  });
   return app;
 }

@@ -81,6 +81,12 @@ export function createPrometheusMetrics(options: { role: string; sources: Scrape
     labelNames: ['outcome'],
     registers: [registry],
   });
+  const answers = new Counter({
+    name: 'solproof_read_answers_total',
+    help: "Verified contracts' read answers (getabi, getsourcecode), by where they came from (memory, store)",
+    labelNames: ['source'],
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'solproof_queue_jobs',
@@ -169,6 +175,9 @@ export function createPrometheusMetrics(options: { role: string; sources: Scrape
     },
     diagnosis(outcome) {
       diagnoses.inc({ outcome });
+    },
+    answerRead(source) {
+      answers.inc({ source });
     },
   };
   return {

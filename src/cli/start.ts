@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AnswerCache } from '../api/answerCache.js';
 import { buildWorkerServer, observeRequests, registerHealthRoutes } from '../api/observability.js';
 import { API_ACTIONS, buildServer, createAccessControl } from '../api/server.js';
 import { ChainFollower, followerCaughtUp } from '../bytecodeDatabase/chainFollower.js';
@@ -201,7 +202,20 @@ export async function start(config: Config): Promise<void> {
   const app = !serves
     ? await buildWorkerServer({ ...healthRoutes, liveness: { chainId }, metricsPort: metrics.port, accessLog })
     : await buildServer(
-        { config, chainId, store, chain, releases: compiler.releases.lookup, wakeJobs: () => runner?.wake(), copies, records, creations, runKnown, logger },
+        {
+          config,
+          chainId,
+          store,
+          chain,
+          releases: compiler.releases.lookup,
+          wakeJobs: () => runner?.wake(),
+          copies,
+          records,
+          creations,
+          runKnown,
+          answers: new AnswerCache(store.changes, metrics.port),
+          logger,
+        },
         { rateLimits, access },
       );
   if (serves) {

@@ -16,6 +16,8 @@ export interface ServiceMetrics {
   similarMatch(): void;
   /** A failed verification's diagnosis ended: `fix` (it found one), `none`, `skipped` (daily limit) or `error`. */
   diagnosis(outcome: string): void;
+  /** A verified contract's read answer (getabi, getsourcecode) was sent from `memory` or built from the `store`. */
+  answerRead(source: 'memory' | 'store'): void;
 }
 
 export const NO_METRICS: ServiceMetrics = {
@@ -25,4 +27,5 @@ export const NO_METRICS: ServiceMetrics = {
   compiled() {},
   similarMatch() {},
   diagnosis() {},
+  answerRead() {},
 };

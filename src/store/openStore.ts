@@ -7,6 +7,7 @@ import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
+import { ChangeVersions, postgresChanges, type StoreChanges, sqliteChanges } from './storeChanges.js';
 import { beginImmediate } from './transactions.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -14,6 +15,8 @@ export type StoreDialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: StoreDialect;
+  /** Versions that move on every committed change readers watch (answers and keys kept in memory). */
+  changes: StoreChanges;
   /** Closes the connection (SQLite) or the pool (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -70,11 +73,12 @@ function openSqlite(options: OpenStoreOptions): Store {
   } catch (cause) {
     throw new SolproofError('store_error', { problem: 'cannot_open_sqlite', dataDir: options.dataDir }, { cause });
   }
+  const versions = new ChangeVersions();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: handle }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [new CamelCasePlugin(), versions],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', changes: sqliteChanges(versions, handle), close: () => db.destroy() };
 }
 
 // int8 (counts, epoch ms, block numbers) as JS numbers, the same as better-sqlite3 gives;
@@ -103,11 +107,21 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
   // the pool's: its connection dropping (the server restarted, a network cut) would end the
   // process. The query in flight, if any, fails on its own; the pool then replaces the client.
   pool.on('connect', (client) => client.on('error', (err) => options.logger?.warn({ err: err.message }, 'PostgreSQL connection lost')));
+  const versions = new ChangeVersions();
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [new CamelCasePlugin(), versions],
   });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const changes = postgresChanges(versions, url, options.logger);
+  return {
+    db,
+    dialect: 'postgres',
+    changes,
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
 import { isPostgres } from './dialect.js';
+import { ChangeVersions } from './storeChanges.js';
 
 /**
  * BEGIN IMMEDIATE, waiting for the write lock without blocking the event loop:
@@ -36,6 +37,18 @@ export async function beginImmediate(db: Kysely<any>): Promise<void> {
  * process joins the transaction. Commits when `fn` resolves, rolls back when it throws.
  */
 export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  // Answers kept in memory while the transaction ran were read before its commit: the versions
+  // of what it changed move once more now that it is committed (storeChanges.ts).
+  const versions = db.getExecutor().plugins.find((p): p is ChangeVersions => p instanceof ChangeVersions);
+  const before = versions?.snapshot();
+  try {
+    return await runWriteTransaction(db, fn);
+  } finally {
+    if (versions && before) versions.afterCommit(before);
+  }
+}
+
+async function runWriteTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   if (isPostgres(db)) return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
     // biome-ignore lint/suspicious/noExplicitAny: the raw database without the typed schema, as Kysely's own docs do

@@ -58,6 +58,7 @@ const DEPLOYERS = [
   'sourcify/sourcifyCases',
   'clients/foundrySourcify',
   'clients/hardhatSourcify',
+  'api/keptAnswers',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
