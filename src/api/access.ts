@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../core/config.js';
 import { type FailurePolicy, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
-import { type ApiKeyRecord, findApiKey, touchApiKey } from '../store/apiKeys.js';
+import { type ApiKeyRecord, findApiKey, touchApiKeys } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 
 export type ActionClass = 'read' | 'status' | 'submit';
@@ -25,10 +25,11 @@ const MAX_KEPT_KEYS = 10_000;
  * Keys, rate limits and the keyless note, decided once per request before the action runs.
  */
 export class AccessControl {
-  /** Keys used since their `last used` was last written (a write is due at the end of its interval), with the latest use. */
+  /** Keys used since the last write of `last used`, with their latest use. */
   private readonly unwritten = new Map<string, number>();
-  /** Keys whose `last used` was written less than TOUCH_INTERVAL_MS ago. */
-  private readonly writing = new Set<string>();
+  /** When the last write of `last used` began (epoch ms), and whether one is due or running. */
+  private lastTouchAt = 0;
+  private touching = false;
   /**
    * Valid keys by their sha256, under the store's `keys` version when they were read: a key is
    * served from here only while no key changed since (a revocation here or in any process
@@ -84,27 +85,30 @@ export class AccessControl {
   }
 
   /**
-   * Records a key's use as its `last used`: at once when it was not written within the last
-   * TOUCH_INTERVAL_MS, else at the end of that interval with the latest use, so the stored time
-   * is at most a second behind (a write per request would serialise every keyed call on the
-   * database's write lock).
+   * Records a key's use as its `last used`. Every key used since the last write is written in
+   * one transaction, at most once per TOUCH_INTERVAL_MS, so the stored time is at most a second
+   * behind; a write per request (or per key) would put a commit, and its sync to disk, on the
+   * path of every keyed call.
    */
   private noteUse(id: string, at = Date.now()): void {
     this.unwritten.set(id, at);
-    if (this.writing.has(id)) return;
-    this.writing.add(id);
+    if (this.touching) return;
+    this.touching = true;
     const write = (): void => {
-      const latest = this.unwritten.get(id);
-      if (latest === undefined) {
-        this.writing.delete(id);
+      if (this.unwritten.size === 0) {
+        this.touching = false;
         return;
       }
-      this.unwritten.delete(id);
-      void touchApiKey(this.store.db, id, latest)
+      const uses = new Map(this.unwritten);
+      this.unwritten.clear();
+      this.lastTouchAt = Date.now();
+      void touchApiKeys(this.store.db, uses)
         .catch(() => undefined)
         .finally(() => setTimeout(write, TOUCH_INTERVAL_MS).unref());
     };
-    write();
+    const wait = this.lastTouchAt + TOUCH_INTERVAL_MS - Date.now();
+    if (wait > 0) setTimeout(write, wait).unref();
+    else setImmediate(write);
   }
 
   /**

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { randomString } from '../core/random.js';
 import type { ApiKeysTable, ApiKeyTier, Database } from './database.js';
+import { writeTransaction } from './transactions.js';
 
 /** An API key as the service knows it: never the key itself (nor its hash), only how to show it. */
 export type ApiKeyRecord = Omit<Selectable<ApiKeysTable>, 'keyHash'>;
@@ -63,6 +64,14 @@ export async function touchApiKey(db: Kysely<Database>, id: string, now = Date.n
     .where('id', '=', id)
     .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', now)]))
     .execute();
+}
+
+/** touchApiKey for many keys (id to time of use), in one transaction: one commit for all. */
+export async function touchApiKeys(db: Kysely<Database>, uses: ReadonlyMap<string, number>): Promise<void> {
+  if (uses.size === 0) return;
+  await writeTransaction(db, async (trx) => {
+    for (const [id, at] of uses) await touchApiKey(trx, id, at);
+  });
 }
 
 /** Every key, revoked ones included, oldest first. */

