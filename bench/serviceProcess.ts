@@ -33,14 +33,28 @@ export async function createKey(cli: string, dataDir: string): Promise<string> {
   return key;
 }
 
+export interface ServiceProcessOptions {
+  /** Flags for node itself, before the CLI (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** Log level (default debug, where the per-compile split is logged). */
+  logLevel?: string;
+}
+
 /**
  * Runs `solproof start` as its own process against `rpcUrl` and waits for /health.
  * Only local sources for compilers (the cache must be seeded), and a status-poll rate
  * high enough for 50 ms polling.
  */
-export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: string, extraArgs: string[] = []): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  cli: string,
+  rpcUrl: string,
+  dataDir: string,
+  extraArgs: string[] = [],
+  options: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const args = [
+    ...(options.nodeArgs ?? []),
     cli,
     'start',
     '--rpc-url',
@@ -58,9 +72,9 @@ export async function startServiceProcess(cli: string, rpcUrl: string, dataDir: 
     ...extraArgs,
   ];
   const t0 = performance.now();
-  // Debug level, because the per-compile load/compile split is logged there.
+  // Debug level by default, because the per-compile load/compile split is logged there.
   const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, SOLPROOF_LOG_LEVEL: 'debug' },
+    env: { ...process.env, SOLPROOF_LOG_LEVEL: options.logLevel ?? 'debug' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
