@@ -193,6 +193,9 @@ export async function start(config: Config): Promise<void> {
         metrics: metrics.port,
       });
 
+  // On PostgreSQL a job queued by any process (an API node) wakes this process's runner at once.
+  const stopWaking = runner ? store.changes.onJobQueued(() => runner.wake()) : () => {};
+
   // Turned on by its own option, whatever the log level.
   const accessLog = config.accessLog ? logger.child({ log: 'access' }, { level: 'info' }) : null;
   let draining = false;
@@ -304,6 +307,7 @@ export async function start(config: Config): Promise<void> {
     draining = true;
     logger.info({ signal, role: config.role, drainSeconds: config.drainSeconds }, 'shutting down: draining');
     if (pruneTimer) clearInterval(pruneTimer);
+    stopWaking();
     await drain({ app, serves, follower, runner, graceMs: config.drainSeconds * 1000, logger });
     await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);

@@ -10,7 +10,8 @@
  *   it runs), and writeTransaction moves the version once more after its commit.
  * - Other processes on SQLite (the `keys` command, a second service on one file): SQLite's
  *   `data_version` moves when another connection commits; it is read on every version ask.
- * - Other processes on PostgreSQL: triggers NOTIFY on commit (migration 0012), heard by one
+ * - Other processes on PostgreSQL: triggers NOTIFY on commit (migrations 0012, 0013: jobs queued
+ *   too, which wake the workers), heard by one
  *   LISTEN connection; notifications of other schemas (other stores in the database) are not ours. While that connection is down, versions are -1: nothing is kept.
  */
 import type SqliteDatabase from 'better-sqlite3';
@@ -38,6 +39,12 @@ export interface StoreChanges {
   version(group: ChangeGroup): number;
   /** Moves every group's version (a change was seen that names no group). */
   bumpAll(): void;
+  /**
+   * Calls `fn` when a process queues a job (PostgreSQL: an API node wakes the workers at once
+   * instead of their next poll; SQLite has one process, which wakes its own runner). Returns
+   * what stops it.
+   */
+  onJobQueued(fn: () => void): () => void;
   /** Stops listening (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -147,6 +154,7 @@ export function sqliteChanges(versions: ChangeVersions, handle: SqliteDatabase.D
       return versions.current(group);
     },
     bumpAll: () => versions.bumpAll(),
+    onJobQueued: () => () => {},
     close: async () => {},
   };
 }
@@ -162,6 +170,7 @@ export function postgresChanges(versions: ChangeVersions, url: string, logger?: 
   let closed = false;
   let retryMs = 250;
   let timer: NodeJS.Timeout | undefined;
+  const jobListeners = new Set<() => void>();
 
   const connect = (): void => {
     if (closed || client) return;
@@ -188,7 +197,8 @@ export function postgresChanges(versions: ChangeVersions, url: string, logger?: 
       const dot = payload.lastIndexOf('.');
       if (dot >= 0 && payload.slice(0, dot) !== schema) return;
       const group = payload.slice(dot + 1);
-      if (group === 'records' || group === 'keys') versions.bump(group);
+      if (group === 'jobs') for (const fn of jobListeners) fn();
+      else if (group === 'records' || group === 'keys') versions.bump(group);
       else versions.bumpAll();
     });
     c.connect()
@@ -215,8 +225,14 @@ export function postgresChanges(versions: ChangeVersions, url: string, logger?: 
       return versions.current(group);
     },
     bumpAll: () => versions.bumpAll(),
+    onJobQueued(fn) {
+      jobListeners.add(fn);
+      connect();
+      return () => jobListeners.delete(fn);
+    },
     close: async () => {
       closed = true;
+      jobListeners.clear();
       clearTimeout(timer);
       const c = client;
       client = null;

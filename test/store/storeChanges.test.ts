@@ -9,8 +9,10 @@ import { expect, it } from 'vitest';
 import { createApiKey, revokeApiKey, touchApiKey } from '../../src/store/apiKeys.js';
 import type { Store } from '../../src/store/openStore.js';
 import type { ChangeGroup } from '../../src/store/storeChanges.js';
+import { insertJob } from '../../src/store/verificationJobs.js';
 import { insertVerifiedContract, removeVerifiedContracts } from '../../src/store/verifiedContracts.js';
 import { describeOnDialects, useTestStores } from '../helpers/dialects.js';
+import { sourceJob } from '../helpers/jobs.js';
 import { PG_TEST_URL, sampleVerifiedContract, saveSampleDocuments } from '../helpers/testDatabase.js';
 
 /** The group's version once the store hears changes (PostgreSQL opens its listener on the first ask). */
@@ -79,6 +81,25 @@ describeOnDialects('store changes', (dialect) => {
     const beforeRevoke = store.changes.version('keys');
     expect(await revokeApiKey(other.db, created.id)).toBe(true);
     await movedFrom(store, 'keys', beforeRevoke);
+  });
+
+  it.runIf(dialect === 'postgres')('a job queued by another process is announced (workers claim it at once), and moves no version', async () => {
+    const { store, other } = stores;
+    const records = await heard(store, 'records');
+    const keys = store.changes.version('keys');
+    let announced = 0;
+    const arrived = new Promise<void>((resolve) => {
+      const stop = store.changes.onJobQueued(() => {
+        announced++;
+        stop();
+        resolve();
+      });
+    });
+    await insertJob(other.db, { request: sourceJob(address(3)) });
+    await arrived;
+    expect(announced).toBe(1);
+    expect(store.changes.version('records')).toBe(records);
+    expect(store.changes.version('keys')).toBe(keys);
   });
 
   it.runIf(dialect === 'postgres')('a lost notification connection keeps nothing until it is back, then moves every group', async () => {
