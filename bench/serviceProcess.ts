@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { freePort } from '../src/chain/devnet.js';
 
@@ -6,6 +7,8 @@ import { freePort } from '../src/chain/devnet.js';
 export interface ServiceCompileLog {
   loadMs: number | null;
   compileMs: number;
+  /** Time to find the compiler (a download when it was missing). */
+  resolveMs?: number;
 }
 
 export interface ServiceProcess {
@@ -73,7 +76,9 @@ export async function startServiceProcess(
   ];
   const t0 = performance.now();
   // Debug level by default, because the per-compile load/compile split is logged there.
-  const child: ChildProcess = spawn(process.execPath, args, {
+  // SOLPROOF_BENCH_NODE_ARGS: node flags for every service a bench starts (`--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const envNodeArgs = (process.env.SOLPROOF_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, options.nodeArgs ? args : [...envNodeArgs, ...args], {
     env: { ...process.env, SOLPROOF_LOG_LEVEL: options.logLevel ?? 'debug' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,14 +89,19 @@ export async function startServiceProcess(
   child.stderr!.on('data', (d: Buffer) => {
     const text = d.toString();
     tail = (tail + text).slice(-20_000);
+    if (process.env.SOLPROOF_BENCH_SERVICE_LOG) appendFileSync(process.env.SOLPROOF_BENCH_SERVICE_LOG, text);
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
       if (!line.includes('"compiled"')) continue;
       try {
-        const entry = JSON.parse(line) as { msg?: string; loadMs?: number | null; compileMs?: number };
+        const entry = JSON.parse(line) as { msg?: string; loadMs?: number | null; compileMs?: number; resolveMs?: number };
         if (entry.msg === 'compiled' && typeof entry.compileMs === 'number') {
-          compiles.push({ loadMs: entry.loadMs ?? null, compileMs: entry.compileMs });
+          compiles.push({
+            loadMs: entry.loadMs ?? null,
+            compileMs: entry.compileMs,
+            ...(typeof entry.resolveMs === 'number' ? { resolveMs: entry.resolveMs } : {}),
+          });
         }
       } catch {
         // not a log line
