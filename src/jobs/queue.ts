@@ -184,7 +184,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     await record(job, outcome);
     const ended = 'retry' in outcome ? 'retry' : outcome.state;
     options.metrics?.jobDone(job.kind, ended, (Date.now() - startedAt) / 1000);
-    log.info({ ms: Date.now() - startedAt, outcome: ended }, 'verification job done');
+    log.info({ ms: Date.now() - startedAt, sinceQueuedMs: Date.now() - job.createdAt, outcome: ended }, 'verification job done');
   }
 
   function outcomeOfError(job: VerificationJob, err: unknown): JobOutcome {

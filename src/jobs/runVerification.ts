@@ -21,9 +21,12 @@ import {
   type DiagnosisBudget,
   diagnoseFailure,
   diagnosisReasonCode,
+  type KnownCompilations,
+  submissionInputs,
   type VerificationResult,
   verifyContract,
 } from '../verify/index.js';
+import { type EarlyCompiler, earlyCompiler } from './earlyCompile.js';
 import { type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
@@ -84,16 +87,31 @@ export function createVerificationHandler(deps: VerificationDeps) {
     let result: VerificationResult;
     let runtimeCode: Hex = '0x';
     let creation: ContractCreation | null = null;
+    const t0 = performance.now();
+    let chainMs = 0;
+    const known = storedCompilations(deps.store.db);
+    const compiler = earlyCompiler(deps.compiler);
     try {
-      runtimeCode = await deps.chain.getCode(address);
+      // The submission as given compiles while the chain is read: neither waits for the other.
+      const early = startEarlyCompile(compiler, submission, known, deps.diagnosis?.gate);
+      const [code, found] = await Promise.all([
+        deps.chain.getCode(address),
+        // Where there is no code the creation is not looked for: its answer (or error) is dropped.
+        deps.chain.findCreation(address).then(
+          (c) => ({ ok: true as const, creation: c }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ]);
+      runtimeCode = code;
       if (runtimeCode === '0x') {
         return failed({ code: 'contract_not_deployed', details: { address } });
       }
-      creation = await deps.chain.findCreation(address);
-      const found = creation;
+      if (!found.ok) throw found.error;
+      creation = found.creation;
+      chainMs = performance.now() - t0;
+      await early;
       const verifyWith = (sent: SourceSubmission) => {
-        const verify = () =>
-          verifyContract({ compiler: deps.compiler, submission: sent, runtimeCode, creation: found, known: storedCompilations(deps.store.db) });
+        const verify = () => verifyContract({ compiler, submission: sent, runtimeCode, creation: found.creation, known });
         return deps.diagnosis ? deps.diagnosis.gate.hold(verify) : verify();
       };
       result = await verifyWith(submission);
@@ -110,6 +128,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         }
       }
     } catch (error) {
+      compiler.discard();
       // A compiler that crashes again on the same input will not stop crashing.
       if (isSolproofError(error, 'compiler_crashed') && job.attempts >= 2) return failed(errorFacts(error));
       // Run where only known compilations may be used: a worker with compilers takes it.
@@ -127,6 +146,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
       throw error;
     }
 
+    compiler.discard();
+    const verifiedAt = performance.now();
     // A dry run stores nothing: no record, and no compilation that copies could be matched through.
     if (dryRun) {
       return passed({
@@ -142,6 +163,15 @@ export function createVerificationHandler(deps: VerificationDeps) {
       deployment: { address, generation: await deps.generation.current(), runtimeCode, creation },
       from: { submission, result, receipt: job.receipt },
     });
+    deps.logger.debug(
+      {
+        receipt: job.receipt,
+        chainMs: Math.round(chainMs),
+        verifyMs: Math.round(verifiedAt - t0 - chainMs),
+        recordMs: Math.round(performance.now() - verifiedAt),
+      },
+      'verification phases',
+    );
     if (!result.reusedCompilation && deps.recogniser) {
       // Copies deployed before this contract was verified: verified now, in the background.
       const recogniser = deps.recogniser;
@@ -235,6 +265,25 @@ async function diagnosedFailure(
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');
     diagnosis.metrics?.diagnosis('error');
     return failed(errorFacts(error));
+  }
+}
+
+/**
+ * Starts compiling the submission's first input (the one verifyContract compiles first) unless
+ * that compilation is already known; resolves once it has started (or was not started), never
+ * rejects: a submission that cannot be built is worded by verifyContract.
+ */
+async function startEarlyCompile(compiler: EarlyCompiler, submission: SourceSubmission, known: KnownCompilations, gate?: WorkGate): Promise<void> {
+  try {
+    const first = submissionInputs(submission)[0];
+    if (!first) return;
+    const version = submission.compilerVersion.trim().replace(/^v/, '');
+    if (await known.find(version, first.input, first.sourcePath, first.contractName)) return;
+    const ended = compiler.start(version, first.input);
+    // Background work yields to this compile as to the verification it belongs to.
+    if (gate) void gate.hold(() => ended);
+  } catch {
+    // verifyContract meets the same problem and says what it is.
   }
 }
 
