@@ -99,6 +99,7 @@ export async function start(config: Config): Promise<void> {
     maxThreads: config.compilerThreads,
     timeoutMs: config.compileTimeoutMs,
     maxMemoryMb: config.compileMemoryMb,
+    warmMemoryMb: config.warmCompilersMb,
     logger,
   });
   // Fetched on first demand, not at start: a service nobody asks never contacts the sources for it.

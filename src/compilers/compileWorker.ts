@@ -5,6 +5,7 @@
  */
 
 import type { EventEmitter } from 'node:events';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
@@ -31,6 +32,8 @@ export interface CompileTask {
   /** Standard JSON input, already serialised. */
   input: string;
   warmPerWorker: number;
+  /** What the compilers kept loaded in this worker may hold together (see warmBytes). */
+  warmMemoryBytes?: number;
   maxMemoryMb: number;
   /** Output larger than this (in UTF-16 code units of solc's JSON text) is refused unread. */
   maxOutputBytes: number;
@@ -80,6 +83,16 @@ interface LoadedCompiler {
   soljson: Soljson;
   /** The wasm memory this instance grows; unknown for asm.js builds or before the first grow. */
   memory: WebAssembly.Memory | null;
+  /** Size of the soljson file. */
+  fileBytes: number;
+}
+
+/**
+ * What a loaded compiler holds, estimated: its wasm memory, and its code, which takes a few
+ * times the size of its soljson file once compiled (the file carries the wasm as base64).
+ */
+function warmBytes(entry: LoadedCompiler): number {
+  return (entry.memory?.buffer.byteLength ?? 0) + 4 * entry.fileBytes;
 }
 
 /** A compiler whose linear memory grew beyond this is dropped after use instead of kept warm. */
@@ -109,7 +122,7 @@ const processEvents = process as unknown as EventEmitter;
 
 function loadSoljson(path: string): LoadedCompiler {
   const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(processEvents.listeners(e))] as const));
-  const entry: LoadedCompiler = { solc: undefined as unknown as SolcJs, soljson: {}, memory: null };
+  const entry: LoadedCompiler = { solc: undefined as unknown as SolcJs, soljson: {}, memory: null, fileBytes: statSync(path).size };
   growing = entry;
   try {
     entry.soljson = require(path) as Soljson;
@@ -159,11 +172,20 @@ function compileStandard(entry: LoadedCompiler, input: string): string {
   }
 }
 
-function remember(path: string, entry: LoadedCompiler, capacity: number): void {
+/**
+ * Keeps `entry` loaded as the most recently used, and drops the least recently used while more
+ * than `capacity` are loaded or they hold more than `budgetBytes` together; a compiler that
+ * alone holds more than the budget is not kept.
+ */
+function remember(path: string, entry: LoadedCompiler, capacity: number, budgetBytes = Number.POSITIVE_INFINITY): void {
   warm.delete(path);
+  if (warmBytes(entry) > budgetBytes) return;
   warm.set(path, entry);
-  while (warm.size > Math.max(0, capacity)) {
+  let total = 0;
+  for (const e of warm.values()) total += warmBytes(e);
+  while (warm.size > Math.max(0, capacity) || total > budgetBytes) {
     const oldest = warm.keys().next().value as string;
+    total -= warmBytes(warm.get(oldest)!);
     warm.delete(oldest);
   }
 }
@@ -270,7 +292,7 @@ export default function run(task: WorkerTask): WorkerResult {
     }
     const bytes = entry.memory?.buffer.byteLength ?? 0;
     if (memoryCapHit || bytes > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
-    else remember(task.path, entry, task.warmPerWorker);
+    else remember(task.path, entry, task.warmPerWorker, task.warmMemoryBytes);
     if (output.length > task.maxOutputBytes) {
       return { ok: false, reason: 'output_too_large', detail: '', size: output.length, threadId, warm: warmPaths() };
     }

@@ -15,6 +15,8 @@ export interface CompilerPoolOptions {
   timeoutMs: number;
   maxMemoryMb: number;
   warmPerWorker: number;
+  /** What the compilers one worker keeps loaded may hold together (estimated: their wasm memory and code). */
+  warmMemoryMbPerWorker?: number;
   /** Idle workers (and the compilers they keep warm) are dropped after this long. */
   idleTimeoutMs: number;
   logger?: Logger | undefined;
@@ -178,6 +180,7 @@ export class CompilerPool {
       path,
       input,
       warmPerWorker: this.options.warmPerWorker,
+      warmMemoryBytes: Math.floor((this.options.warmMemoryMbPerWorker ?? Number.POSITIVE_INFINITY) * 1024 * 1024),
       maxMemoryMb: this.options.maxMemoryMb,
       maxOutputBytes: this.maxOutputBytes,
       [AFFINITY]: { path },

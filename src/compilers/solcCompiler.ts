@@ -30,6 +30,8 @@ export interface SolcCompilerOptions {
   maxOutputBytes?: number;
   /** Compilers each worker keeps loaded. Default 3. */
   warmPerWorker?: number;
+  /** Memory the loaded compilers of all workers together may hold (split evenly between them). Default 1024 MB. */
+  warmMemoryMb?: number;
   /** Idle workers exit after this, releasing their warm compilers. Default 10 min. */
   idleTimeoutMs?: number;
   /** Use native linux-amd64 builds when the mirror has them. Default true on linux x64. */
@@ -80,12 +82,14 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     downloadTimeoutMs: options.downloadTimeoutMs ?? 180_000,
     maxBytes: MAX_DOWNLOAD_BYTES,
   };
+  const maxThreads = Math.max(1, options.maxThreads ?? availableParallelism());
   const pool = new CompilerPool({
-    maxThreads: Math.max(1, options.maxThreads ?? availableParallelism()),
+    maxThreads,
     timeoutMs: options.timeoutMs ?? 60_000,
     maxMemoryMb: options.maxMemoryMb ?? 2048,
     ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
     warmPerWorker: options.warmPerWorker ?? 3,
+    warmMemoryMbPerWorker: (options.warmMemoryMb ?? 1024) / maxThreads,
     idleTimeoutMs: options.idleTimeoutMs ?? 10 * 60_000,
     logger,
   });
@@ -99,10 +103,12 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
   const downloadCache = new DownloadCache(cache, sources, releases, (v): CompilerKind[] => (nativeAllowed(v) ? ['native', 'soljson'] : ['soljson']));
 
   async function compile(version: string, input: SolcInput, signal?: AbortSignal): Promise<SolcOutput> {
+    const resolving = performance.now();
     const resolved = await unlessCancelled(downloadCache.resolve(version), signal);
+    const resolveMs = Math.round(performance.now() - resolving);
     const text = JSON.stringify(input);
     const result = resolved.kind === 'native' ? await pool.compileNative(resolved.path, text, signal) : await pool.compileSoljson(resolved.path, text, signal);
-    logger?.debug({ version: resolved.longVersion, kind: resolved.kind, loadMs: result.loadMs, compileMs: result.compileMs }, 'compiled');
+    logger?.debug({ version: resolved.longVersion, kind: resolved.kind, resolveMs, loadMs: result.loadMs, compileMs: result.compileMs }, 'compiled');
     return result.output as SolcOutput;
   }
 

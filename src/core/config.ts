@@ -22,6 +22,8 @@ export interface Config {
   compilerThreads: number;
   compileTimeoutMs: number;
   compileMemoryMb: number;
+  /** Memory the compilers kept loaded between compiles may hold, all compiler threads together; past it the least recently used are dropped. */
+  warmCompilersMb: number;
   /** Verification jobs run at once by this process. */
   jobConcurrency: number;
   /** First wait before retrying a job whose node or compiler source could not be reached (doubles, at most 60 s). */
@@ -121,6 +123,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     help: 'time limit of one compilation (default 120000)',
   },
   { key: 'compileMemoryMb', flag: 'compile-memory-mb', env: 'SOLPROOF_COMPILE_MEMORY_MB', kind: 'int', help: 'heap cap of a compiler worker (default 2048)' },
+  {
+    key: 'warmCompilersMb',
+    flag: 'warm-compilers-mb',
+    env: 'SOLPROOF_WARM_COMPILERS_MB',
+    kind: 'int',
+    help: 'memory the compilers kept loaded may hold, all compiler threads together (default 1024)',
+  },
   { key: 'jobConcurrency', flag: 'job-concurrency', env: 'SOLPROOF_JOB_CONCURRENCY', kind: 'int', help: 'verification jobs run at once (default: cores)' },
   {
     key: 'jobRetryDelayMs',
@@ -317,6 +326,7 @@ export function defaultConfig(): Config {
     compilerThreads: cores,
     compileTimeoutMs: 120_000,
     compileMemoryMb: 2048,
+    warmCompilersMb: 1024,
     jobConcurrency: cores,
     jobRetryDelayMs: 5000,
     jobMaxAttempts: 8,
