@@ -63,6 +63,11 @@ const LIBRARY_DEPTH = 2;
 /** Passes over a build's unverified deployments once its libraries may have been verified. */
 const LIBRARY_PASSES = 3;
 
+/** The best a partial match can be: its runtime code and, when the creation is known, its creation code matched partially. */
+function bestPartialRank(creation: ContractCreation | null): number {
+  return verdictRank({ matchKind: 'partial', runtimeMatch: 'partial', creationMatch: creation ? 'partial' : null });
+}
+
 export class CopyRecogniser {
   constructor(private readonly deps: CopyRecogniserDeps) {}
 
@@ -85,7 +90,8 @@ export class CopyRecogniser {
     let creation: ContractCreation | null | undefined = options.creation;
     let candidates = 0;
     let best: { id: string; match: CopyMatch; compilationId: string } | null = null;
-    for await (const id of this.candidates(runtimeCode, options.onlyCompiled)) {
+    const pinsMetadata = metadataHashOf(runtimeCode.slice(2)) !== null;
+    for await (const { id, ownMetadata } of this.candidates(runtimeCode, options.onlyCompiled)) {
       const stored = await loadCompiledContract(db, id);
       if (!stored) continue;
       candidates++;
@@ -95,6 +101,9 @@ export class CopyRecogniser {
       if (!match || !(await this.librariesVerified(match, depth, options.verified))) continue;
       if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
       if (best.match.matchKind === 'full') break;
+      // A compilation of other metadata matches partially at best: once one matched as well as
+      // any of them can, the others (copies of one code share a fingerprint) can only tie.
+      if (!ownMetadata && pinsMetadata && verdictRank(best.match) >= bestPartialRank(creation ?? null)) break;
     }
     if (candidates === 0) return 'no_candidate';
     if (!best || generation === undefined) return 'no_match';
@@ -125,7 +134,7 @@ export class CopyRecogniser {
    * fingerprint (other metadata: at best a partial match). Decoys that share the fingerprint
    * cannot push a code's own compilation out: it is looked up by its metadata hash first.
    */
-  private async *candidates(runtimeCode: Hex, only: ReadonlySet<string> | undefined): AsyncGenerator<string> {
+  private async *candidates(runtimeCode: Hex, only: ReadonlySet<string> | undefined): AsyncGenerator<{ id: string; ownMetadata: boolean }> {
     const { db } = this.deps;
     const allowed = (id: string) => !only || only.has(id);
     const tried = new Set<string>();
@@ -138,12 +147,12 @@ export class CopyRecogniser {
         after = page[page.length - 1]!;
         for (const id of page) {
           tried.add(id);
-          if (allowed(id)) yield id;
+          if (allowed(id)) yield { id, ownMetadata: true };
         }
       }
     }
     for (const id of await compiledContractsWithFingerprint(db, codeFingerprint(runtimeCode.slice(2)), MAX_CANDIDATES)) {
-      if (!tried.has(id) && allowed(id)) yield id;
+      if (!tried.has(id) && allowed(id)) yield { id, ownMetadata: false };
     }
   }
 
