@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
-import { earlyCompiler } from './earlyCompile.js';
+import { earlyCompiler, lookupsOnce } from './earlyCompile.js';
 
 const input = (content: string): SolcInput => ({ language: 'Solidity', sources: { 'a.sol': { content } }, settings: {} });
 
@@ -41,5 +41,21 @@ describe('earlyCompiler (a compile started while the chain is read)', () => {
     early.discard();
     expect(calls[0]!.signal?.aborted).toBe(true);
     await expect(ended).resolves.toBeUndefined();
+  });
+});
+
+describe('lookupsOnce (the known compilations of one job)', () => {
+  it('looks each input up once, and other inputs as usual', async () => {
+    const asked: string[] = [];
+    const known = lookupsOnce({
+      find: async (_version, sent, _path, name) => {
+        asked.push(`${name}:${sent.sources['a.sol']?.content}`);
+        return null;
+      },
+    });
+    await known.find('0.8.28+commit.7893614a', input('contract A {}'), 'a.sol', 'A');
+    await known.find('0.8.28+commit.7893614a', input('contract A {}'), 'a.sol', 'A');
+    await known.find('0.8.28+commit.7893614a', input('contract B {}'), 'a.sol', 'B');
+    expect(asked).toEqual(['A:contract A {}', 'B:contract B {}']);
   });
 });

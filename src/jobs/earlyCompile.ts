@@ -1,4 +1,4 @@
-import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
+import type { Compiler, KnownCompilations, SolcInput, SolcOutput } from '../verify/index.js';
 
 /**
  * A compiler that can start one compile before it is asked for it: the job starts compiling
@@ -44,6 +44,25 @@ export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCo
     discard() {
       early?.controller.abort(new Error('early compile not needed'));
       early = null;
+    },
+  };
+}
+
+/**
+ * The known compilations, each lookup made once per job: the job looks up the submission's
+ * first input before compiling it early, and verifyContract looks the same input up again.
+ */
+export function lookupsOnce(known: KnownCompilations): KnownCompilations {
+  const found = new Map<string, ReturnType<KnownCompilations['find']>>();
+  return {
+    find(version, input, sourcePath, contractName) {
+      const key = `${version}\n${sourcePath}\n${contractName}\n${JSON.stringify(input)}`;
+      let lookup = found.get(key);
+      if (!lookup) {
+        lookup = known.find(version, input, sourcePath, contractName);
+        found.set(key, lookup);
+      }
+      return lookup;
     },
   };
 }

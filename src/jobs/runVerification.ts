@@ -26,7 +26,7 @@ import {
   type VerificationResult,
   verifyContract,
 } from '../verify/index.js';
-import { type EarlyCompiler, earlyCompiler } from './earlyCompile.js';
+import { type EarlyCompiler, earlyCompiler, lookupsOnce } from './earlyCompile.js';
 import { type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
@@ -89,7 +89,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
     let creation: ContractCreation | null = null;
     const t0 = performance.now();
     let chainMs = 0;
-    const known = storedCompilations(deps.store.db);
+    const known = lookupsOnce(storedCompilations(deps.store.db));
     const compiler = earlyCompiler(deps.compiler);
     try {
       // The submission as given compiles while the chain is read: neither waits for the other.
