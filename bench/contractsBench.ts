@@ -46,6 +46,7 @@ import {
   VOTES_TOKEN_PATH,
   votesTokenInput,
 } from './benchContracts.js';
+import { type LibSourcify, loadLibSourcify, type SourcifyChainLike } from './libSourcify.js';
 import { clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
 
 const RUNS = Number(process.env.SOLPROOF_BENCH_RUNS ?? 3);
@@ -258,10 +259,10 @@ async function main(): Promise<void> {
     };
 
     // --- lib-sourcify, in this process ---
-    let sourcify: typeof import('@ethereum-sourcify/lib-sourcify') | null = null;
-    let sourcifyChain: InstanceType<typeof import('@ethereum-sourcify/lib-sourcify').SourcifyChain> | null = null;
+    let sourcify: LibSourcify | null = null;
+    let sourcifyChain: SourcifyChainLike | null = null;
     if (LIBSOURCIFY) {
-      sourcify = require('@ethereum-sourcify/lib-sourcify') as typeof import('@ethereum-sourcify/lib-sourcify');
+      sourcify = loadLibSourcify(join(root, '.bench-cache'), out);
       sourcify.setLibSourcifyLoggerLevel(0);
       sourcifyChain = new sourcify.SourcifyChain({ name: 'devnet', chainId: devnet.chainId, rpc: [devnet.rpcUrl], supported: true });
     }
