@@ -293,7 +293,13 @@ async function main(): Promise<void> {
       '--follow-chain',
       'false',
     ];
-    const service = await startServiceProcess(CLI, devnet.rpcUrl, dataDir, extra);
+    const service = await startServiceProcess(
+      CLI,
+      devnet.rpcUrl,
+      dataDir,
+      extra,
+      process.env.SOLPROOF_BENCH_CPU_PROF ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.SOLPROOF_BENCH_CPU_PROF}`] } : {},
+    );
     services.push(service);
 
     // --- 1. per contract ---
