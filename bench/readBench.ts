@@ -12,6 +12,7 @@
  *
  * SOLPROOF_BENCH_READ_SECONDS: measured seconds per case (default 4, after a 1 s warm-up).
  * SOLPROOF_BENCH_JSON: a file to write the figures to, for before/after comparisons.
+ * SOLPROOF_BENCH_CLI: the service build to measure (default this checkout's dist/cli/main.js).
  * SOLPROOF_BENCH_CPU_PROF: a directory; when given, a service started with `--cpu-prof` on the
  * SQLite store serves getsourcecode of the ERC-20 to keyed callers, and its top self-time
  * functions during that load are printed.
@@ -35,14 +36,16 @@ import type { SolcInput, SolcOutput } from '../src/verify/index.js';
 import type { BareAnswer } from './bareServer.js';
 import type { LoadRequest, LoadResult } from './loadGenerator.js';
 import { formatTop, type ProfileSummary, readProfile, topSelfTime } from './profileTop.js';
-import { clearProxyEnv, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
+import { clearProxyEnv, createKey, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 import { WIDE_NAME, WIDE_PATH, wideStandardInput } from './wideInput.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+/** SOLPROOF_BENCH_CLI: another build of the service (an earlier commit's, for a before/after in one sitting). */
+const CLI = process.env['SOLPROOF_BENCH_CLI'] ?? join(root, 'dist', 'cli', 'main.js');
+const OTHER_BUILD = process.env['SOLPROOF_BENCH_CLI'] !== undefined;
 const PG_URL = process.env['SOLPROOF_BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env['SOLPROOF_BENCH_READ_SECONDS'] ?? 4);
 const WARMUP_MS = 1000;
@@ -220,12 +223,18 @@ interface Bench {
 /** One store: fresh keys, a service, both verifications, then every case against it and its bare twin. */
 async function measureStore(bench: Bench, kind: StoreKind, databaseUrl: string | undefined): Promise<{ cases: CaseFigures[]; profile?: ProfileSummary }> {
   const dataDir = seededDataDir(bench.tmp, kind, bench.longVersion);
-  const store = await openStore({ dataDir, databaseUrl });
   const keys: string[] = [];
-  try {
-    for (let i = 0; i < CONNECTIONS; i++) keys.push((await createApiKey(store.db, { owner: `read-bench-${i}`, tier: 'pro' })).key);
-  } finally {
-    await store.close();
+  if (OTHER_BUILD) {
+    // That build's own schema: its keys are made by its own command.
+    const storeArgs = databaseUrl ? ['--database-url', databaseUrl] : [];
+    for (let i = 0; i < CONNECTIONS; i++) keys.push(await createKey(CLI, dataDir, ['--tier', 'pro', ...storeArgs]));
+  } else {
+    const store = await openStore({ dataDir, databaseUrl });
+    try {
+      for (let i = 0; i < CONNECTIONS; i++) keys.push((await createApiKey(store.db, { owner: `read-bench-${i}`, tier: 'pro' })).key);
+    } finally {
+      await store.close();
+    }
   }
   const serviceArgs = [
     ...(databaseUrl ? ['--database-url', databaseUrl] : []),

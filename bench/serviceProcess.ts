@@ -29,8 +29,8 @@ export function clearProxyEnv(): void {
 }
 
 /** Creates an API key with the CLI; the key is the last line it prints. */
-export async function createKey(cli: string, dataDir: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'keys', 'create', '--data-dir', dataDir]);
+export async function createKey(cli: string, dataDir: string, extraArgs: string[] = []): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'keys', 'create', '--data-dir', dataDir, ...extraArgs]);
   const key = stdout.trim().split('\n').pop()?.trim();
   if (!key) throw new Error(`keys create printed nothing: ${stdout}`);
   return key;

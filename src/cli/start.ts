@@ -194,7 +194,11 @@ export async function start(config: Config): Promise<void> {
         metrics: metrics.port,
       });
 
-  // On PostgreSQL a job queued by any process (an API node) wakes this process's runner at once.
+  // A job this process wants run wakes its own runner and, on PostgreSQL, every worker's.
+  const wakeJobs = (): void => {
+    runner?.wake();
+    void store.changes.announceJobQueued();
+  };
   const stopWaking = runner ? store.changes.onJobQueued(() => runner.wake()) : () => {};
 
   // Turned on by its own option, whatever the log level.
@@ -212,7 +216,7 @@ export async function start(config: Config): Promise<void> {
           store,
           chain,
           releases: compiler.releases.lookup,
-          wakeJobs: () => runner?.wake(),
+          wakeJobs,
           copies,
           records,
           creations,
@@ -251,7 +255,7 @@ export async function start(config: Config): Promise<void> {
       chainId,
       store,
       releases: compiler.releases.lookup,
-      wakeJobs: () => runner?.wake(),
+      wakeJobs,
       copies,
       records,
       runKnown,

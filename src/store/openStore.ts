@@ -112,7 +112,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin(), versions],
   });
-  const changes = postgresChanges(versions, url, options.logger);
+  const changes = postgresChanges(versions, url, pool, options.logger);
   return {
     db,
     dialect: 'postgres',

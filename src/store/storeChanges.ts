@@ -10,8 +10,7 @@
  *   it runs), and writeTransaction moves the version once more after its commit.
  * - Other processes on SQLite (the `keys` command, a second service on one file): SQLite's
  *   `data_version` moves when another connection commits; it is read on every version ask.
- * - Other processes on PostgreSQL: triggers NOTIFY on commit (migrations 0012, 0013: jobs queued
- *   too, which wake the workers), heard by one
+ * - Other processes on PostgreSQL: triggers NOTIFY on commit (migration 0012), heard by one
  *   LISTEN connection; notifications of other schemas (other stores in the database) are not ours. While that connection is down, versions are -1: nothing is kept.
  */
 import type SqliteDatabase from 'better-sqlite3';
@@ -40,10 +39,13 @@ export interface StoreChanges {
   /** Moves every group's version (a change was seen that names no group). */
   bumpAll(): void;
   /**
-   * Calls `fn` when a process queues a job (PostgreSQL: an API node wakes the workers at once
-   * instead of their next poll; SQLite has one process, which wakes its own runner). Returns
-   * what stops it.
+   * Tells every process that a job waits (PostgreSQL: the workers claim it at once instead of
+   * at their next poll; SQLite has one process, which wakes its own runner). Sent when the
+   * queuing process wants help, not at every insert: a submission whose sources were compiled
+   * before is run by the process that queued it, before anyone else could claim it.
    */
+  announceJobQueued(): Promise<void>;
+  /** Calls `fn` when a process announces a job (announceJobQueued). Returns what stops it. */
   onJobQueued(fn: () => void): () => void;
   /** Stops listening (PostgreSQL). */
   close(): Promise<void>;
@@ -154,6 +156,7 @@ export function sqliteChanges(versions: ChangeVersions, handle: SqliteDatabase.D
       return versions.current(group);
     },
     bumpAll: () => versions.bumpAll(),
+    announceJobQueued: async () => {},
     onJobQueued: () => () => {},
     close: async () => {},
   };
@@ -164,7 +167,7 @@ export function sqliteChanges(versions: ChangeVersions, handle: SqliteDatabase.D
  * opens on the first ask; while it is not listening every version is -1, and each time it
  * starts listening every version moves (what was missed meanwhile is unknown).
  */
-export function postgresChanges(versions: ChangeVersions, url: string, logger?: Logger): StoreChanges {
+export function postgresChanges(versions: ChangeVersions, url: string, pool: pg.Pool, logger?: Logger): StoreChanges {
   let client: pg.Client | null = null;
   let listening = false;
   let closed = false;
@@ -225,6 +228,10 @@ export function postgresChanges(versions: ChangeVersions, url: string, logger?: 
       return versions.current(group);
     },
     bumpAll: () => versions.bumpAll(),
+    async announceJobQueued() {
+      // The wake-up is a courtesy (workers also poll): a failure costs at most a poll's wait.
+      await pool.query(`select pg_notify('${CHANGE_CHANNEL}', current_schema() || '.jobs')`).catch(() => undefined);
+    },
     onJobQueued(fn) {
       jobListeners.add(fn);
       connect();
