@@ -47,7 +47,7 @@ import {
   votesTokenInput,
 } from './benchContracts.js';
 import { type LibSourcify, loadLibSourcify, type SourcifyChainLike } from './libSourcify.js';
-import { clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
+import { apiCall, clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
 
 const RUNS = Number(process.env.SOLPROOF_BENCH_RUNS ?? 3);
 const BURST = Number(process.env.SOLPROOF_BENCH_BURST ?? 100);
@@ -74,12 +74,6 @@ interface SolcJs {
   compile(input: string): string;
   version(): string;
 }
-interface Envelope {
-  status: string;
-  message: string;
-  result: unknown;
-}
-
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -106,16 +100,6 @@ function compileChecked(solc: SolcJs, input: SolcInput): SolcOutput {
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
   return output;
-}
-
-async function apiCall(apiUrl: string, params: Record<string, string>, method: 'GET' | 'POST'): Promise<Envelope> {
-  const body = new URLSearchParams(params).toString();
-  const res =
-    method === 'GET'
-      ? await fetch(`${apiUrl}?${body}`)
-      : await fetch(apiUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-  if (res.status !== 200) throw new Error(`HTTP ${res.status} from ${apiUrl}`);
-  return (await res.json()) as Envelope;
 }
 
 interface Submitted {

@@ -134,3 +134,21 @@ export async function startServiceProcess(
   }
   return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, stop };
 }
+
+/** An /api answer. */
+export interface ApiEnvelope {
+  status: string;
+  message: string;
+  result: unknown;
+}
+
+/** One /api call, GET with a query or POST with a form body; throws on an HTTP status other than 200. */
+export async function apiCall(apiUrl: string, params: Record<string, string>, method: 'GET' | 'POST'): Promise<ApiEnvelope> {
+  const body = new URLSearchParams(params).toString();
+  const res =
+    method === 'GET'
+      ? await fetch(`${apiUrl}?${body}`)
+      : await fetch(apiUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} from ${apiUrl}`);
+  return (await res.json()) as ApiEnvelope;
+}

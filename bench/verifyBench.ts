@@ -19,7 +19,7 @@ import { foundry } from 'viem/chains';
 import { type Devnet, startDevnet } from '../src/chain/devnet.js';
 import type { Address, Hex } from '../src/core/types.js';
 import type { SolcOutput } from '../src/verify/index.js';
-import { clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
+import { apiCall, clearProxyEnv, createKey, type ServiceCompileLog, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
 import { TOKEN_NAME, TOKEN_PATH, tokenStandardInput } from './tokenInput.js';
 
 const N = 5;
@@ -34,12 +34,6 @@ const CLI = join(root, 'dist', 'cli', 'main.js');
 interface SolcJs {
   compile(input: string): string;
   version(): string;
-}
-
-interface Envelope {
-  status: string;
-  message: string;
-  result: string;
 }
 
 const median = (xs: number[]): number => {
@@ -85,17 +79,6 @@ async function coldBareCompile(inputText: string): Promise<{ loadMs: number; com
   return { ...(JSON.parse(stdout) as { loadMs: number; compileMs: number }), processMs };
 }
 
-async function apiCall(apiUrl: string, params: Record<string, string>, method: 'GET' | 'POST'): Promise<Envelope> {
-  const url = new URL(apiUrl);
-  const body = new URLSearchParams(params).toString();
-  const res =
-    method === 'GET'
-      ? await fetch(`${url.href}?${body}`)
-      : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-  if (res.status !== 200) throw new Error(`HTTP ${res.status} from ${apiUrl}`);
-  return (await res.json()) as Envelope;
-}
-
 interface Verified {
   /** POST verifysourcecode to the first `Pass - Verified`. */
   totalMs: number;
@@ -109,12 +92,12 @@ async function verify(service: ServiceProcess, apiKey: string, fields: Record<st
   const seen = service.compiles.length;
   const t0 = performance.now();
   const submit = await apiCall(service.apiUrl, { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...fields }, 'POST');
-  if (submit.status !== '1') throw new Error(`submission refused: ${submit.result}`);
+  if (submit.status !== '1') throw new Error(`submission refused: ${String(submit.result)}`);
   let polls = 0;
   for (;;) {
     const status = await apiCall(
       service.apiUrl,
-      { module: 'contract', action: 'checkverifystatus', guid: submit.result, apikey: apiKey, chainid: '31337' },
+      { module: 'contract', action: 'checkverifystatus', guid: String(submit.result), apikey: apiKey, chainid: '31337' },
       'GET',
     );
     polls++;
