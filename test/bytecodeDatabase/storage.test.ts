@@ -118,7 +118,8 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
       // Everything given, so each send is one call to the node.
       hashes.push(await walletClient.sendTransaction({ data: deployData(i), account, chain, nonce: nonce++, gas: 3_000_000n, gasPrice, type: 'legacy' }));
     }
-    const last = await publicClient.waitForTransactionReceipt({ hash: hashes.at(-1)!, timeout: 120_000 });
+    // A shared devnet under the whole suite may take minutes to mine a thousand deployments.
+    const last = await publicClient.waitForTransactionReceipt({ hash: hashes.at(-1)!, timeout: 300_000, pollingInterval: 250 });
     expect(last.status).toBe('success');
     const started = Date.now();
     while ((await countVerifiedContracts(store.db)) < COPIES + 1) {
