@@ -104,6 +104,32 @@ string constant L = "SPDX-License-Identifier: BUSL-1.1";`;
   });
 });
 
+describe('solidityOutline: contract creations', () => {
+  const created = (source: string): string[] => items(source).flatMap((i) => (i.kind === 'creation' ? [source.slice(i.start, i.end)] : []));
+
+  it('finds `new C`, `new lib.C` and `type(C).creationCode` / `.runtimeCode`', () => {
+    const source = `contract F {
+  function a() external { new Child(1); new  /* c */ lib.Token(); }
+  function b() external pure returns (bytes memory, bytes memory) { return (type(C).creationCode, type(C).runtimeCode); }
+}`;
+    expect(created(source)).toEqual(['Child', 'lib', 'creationCode', 'runtimeCode']);
+  });
+
+  it('not arrays, bytes or strings, and not words in comments, strings or longer words', () => {
+    const source = `contract A {
+  function f(uint n) external pure returns (uint) {
+    bytes memory b = new bytes(n); string memory s = new string(n); uint256[] memory u = new uint256[](n);
+    address[] memory x = new address[](n); bool[] memory y = new bool[](n); bytes32[] memory z = new bytes32[](n);
+    // new Child(); creationCode
+    string memory t = "new Child() type(C).creationCode";
+    uint renew = newest + n;
+    return b.length + u.length + renew;
+  }
+}`;
+    expect(created(source)).toEqual([]);
+  });
+});
+
 describe('solidityOutline: hostile text costs one pass', () => {
   // Each of these took minutes with the regular expressions it replaces (or would have):
   // the test's time limit is the bound.
@@ -119,6 +145,8 @@ describe('solidityOutline: hostile text costs one pass', () => {
     expect(items('/**/'.repeat(MB / 4))).toEqual([]);
     expect(items(`contract${' '.repeat(MB)}!`)).toEqual([]);
     expect(items(`import${' '.repeat(MB)}x`)).toEqual([]);
+    expect(items('new '.repeat(MB / 4)).length).toBe(0);
+    expect(items(`new ${'x'.repeat(MB)}`).length).toBe(1);
   });
 
   it('1 MB of declarations can be stopped early', () => {

@@ -31,9 +31,17 @@ export type OutlineItem =
    * A comment naming a licence: `expression` is what follows `SPDX-License-Identifier:` to the
    * end of its line or comment, trimmed (at most 200 characters); the offsets are the comment's.
    */
-  | { kind: 'license'; expression: string; start: number; end: number };
+  | { kind: 'license'; expression: string; start: number; end: number }
+  /**
+   * Code that puts another contract's code into this one: `new` followed by a name that is not
+   * an elementary type (`new Token(...)`, not `new bytes(n)`), or `creationCode` /
+   * `runtimeCode` (of `type(C)`). The offsets are the name's.
+   */
+  | { kind: 'creation'; start: number; end: number };
 
 const SPDX_MARKER = 'SPDX-License-Identifier:';
+/** What `new` may be followed by without creating a contract: arrays, bytes and strings. */
+const ELEMENTARY_TYPE = /^(?:bytes\d*|string|u?int\d*|address|bool|u?fixed[0-9x]*)$/;
 const MAX_EXPRESSION = 200;
 
 const SLASH = 0x2f;
@@ -90,6 +98,8 @@ export function* solidityOutline(source: string): Generator<OutlineItem, void, u
   let statementStart = 0;
   let bodyStart = 0;
   let path: string | null = null;
+  // `new` as the last token read.
+  let afterNew = false;
   let i = 0;
   while (i < n) {
     const c = source.charCodeAt(i);
@@ -116,6 +126,8 @@ export function* solidityOutline(source: string): Generator<OutlineItem, void, u
     // Any other token: a pending declaration keyword wants a name, `abstract` wants `contract`.
     const wasAbstract = abstractAt;
     abstractAt = -1;
+    const wasNew = afterNew;
+    afterNew = false;
     if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       keyword = null;
       let j = i + 1;
@@ -138,6 +150,13 @@ export function* solidityOutline(source: string): Generator<OutlineItem, void, u
       while (j < n && isWordChar(source.charCodeAt(j))) j++;
       // Only a name, or a word as long as one of the keywords, is worth a string.
       const length = j - i;
+      if (length === 3 && source.startsWith('new', i)) {
+        afterNew = true;
+      } else if (wasNew && !isDigit(c) && !ELEMENTARY_TYPE.test(source.slice(i, Math.min(j, i + 16)))) {
+        yield { kind: 'creation', start: i, end: j };
+      } else if ((length === 12 || length === 11) && (source.startsWith('creationCode', i) || source.startsWith('runtimeCode', i))) {
+        yield { kind: 'creation', start: i, end: j };
+      }
       const word: string = isDigit(c) || (keyword === null && (length < 6 || length > 9)) ? '' : source.slice(i, j);
       if (word === 'contract' || word === 'library' || word === 'interface') {
         keyword = word;

@@ -22,6 +22,7 @@ import {
   diagnoseFailure,
   diagnosisReasonCode,
   type KnownCompilations,
+  solcInputToCompile,
   submissionInputs,
   type VerificationResult,
   verifyContract,
@@ -279,7 +280,7 @@ async function startEarlyCompile(compiler: EarlyCompiler, submission: SourceSubm
     if (!first) return;
     const version = submission.compilerVersion.trim().replace(/^v/, '');
     if (await known.find(version, first.input, first.sourcePath, first.contractName)) return;
-    const ended = compiler.start(version, first.input);
+    const ended = compiler.start(version, solcInputToCompile(version, first));
     // Background work yields to this compile as to the verification it belongs to.
     if (gate) void gate.hold(() => ended);
   } catch {

@@ -56,4 +56,4 @@ export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSourc
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export { canBeImproved, isBetterVerdict, type VerdictStrength, verdictRank } from './verdictRank.js';
-export { submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
+export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';

@@ -13,6 +13,7 @@ import { deployedFacts } from './diagnose/deployedFacts.js';
 import { revealedMetadataChanges } from './diagnose/metadataChanges.js';
 import { type SettingChange, submittedSettings, withMetadataChanges } from './diagnose/settingChanges.js';
 import { applyRepairs, type FlatteningRepair, flatteningRepairs } from './flatteningRepairs.js';
+import { leanInput, provenOwnAuxdata } from './leanCompile.js';
 import type { CodeMatch } from './matchBytecode.js';
 import { type CodePart, matchCompiledContract } from './matchContract.js';
 import type { Compiler, ContractCreation, KnownCompilations } from './ports.js';
@@ -340,7 +341,28 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, select
   };
 }
 
+/**
+ * The input solc is given for a built input: without the legacy assembly where the code can
+ * prove its own auxdata (see leanCompile), else as built. The job's early compile starts this
+ * same input.
+ */
+export function solcInputToCompile(compilerVersion: string, built: BuiltSolcInput): SolcInput {
+  return leanInput(parseVersionNumbers(compilerVersion), built) ?? built.input;
+}
+
 async function compileContract(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<CompiledContract> {
+  const lean = solcInputToCompile(compilerVersion, built);
+  if (lean !== built.input) {
+    const compiled = await compiledOnce(compiler, compilerVersion, { ...built, input: lean }, selection);
+    // Every contract selected (see compileSelected) brings the assembly back; no code is abstract.
+    if (compiled.runtime.auxdata.values !== null || compiled.runtime.code === '') return compiled;
+    const proven = provenOwnAuxdata(compiled);
+    if (proven) return proven;
+  }
+  return compiledOnce(compiler, compilerVersion, built, selection);
+}
+
+async function compiledOnce(compiler: Compiler, compilerVersion: string, built: BuiltSolcInput, selection: OutputSelection): Promise<CompiledContract> {
   const { input, sourcePath, contractName } = built;
   const output = await compileSelected(compiler, compilerVersion, built, selection);
   throwOnCompilerErrors(output);

@@ -59,6 +59,7 @@ const DEPLOYERS = [
   'clients/foundrySourcify',
   'clients/hardhatSourcify',
   'api/keptAnswers',
+  'verify/leanCompile',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
