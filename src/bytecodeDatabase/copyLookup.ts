@@ -6,6 +6,12 @@ import type { CopyRecogniser } from './recogniseCopies.js';
 export interface CopyLookup {
   /** True when `address` is verified now (as a copy); false when it is not, or the check did not finish in time. */
   tryVerify(address: Address, runtimeCode?: Hex): Promise<boolean>;
+  /**
+   * True when `address` is verified now as an exact copy: one of the stored compilations of the
+   * metadata its code pins is a full match. What a submission waits for: a partial copy is
+   * left to the chain follower and to reads, and the submission's own job may better it.
+   */
+  tryVerifyExact(address: Address, runtimeCode: Hex): Promise<boolean>;
 }
 
 export interface CopyLookupOptions {
@@ -35,7 +41,31 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
     notCopies.set(address, Date.now() + ms);
   };
 
+  const withinWait = async (check: Promise<boolean>): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    });
+    try {
+      return await Promise.race([check, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const failedCheck = (address: string) => (error: unknown) => {
+    options.logger.warn({ address, err: error instanceof Error ? error.message : String(error) }, 'could not check whether an address is a copy');
+    return false;
+  };
+
   return {
+    tryVerifyExact(address, runtimeCode) {
+      const key = address.toLowerCase();
+      const check = options.recogniser
+        .recognise(key as Address, { runtimeCode, ownMetadataOnly: true })
+        .then((outcome) => outcome === 'verified' || outcome === 'already_verified')
+        .catch(failedCheck(key));
+      return withinWait(check);
+    },
     async tryVerify(address, runtimeCode) {
       const key = address.toLowerCase();
       const until = notCopies.get(key);
@@ -52,22 +82,11 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
             remember(key, outcome === 'no_code' ? Math.min(2000, negativeTtl) : negativeTtl);
             return false;
           })
-          .catch((error: unknown) => {
-            options.logger.warn({ address: key, err: error instanceof Error ? error.message : String(error) }, 'could not check whether an address is a copy');
-            return false;
-          })
+          .catch(failedCheck(key))
           .finally(() => inFlight.delete(key));
         inFlight.set(key, check);
       }
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), waitMs);
-      });
-      try {
-        return await Promise.race([check, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return withinWait(check);
     },
   };
 }

@@ -47,6 +47,11 @@ export interface RecogniseOptions {
   onlyCompiled?: ReadonlySet<string>;
   /** Receives every address this call verifies, the libraries it recognised on the way included. */
   verified?: Set<Address>;
+  /**
+   * Only compilations of the metadata the code pins are candidates: a copy is verified only when
+   * it can be a full match (a submission does not wait for a partial one its own job may better).
+   */
+  ownMetadataOnly?: boolean;
 }
 
 /** At most this many candidates with other metadata are matched (copies of one code share a fingerprint). */
@@ -91,7 +96,7 @@ export class CopyRecogniser {
     let candidates = 0;
     let best: { id: string; match: CopyMatch; compilationId: string } | null = null;
     const pinsMetadata = metadataHashOf(runtimeCode.slice(2)) !== null;
-    for await (const { id, ownMetadata } of this.candidates(runtimeCode, options.onlyCompiled)) {
+    for await (const { id, ownMetadata } of this.candidates(runtimeCode, options.onlyCompiled, options.ownMetadataOnly === true)) {
       const stored = await loadCompiledContract(db, id);
       if (!stored) continue;
       candidates++;
@@ -134,7 +139,11 @@ export class CopyRecogniser {
    * fingerprint (other metadata: at best a partial match). Decoys that share the fingerprint
    * cannot push a code's own compilation out: it is looked up by its metadata hash first.
    */
-  private async *candidates(runtimeCode: Hex, only: ReadonlySet<string> | undefined): AsyncGenerator<{ id: string; ownMetadata: boolean }> {
+  private async *candidates(
+    runtimeCode: Hex,
+    only: ReadonlySet<string> | undefined,
+    ownMetadataOnly: boolean,
+  ): AsyncGenerator<{ id: string; ownMetadata: boolean }> {
     const { db } = this.deps;
     const allowed = (id: string) => !only || only.has(id);
     const tried = new Set<string>();
@@ -151,6 +160,7 @@ export class CopyRecogniser {
         }
       }
     }
+    if (ownMetadataOnly) return;
     for (const id of await compiledContractsWithFingerprint(db, codeFingerprint(runtimeCode.slice(2)), MAX_CANDIDATES)) {
       if (!tried.has(id) && allowed(id)) yield { id, ownMetadata: false };
     }

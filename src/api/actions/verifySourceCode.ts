@@ -40,8 +40,10 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   const found = await codeOrRefusal(ctx, submission.address);
   if (!found.ok) return found.refusal;
 
-  // A copy of a verified contract is verified through it at once, whatever this submission proves.
-  if (!existing) await ctx.copies.tryVerify(submission.address, found.code);
+  // An exact copy of a verified contract is verified through it at once, whatever this
+  // submission proves (its job then finds it verified). A partial copy is not waited for: the
+  // chain follower and reads record one, and this submission's job may be a full match.
+  if (!existing) await ctx.copies.tryVerifyExact(submission.address, found.code);
 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
