@@ -4,6 +4,7 @@ import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
+import type { ContractCreation } from '../../src/verify/ports.js';
 import { DEVNET_ACCOUNTS } from './accounts.js';
 import type { Built } from './contracts.js';
 
@@ -53,6 +54,21 @@ export async function deployRaw(initCode: Hex, accountIndex = 0): Promise<{ addr
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment failed: ${hash}`);
   return { address: receipt.contractAddress.toLowerCase() as Address, transactionHash: hash };
+}
+
+/** A deployment as verifyContract is given it: the code at the address and its creation. */
+export interface DeployedForVerify {
+  address: Address;
+  runtimeCode: Hex;
+  creation: ContractCreation;
+}
+
+/** Deploys raw init code and reads back what verifyContract needs. */
+export async function deployForVerify(initCode: Hex, accountIndex: number): Promise<DeployedForVerify> {
+  const { address, transactionHash } = await deployRaw(initCode, accountIndex);
+  const { publicClient, account } = devnetClients(accountIndex);
+  const runtimeCode = (await publicClient.getCode({ address })) as Hex;
+  return { address, runtimeCode, creation: { creationCode: initCode, transactionHash, blockNumber: 0n, creator: account, byFactory: false } };
 }
 
 /** Deploys compiled bytecode with ABI-encoded constructor arguments. */

@@ -1,17 +1,16 @@
 import { encodeAbiParameters, type Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseVersionNumbers } from '../../src/core/compilerVersion.js';
-import type { Address, SingleFileSubmission } from '../../src/core/types.js';
+import type { SingleFileSubmission } from '../../src/core/types.js';
 import { tailAuxdata } from '../../src/verify/auxdata.js';
 import { buildSolcInput } from '../../src/verify/buildSolcInput.js';
 import { compiledContractOf } from '../../src/verify/compiledContract.js';
 import { leanInput, provenOwnAuxdata } from '../../src/verify/leanCompile.js';
 import { ipfsHashOfMetadata } from '../../src/verify/metadataHash.js';
-import type { ContractCreation } from '../../src/verify/ports.js';
 import type { SolcContractOutput, SolcInput } from '../../src/verify/solcTypes.js';
 import { type VerifyContractArgs, verifyContract } from '../../src/verify/verifyContract.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { deployRaw, devnetClients } from '../helpers/chain.js';
+import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
 import { rejection } from '../helpers/rejection.js';
 import { compileForTest, inProcessCompiler, solcPackageFor } from '../helpers/solc.js';
 import { submissionWith } from '../helpers/submissions.js';
@@ -89,18 +88,8 @@ function recordingCompiler(): VerifyContractArgs['compiler'] & { asked: string[]
   };
 }
 
-interface Deployed {
-  address: Address;
-  runtimeCode: Hex;
-  creation: ContractCreation;
-}
-
-async function deploy(initCode: Hex): Promise<Deployed> {
-  const { address, transactionHash } = await deployRaw(initCode, ACCOUNT);
-  const { publicClient, account } = devnetClients(ACCOUNT);
-  const runtimeCode = (await publicClient.getCode({ address })) as Hex;
-  return { address, runtimeCode, creation: { creationCode: initCode, transactionHash, blockNumber: 0n, creator: account, byFactory: false } };
-}
+type Deployed = DeployedForVerify;
+const deploy = (initCode: Hex): Promise<Deployed> => deployForVerify(initCode, ACCOUNT);
 
 describe('the IPFS hash of a metadata text, as solc writes it into the auxdata', () => {
   const versions = ['0.6.12', '0.7.6', '0.8.7', '0.8.18', '0.8.28', '0.8.29'];

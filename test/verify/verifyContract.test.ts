@@ -7,7 +7,7 @@ import type { ContractCreation } from '../../src/verify/ports.js';
 import type { SolcInput } from '../../src/verify/solcTypes.js';
 import { type VerificationResult, type VerifyContractArgs, verifyContract } from '../../src/verify/verifyContract.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { deployRaw, devnetClients } from '../helpers/chain.js';
+import { type DeployedForVerify, deployForVerify, devnetClients } from '../helpers/chain.js';
 import { rejection } from '../helpers/rejection.js';
 import { compileForTest, inProcessCompiler } from '../helpers/solc.js';
 import { standardJsonSubmission, submissionWith } from '../helpers/submissions.js';
@@ -147,22 +147,8 @@ function link(code: Hex, address: Address): Hex {
   return code.replace(/__[^\n]{36}__/g, address.slice(2)) as Hex;
 }
 
-interface Deployed {
-  address: Address;
-  runtimeCode: Hex;
-  creation: ContractCreation;
-}
-
-async function deploy(initCode: Hex): Promise<Deployed> {
-  const { address, transactionHash } = await deployRaw(initCode, ACCOUNT);
-  const { publicClient, account } = devnetClients(ACCOUNT);
-  const runtimeCode = (await publicClient.getCode({ address })) as Hex;
-  return {
-    address,
-    runtimeCode,
-    creation: { creationCode: initCode, transactionHash, blockNumber: 0n, creator: account, byFactory: false },
-  };
-}
+type Deployed = DeployedForVerify;
+const deploy = (initCode: Hex): Promise<Deployed> => deployForVerify(initCode, ACCOUNT);
 
 function singleFile(overrides: Partial<SingleFileSubmission>): SourceSubmission {
   return submissionWith({ address: '0x0000000000000000000000000000000000000000', compilerVersion: V0_8_28, ...overrides });
