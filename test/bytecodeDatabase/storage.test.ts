@@ -112,7 +112,10 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     const before = await storeBytes(store);
     // Every copy sent at once, with explicit nonces; the follower verifies them as blocks come.
     let nonce = await publicClient.getTransactionCount({ address: account.address });
-    const gasPrice = (await publicClient.getGasPrice()) * 2n;
+    // anvil mines every transaction that is ready into one block: sent at once, these fill
+    // blocks (25 deployments to a block), and each full block raises the base fee by 12.5%.
+    // At most 40 full blocks raise it 111-fold; a fixed price under it is never mined.
+    const gasPrice = (await publicClient.getGasPrice()) * 200n;
     const hashes: `0x${string}`[] = [];
     for (let i = 1; i <= COPIES; i++) {
       // Everything given, so each send is one call to the node.

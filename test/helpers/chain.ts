@@ -4,7 +4,7 @@ import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
-import type { ContractCreation } from '../../src/verify/ports.js';
+import type { ContractCreation } from '../../src/verify/index.js';
 import { DEVNET_ACCOUNTS } from './accounts.js';
 import type { Built } from './contracts.js';
 
