@@ -178,8 +178,11 @@ export function parsePrometheusText(text: string): { types: Map<string, string>;
       rest = rest.slice(l[0].length);
     }
     const raw = m[3]!;
-    const value = raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : raw === 'NaN' ? NaN : Number(raw);
-    if (!/^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\+Inf|-Inf|NaN)$/.test(raw) || (Number.isNaN(value) && raw !== 'NaN')) throw fail('bad value');
+    // Prometheus reads values with Go's ParseFloat, which takes NaN and Inf in any case: prom-client
+    // writes `Nan` (an event-loop lag mean before its first sample).
+    const special = raw.toLowerCase();
+    const value = special === '+inf' ? Infinity : special === '-inf' ? -Infinity : special === 'nan' ? NaN : Number(raw);
+    if (!/^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\+inf|-inf|nan)$/i.test(raw) || (Number.isNaN(value) && special !== 'nan')) throw fail('bad value');
     if (familyOf(m[1]!, types) === null) throw fail('sample of an undeclared family');
     samples.push({ name: m[1]!, labels, value });
   }
