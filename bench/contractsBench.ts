@@ -57,7 +57,7 @@ const LIBSOURCIFY = process.env.SOLPROOF_BENCH_LIBSOURCIFY !== '0';
 const KEY_RUNNING = Number(process.env.SOLPROOF_BENCH_KEY_RUNNING ?? cpus().length);
 const ONLY = (process.env.SOLPROOF_BENCH_ONLY ?? '').split(',').filter(Boolean);
 /** A status poll this often: a Pass is seen at most this late (a client polls far less often). */
-const POLL_MS = 20;
+const POLL_MS = Number(process.env.SOLPROOF_BENCH_POLL_MS ?? 20);
 /** In the burst each receipt is polled this often, so the polls do not take the service's time. */
 const BURST_POLL_MS = 500;
 const VERDICT_TIMEOUT_MS = 300_000;
@@ -304,6 +304,8 @@ async function main(): Promise<void> {
       // Warms both sides up: the service's worker and this process's compiler.
       const warmUp = await submitAndWait(service, key, (await deploy(contract)).fields);
       if (warmUp.verdict !== 'Pass - Verified') throw new Error(`${contract.label}: ${warmUp.verdict}`);
+      // A compiler loaded by that verification is warmed up by the service while idle.
+      await service.warmedUp();
       const c = solcOf(contract.solcPackage);
       const bare: number[] = [];
       const inService: number[] = [];

@@ -18,6 +18,11 @@ export interface ServiceProcess {
   startMs: number;
   /** The `compiled` log lines seen so far, in order. */
   compiles: ServiceCompileLog[];
+  /**
+   * Resolves once every compiler warm-up the service started has ended (it compiles a little
+   * while idle after loading a compiler): a "warm" figure is measured with warm compilers.
+   */
+  warmedUp(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export async function startServiceProcess(
   let tail = '';
   let partial = '';
   const compiles: ServiceCompileLog[] = [];
+  const warmUps = { started: 0, ended: 0 };
   child.stdout!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-20_000)));
   child.stderr!.on('data', (d: Buffer) => {
     const text = d.toString();
@@ -93,6 +99,8 @@ export async function startServiceProcess(
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
+      if (line.includes('"warming up a compiler"')) warmUps.started++;
+      if (line.includes('"compiler warmed up"')) warmUps.ended++;
       if (!line.includes('"compiled"')) continue;
       try {
         const entry = JSON.parse(line) as { msg?: string; loadMs?: number | null; compileMs?: number; resolveMs?: number };
@@ -132,7 +140,13 @@ export async function startServiceProcess(
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, stop };
+  const warmedUp = async (timeoutMs = 30_000): Promise<void> => {
+    const until = Date.now() + timeoutMs;
+    // The log line of a warm-up that starts with a verdict may reach this process a moment after it.
+    await new Promise((r) => setTimeout(r, 50));
+    while (warmUps.ended < warmUps.started && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, warmedUp, stop };
 }
 
 /** An /api answer. */

@@ -5,6 +5,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { SourceSubmission } from '../core/types.js';
+import type { QueuedSource } from '../jobs/earlyCompile.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 import type { ChainReader, LogReader } from '../verify/index.js';
@@ -19,8 +20,11 @@ export interface ApiContext {
   chain: ChainReader & LogReader;
   /** Which commit each solc release has: other commits are refused at submission. */
   releases: ReleaseLookup;
-  /** Tells the job runner that a job was queued. */
-  wakeJobs(): void;
+  /**
+   * Tells the job runners that a job was queued. Given the source submission of a job just
+   * queued, a process whose own runner will take it starts compiling it now.
+   */
+  wakeJobs(queued?: QueuedSource): void;
   /** An unverified address may be a copy of a verified contract: checked on read. */
   copies: CopyLookup;
   /** A record is served only while its address holds the code it describes: asked before a record is read. */

@@ -15,7 +15,7 @@ export interface ScrapeSources {
   /** The follower's lag in blocks and whether this process leads; undefined where no follower runs. */
   follower?: () => Promise<{ lagBlocks: number | null; leading: boolean }>;
   /** Compiler statistics of this process (compiles, loads, downloads); undefined where nothing compiles. */
-  compilerStats?: () => { compiles: number; downloads: { mirror: number; npm: number } };
+  compilerStats?: () => { compiles: number; warmUps: number; downloads: { mirror: number; npm: number } };
 }
 
 export interface PrometheusMetrics {
@@ -140,6 +140,16 @@ export function createPrometheusMetrics(options: { role: string; sources: Scrape
         const now = stats();
         this.reset();
         for (const source of ['mirror', 'npm'] as const) this.inc({ source }, now.downloads[source]);
+      },
+    });
+    new Counter({
+      name: 'solproof_compiler_warm_ups_total',
+      help: 'Small compiles run while idle after a compiler was loaded, so that its code is optimised before verifications need it',
+      registers: [registry],
+      collect() {
+        const now = stats();
+        this.reset();
+        this.inc(now.warmUps);
       },
     });
     new Counter({

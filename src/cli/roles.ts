@@ -104,7 +104,7 @@ export function scrapeSources(deps: {
       ? {
           compilerStats: () => {
             const stats = compiler.stats();
-            return { compiles: stats.compiles, downloads: stats.downloads };
+            return { compiles: stats.compiles, warmUps: stats.warmUps, downloads: stats.downloads };
           },
         }
       : {}),

@@ -16,6 +16,7 @@ import { createRpcChainReader } from '../chain/rpcChainReader.js';
 import { CompilerList, createSolcCompiler } from '../compilers/index.js';
 import { type Config, ConfigError, jobLeaseMs, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { compilesAhead, type QueuedSource } from '../jobs/earlyCompile.js';
 import { type JobRunner, startJobRunner } from '../jobs/queue.js';
 import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js';
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
@@ -100,6 +101,7 @@ export async function start(config: Config): Promise<void> {
     timeoutMs: config.compileTimeoutMs,
     maxMemoryMb: config.compileMemoryMb,
     warmMemoryMb: config.warmCompilersMb,
+    warmUpCompiles: config.warmUpCompiles,
     logger,
   });
   // Fetched on first demand, not at start: a service nobody asks never contacts the sources for it.
@@ -151,10 +153,15 @@ export async function start(config: Config): Promise<void> {
           metrics: metrics.port,
         }
       : undefined;
+  // A submission's compile starts when its job is queued, if this process's own runner has room for it.
+  const ahead = works
+    ? compilesAhead(measuredCompiler, { room: () => runner !== null && runner.running() < config.jobConcurrency && compiler.stats().queued === 0 })
+    : undefined;
   const verifySource = createVerificationHandler({
     store,
     chain,
     compiler: measuredCompiler,
+    ...(ahead ? { ahead } : {}),
     generation,
     recogniser,
     logger,
@@ -195,7 +202,8 @@ export async function start(config: Config): Promise<void> {
       });
 
   // A job this process wants run wakes its own runner and, on PostgreSQL, every worker's.
-  const wakeJobs = (): void => {
+  const wakeJobs = (queued?: QueuedSource): void => {
+    if (queued) ahead?.start(queued);
     runner?.wake();
     void store.changes.announceJobQueued();
   };

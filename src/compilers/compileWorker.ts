@@ -52,7 +52,19 @@ export interface ParseTask {
   maxOutputBytes: number;
 }
 
-export type WorkerTask = CompileTask | VersionTask | ParseTask;
+/**
+ * A compile whose output nobody reads, run with a compiler this worker already has loaded (it
+ * never loads one): V8 optimises a compiler's WebAssembly only once its functions have run
+ * often, and the optimised code is shared by every thread of the process.
+ */
+export interface WarmUpTask {
+  kind: 'warm_up';
+  path: string;
+  input: string;
+  maxMemoryMb: number;
+}
+
+export type WorkerTask = CompileTask | VersionTask | ParseTask | WarmUpTask;
 
 /** Why a task failed: the first two mean a compile that can never succeed as given. */
 export type FailureReason = 'out_of_memory' | 'output_too_large' | 'crashed';
@@ -60,6 +72,8 @@ export type FailureReason = 'out_of_memory' | 'output_too_large' | 'crashed';
 export type WorkerResult =
   | { ok: true; output: CompactOutput; threadId: number; warm: string[]; loadMs: number | null; compileMs: number }
   | { ok: true; version: string; threadId: number; warm: string[] }
+  /** `compileMs` null: the compiler was not loaded here, nothing ran. */
+  | { ok: true; warmedUp: true; compileMs: number | null; threadId: number; warm: string[] }
   | ({ ok: false; reason: FailureReason; threadId: number; warm: string[] } & CompileFailureFacts);
 
 /** solc's output as the service reads it: parsed, with each legacy assembly cut to its auxdata. */
@@ -267,6 +281,23 @@ export default function run(task: WorkerTask): WorkerResult {
     } catch (e) {
       return { ok: false, reason: memoryCapHit || isOutOfMemory(e) ? 'out_of_memory' : 'crashed', detail: describe(e), threadId, warm: warmPaths() };
     }
+  }
+
+  if (task.kind === 'warm_up') {
+    const loaded = warm.get(task.path);
+    if (!loaded) return { ok: true, warmedUp: true, compileMs: null, threadId, warm: warmPaths() };
+    const t0 = performance.now();
+    growing = loaded;
+    try {
+      compileStandard(loaded, task.input);
+    } catch {
+      // An emscripten abort leaves the module unusable: never reuse it.
+      warm.delete(task.path);
+    } finally {
+      growing = null;
+    }
+    if (memoryCapHit || (loaded.memory?.buffer.byteLength ?? 0) > WARM_MEMORY_LIMIT_BYTES) warm.delete(task.path);
+    return { ok: true, warmedUp: true, compileMs: performance.now() - t0, threadId, warm: warmPaths() };
   }
 
   let entry = warm.get(task.path);

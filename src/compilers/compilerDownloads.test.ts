@@ -119,7 +119,7 @@ const compilers: SolcCompiler[] = [];
 async function freshCompiler(options: Partial<SolcCompilerOptions>): Promise<{ compiler: SolcCompiler; cacheDir: string }> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'solproof-download-'));
   dirs.push(cacheDir);
-  const compiler = createSolcCompiler({ cacheDir, maxThreads: 2, ...options });
+  const compiler = createSolcCompiler({ cacheDir, maxThreads: 2, warmUpCompiles: 0, ...options });
   compilers.push(compiler);
   return { compiler, cacheDir };
 }

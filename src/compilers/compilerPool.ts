@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PiscinaTask } from 'piscina';
 import { Piscina } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WorkerResult } from './compileWorker.js';
+import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WarmUpTask, WorkerResult } from './compileWorker.js';
 import { type CompileFailureFacts, runNativeCompiler } from './nativeCompiler.js';
+import { WARM_UP_INPUTS } from './warmUpInput.js';
 
 export interface CompilerPoolOptions {
   maxThreads: number;
@@ -19,6 +20,11 @@ export interface CompilerPoolOptions {
   warmMemoryMbPerWorker?: number;
   /** Idle workers (and the compilers they keep warm) are dropped after this long. */
   idleTimeoutMs: number;
+  /**
+   * Small compiles run after a compiler is loaded, one at a time and only while no other
+   * compile runs or waits, so V8 optimises its WebAssembly before users wait on it (default 0).
+   */
+  warmUpCompiles?: number;
   logger?: Logger | undefined;
 }
 
@@ -30,6 +36,8 @@ export interface CompilerPoolStats {
   timeouts: number;
   /** Running compiles stopped by their caller's signal: their worker or process was stopped with them. */
   cancelled: number;
+  /** Warm-up compiles run (their output is not read; not counted in `compiles`). */
+  warmUps: number;
   crashes: number;
   outOfMemory: number;
   running: number;
@@ -114,7 +122,11 @@ interface BalancerWorker {
   terminating: boolean;
   destroyed: boolean;
 }
-type TaskWithAffinity = (CompileTask | VersionTask | ParseTask) & { [AFFINITY]?: { path: string } };
+/** What the load balancer sees of a task (piscina hands it only these queue options): its compiler, and whether it is a warm-up. */
+type TaskWithAffinity = (CompileTask | VersionTask | ParseTask | WarmUpTask) & { [AFFINITY]?: { path: string; warmUp?: true } };
+
+/** While nothing is idle, a waiting warm-up looks again this often. */
+const WARM_UP_RETRY_MS = 50;
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -127,8 +139,13 @@ export class CompilerPool {
   private readonly piscina: Piscina<TaskWithAffinity, WorkerResult>;
   private readonly slots: Semaphore;
   private readonly warmByThread = new Map<number, Set<string>>();
-  private readonly counters = { compiles: 0, warmCompiles: 0, coldLoads: 0, timeouts: 0, cancelled: 0, crashes: 0, outOfMemory: 0 };
+  private readonly counters = { compiles: 0, warmCompiles: 0, coldLoads: 0, timeouts: 0, cancelled: 0, warmUps: 0, crashes: 0, outOfMemory: 0 };
   private closed = false;
+  /** Compilers still to be warmed up, first first, with the compiles each has left. */
+  private readonly warmUps: { path: string; left: number; done: number; startedAt: number }[] = [];
+  /** The worker running a warm-up compile now; -1 while one is being handed to a worker; null: none runs. */
+  private warmUpWorker: number | null = null;
+  private warmUpTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: CompilerPoolOptions) {
     this.slots = new Semaphore(options.maxThreads);
@@ -146,7 +163,9 @@ export class CompilerPool {
   }
 
   private pickWorker<W extends BalancerWorker>(task: PiscinaTask, workers: W[]): W | null {
-    const wanted = ((task as unknown as Record<symbol, unknown>)[AFFINITY] as { path?: string } | null)?.path;
+    const affinity = (task as unknown as Record<symbol, unknown>)[AFFINITY] as { path?: string; warmUp?: boolean } | null;
+    const wanted = affinity?.path;
+    const warmUp = affinity?.warmUp === true;
     const alive = new Set<number>();
     let best: W | null = null;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -162,6 +181,13 @@ export class CompilerPool {
       }
     }
     for (const id of this.warmByThread.keys()) if (!alive.has(id)) this.warmByThread.delete(id);
+    if (warmUp) {
+      if (best) this.warmUpWorker = best.id;
+    } else if (wanted && bestScore < 1000 && this.warmUpWorker !== null && this.warmByThread.get(this.warmUpWorker)?.has(wanted)) {
+      // The worker with this compiler loaded is busy with one short warm-up compile: waiting
+      // for it is far quicker than loading the compiler in another worker.
+      return null;
+    }
     return best;
   }
 
@@ -189,8 +215,80 @@ export class CompilerPool {
     if (!('output' in result)) throw new Error('unexpected worker answer');
     this.counters.compiles++;
     if (result.loadMs === null) this.counters.warmCompiles++;
-    else this.counters.coldLoads++;
+    else {
+      this.counters.coldLoads++;
+      this.warmUpLater(path, result.threadId);
+    }
     return { output: result.output, loadMs: result.loadMs, compileMs: result.compileMs };
+  }
+
+  /**
+   * Queues warm-up compiles for a compiler a worker has just loaded, unless another worker has
+   * it loaded too: V8 shares a module's optimised code between the threads of a process, so
+   * that compiler's code is already as warm as its use made it.
+   */
+  private warmUpLater(path: string, loadedBy: number): void {
+    const count = this.options.warmUpCompiles ?? 0;
+    if (count <= 0 || this.closed) return;
+    for (const [thread, warm] of this.warmByThread) if (thread !== loadedBy && warm.has(path)) return;
+    if (this.warmUps.some((w) => w.path === path)) return;
+    this.warmUps.push({ path, left: count, done: 0, startedAt: performance.now() });
+    this.options.logger?.debug({ compiler: basename(path), compiles: count }, 'warming up a compiler');
+    this.pumpWarmUps();
+  }
+
+  /** Runs the next warm-up compile when no other compile runs or waits; else looks again soon. */
+  private pumpWarmUps(): void {
+    if (this.closed || this.warmUpWorker !== null || this.warmUpTimer) return;
+    const next = this.warmUps[0];
+    if (!next) return;
+    if (this.slots.running > 0 || this.slots.queued > 0) {
+      this.warmUpTimer = setTimeout(() => {
+        this.warmUpTimer = null;
+        this.pumpWarmUps();
+      }, WARM_UP_RETRY_MS);
+      this.warmUpTimer.unref();
+      return;
+    }
+    this.warmUpWorker = -1;
+    void this.warmUpOnce(next).finally(() => {
+      this.warmUpWorker = null;
+      if (!this.closed) setImmediate(() => this.pumpWarmUps());
+    });
+  }
+
+  private async warmUpOnce(next: { path: string; left: number; done: number; startedAt: number }): Promise<void> {
+    const stop = (): void => {
+      const at = this.warmUps.indexOf(next);
+      if (at === -1) return;
+      this.warmUps.splice(at, 1);
+      this.options.logger?.debug(
+        { compiler: basename(next.path), compiles: next.done, ms: Math.round(performance.now() - next.startedAt) },
+        'compiler warmed up',
+      );
+    };
+    // No worker has it loaded any more (dropped, or its worker idled out): nothing to warm.
+    if (![...this.warmByThread.values()].some((warm) => warm.has(next.path))) return stop();
+    try {
+      const task: TaskWithAffinity = {
+        kind: 'warm_up',
+        path: next.path,
+        input: WARM_UP_INPUTS[next.left % WARM_UP_INPUTS.length]!,
+        maxMemoryMb: this.options.maxMemoryMb,
+        [AFFINITY]: { path: next.path, warmUp: true },
+      };
+      const result = await this.runInWorker(task);
+      if (!('warmedUp' in result)) return stop();
+      // Null: handed to a worker without that compiler (its own was taken by a compile a moment before); tried again.
+      if (result.compileMs !== null) {
+        this.counters.warmUps++;
+        next.done++;
+      }
+      if (--next.left <= 0) stop();
+    } catch {
+      // A warm-up is worth nothing once it fails: the compiler's own compiles say what is wrong.
+      stop();
+    }
   }
 
   /** Loads a soljson build in a worker (without keeping it) and returns the version it reports. */
@@ -331,6 +429,7 @@ export class CompilerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.warmUpTimer) clearTimeout(this.warmUpTimer);
     await this.piscina.destroy();
   }
 }

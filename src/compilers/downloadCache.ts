@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type CompilerVersion, parseCompilerVersion, releaseOf } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
 import type { CompilerCache, ResolvedCompiler } from './compilerCache.js';
@@ -16,6 +17,12 @@ const NOT_FOUND_MAX = 1000;
 export class DownloadCache {
   private readonly inFlight = new Map<string, Promise<ResolvedCompiler>>();
   private readonly notFound = new Map<string, { at: number; error: SolproofError }>();
+  /**
+   * Versions found in the cache before, by long version. A verification asks for its compiler
+   * while its own chain reads keep the event loop busy: an asynchronous check of the file then
+   * waits behind them, where a stat of a path already known takes microseconds.
+   */
+  private readonly found = new Map<string, ResolvedCompiler>();
 
   constructor(
     private readonly cache: CompilerCache,
@@ -37,8 +44,13 @@ export class DownloadCache {
     if (known && known.longVersion !== v.long) {
       throw new SolproofError('compiler_version_not_found', { version: v.long, why: 'not_a_release', release: v.version, longVersion: known.longVersion });
     }
+    const seen = this.found.get(v.long);
+    if (seen && existsSync(seen.path)) return seen;
     const cached = await this.cache.find(v, this.kindsFor(v));
-    if (cached) return cached;
+    if (cached) {
+      this.found.set(v.long, cached);
+      return cached;
+    }
     const miss = this.notFound.get(v.long);
     if (miss && Date.now() - miss.at < NOT_FOUND_TTL_MS) throw miss.error;
     let pending = this.inFlight.get(v.long);

@@ -48,7 +48,7 @@ let versions: Record<string, string>;
 const compilers: SolcCompiler[] = [];
 
 function compilerWith(options: Partial<Parameters<typeof createSolcCompiler>[0]> = {}): SolcCompiler {
-  const c = createSolcCompiler({ cacheDir, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 1, useNative: true, ...options });
+  const c = createSolcCompiler({ cacheDir, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 1, useNative: true, warmUpCompiles: 0, ...options });
   compilers.push(c);
   return c;
 }

@@ -57,7 +57,8 @@ let versions: Record<string, string>;
 const compilers: SolcCompiler[] = [];
 
 function compilerWith(options: Partial<Parameters<typeof createSolcCompiler>[0]> = {}): SolcCompiler {
-  const c = createSolcCompiler({ cacheDir, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 2, ...options });
+  // No warm-ups: these tests count what runs.
+  const c = createSolcCompiler({ cacheDir, mirrorUrl: null, npmRegistryUrl: null, maxThreads: 2, warmUpCompiles: 0, ...options });
   compilers.push(c);
   return c;
 }

@@ -24,6 +24,8 @@ export interface Config {
   compileMemoryMb: number;
   /** Memory the compilers kept loaded between compiles may hold, all compiler threads together; past it the least recently used are dropped. */
   warmCompilersMb: number;
+  /** Small compiles run while idle after a compiler is loaded, so that V8 optimises it (0: none). */
+  warmUpCompiles: number;
   /** Verification jobs run at once by this process. */
   jobConcurrency: number;
   /** First wait before retrying a job whose node or compiler source could not be reached (doubles, at most 60 s). */
@@ -129,6 +131,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     env: 'SOLPROOF_WARM_COMPILERS_MB',
     kind: 'int',
     help: 'memory the compilers kept loaded may hold, all compiler threads together (default 1024)',
+  },
+  {
+    key: 'warmUpCompiles',
+    flag: 'warm-up-compiles',
+    env: 'SOLPROOF_WARM_UP_COMPILES',
+    kind: 'int',
+    help: 'small compiles run while idle after a compiler is loaded, so that its code is optimised before verifications wait on it (default 16; 0: none)',
   },
   { key: 'jobConcurrency', flag: 'job-concurrency', env: 'SOLPROOF_JOB_CONCURRENCY', kind: 'int', help: 'verification jobs run at once (default: cores)' },
   {
@@ -327,6 +336,7 @@ export function defaultConfig(): Config {
     compileTimeoutMs: 120_000,
     compileMemoryMb: 2048,
     warmCompilersMb: 1024,
+    warmUpCompiles: 16,
     jobConcurrency: cores,
     jobRetryDelayMs: 5000,
     jobMaxAttempts: 8,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SourceSubmission } from '../core/types.js';
 import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
-import { earlyCompiler, lookupsOnce } from './earlyCompile.js';
+import { compilesAhead, earlyCompiler, firstCompile, lookupsOnce } from './earlyCompile.js';
 
 const input = (content: string): SolcInput => ({ language: 'Solidity', sources: { 'a.sol': { content } }, settings: {} });
 
@@ -41,6 +42,69 @@ describe('earlyCompiler (a compile started while the chain is read)', () => {
     early.discard();
     expect(calls[0]!.signal?.aborted).toBe(true);
     await expect(ended).resolves.toBeUndefined();
+  });
+});
+
+const submission = (source: string): SourceSubmission => ({
+  codeFormat: 'solidity-single-file',
+  sourceCode: source,
+  address: '0x00000000000000000000000000000000000000aa',
+  contractName: 'A',
+  compilerVersion: 'v0.8.28+commit.7893614a',
+  optimizationUsed: false,
+  runs: 200,
+  constructorArguments: '',
+  evmVersion: '',
+  licenseType: 0,
+  libraries: [],
+  viaIR: false,
+});
+
+describe('compilesAhead (a compile started when the job is queued)', () => {
+  it('starts the compile the job would start first, and hands it to that job once', async () => {
+    const { compiler, calls } = recordingCompiler();
+    const ahead = compilesAhead(compiler, { room: () => true });
+    const sent = submission('pragma solidity ^0.8.0;\ncontract A {}\n');
+    ahead.start({ receipt: 'r1', submission: sent });
+    expect(calls).toHaveLength(1);
+    const expected = firstCompile(sent)!;
+    expect(calls[0]!.input).toEqual(expected.input);
+    const taken = ahead.take('r1');
+    expect(taken?.version).toBe('0.8.28+commit.7893614a');
+    expect(ahead.take('r1')).toBeNull();
+
+    // The job adopts it: its own early start and its compile use the one under way.
+    const early = earlyCompiler(compiler);
+    early.adopt(taken!);
+    void early.start(expected.version, expected.input);
+    const output = early.compile(expected.version, expected.input);
+    expect(calls).toHaveLength(1);
+    calls[0]!.answer({ contracts: {} });
+    await expect(output).resolves.toEqual({ contracts: {} });
+    expect(early.tookAdopted()).toBe(true);
+  });
+
+  it('starts nothing when its runner has no room, or too many wait to be taken', () => {
+    const { compiler, calls } = recordingCompiler();
+    let room = false;
+    const ahead = compilesAhead(compiler, { room: () => room, maxKept: 2 });
+    ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
+    expect(calls).toHaveLength(0);
+    room = true;
+    for (const receipt of ['r2', 'r3', 'r4']) ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) });
+    expect(calls).toHaveLength(2);
+    expect(ahead.take('r4')).toBeNull();
+  });
+
+  it('lets a job that needs another input stop the adopted compile and start its own', () => {
+    const { compiler, calls } = recordingCompiler();
+    const ahead = compilesAhead(compiler, { room: () => true });
+    ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
+    const early = earlyCompiler(compiler);
+    early.adopt(ahead.take('r1')!);
+    void early.start('0.8.28+commit.7893614a', input('contract B {}'));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.signal?.aborted).toBe(true);
   });
 });
 

@@ -1,4 +1,32 @@
-import type { Compiler, KnownCompilations, SolcInput, SolcOutput } from '../verify/index.js';
+import type { SourceSubmission } from '../core/types.js';
+import { type Compiler, type KnownCompilations, type SolcInput, type SolcOutput, solcInputToCompile, submissionInputs } from '../verify/index.js';
+
+/** A source verification job just queued. */
+export interface QueuedSource {
+  receipt: string;
+  submission: SourceSubmission;
+}
+
+/** A compile under way, to be handed to the verification that needs it. */
+export interface StartedCompile {
+  version: string;
+  input: SolcInput;
+  output: Promise<SolcOutput>;
+  controller: AbortController;
+}
+
+/** The compile a verification of `submission` starts with (its first input), or null when it cannot be built. */
+export function firstCompile(submission: SourceSubmission): { version: string; input: SolcInput } | null {
+  try {
+    const first = submissionInputs(submission)[0];
+    if (!first) return null;
+    const version = submission.compilerVersion.trim().replace(/^v/, '');
+    return { version, input: solcInputToCompile(version, first) };
+  } catch {
+    // The verification meets the same problem and says what it is.
+    return null;
+  }
+}
 
 /**
  * A compiler that can start one compile before it is asked for it: the job starts compiling
@@ -8,34 +36,50 @@ import type { Compiler, KnownCompilations, SolcInput, SolcOutput } from '../veri
  * stopped by `discard()`.
  */
 export interface EarlyCompiler extends Compiler {
-  /** Starts compiling `input` now; resolves when that compile ends, however it ends. */
+  /** Starts compiling `input` now (or keeps the adopted compile of it); resolves when that compile ends, however it ends. */
   start(version: string, input: SolcInput): Promise<void>;
+  /** Takes a compile started before the job ran (see compilesAhead) as its early compile. */
+  adopt(started: StartedCompile): void;
   /** Stops the early compile if nobody took it. */
   discard(): void;
+  /** Whether a verification took the adopted compile (started when the job was queued). */
+  tookAdopted(): boolean;
 }
 
+/** Seen by whoever takes it; an early compile nobody takes must not be an unhandled rejection. */
+const ended = (output: Promise<SolcOutput>): Promise<void> =>
+  output.then(
+    () => undefined,
+    () => undefined,
+  );
+
+// Inputs are built the same way each time, so the same input gives the same text.
+const keyOf = (version: string, input: SolcInput): string => `${version}\n${JSON.stringify(input)}`;
+
 export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCompiler {
-  let early: { key: string; output: Promise<SolcOutput>; controller: AbortController } | null = null;
-  // Inputs are built the same way each time, so the same input gives the same text.
-  const keyOf = (version: string, input: SolcInput): string => `${version}\n${JSON.stringify(input)}`;
+  let early: { key: string; output: Promise<SolcOutput>; controller: AbortController; adopted?: true } | null = null;
+  let tookAdopted = false;
   return {
     start(version, input) {
-      if (early) return early.output.then(() => undefined);
+      const key = keyOf(version, input);
+      if (early?.key === key) return ended(early.output);
+      early?.controller.abort(new Error('early compile not needed'));
       const controller = new AbortController();
       const stop = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', stop, { once: true });
       const output = compiler.compile(version, input, controller.signal).finally(() => signal?.removeEventListener('abort', stop));
-      // Seen by whoever takes it; an early compile nobody takes must not be an unhandled rejection.
-      const ended = output.then(
-        () => undefined,
-        () => undefined,
-      );
-      early = { key: keyOf(version, input), output, controller };
-      return ended;
+      early = { key, output, controller };
+      return ended(output);
+    },
+    adopt(started) {
+      early?.controller.abort(new Error('early compile not needed'));
+      early = { key: keyOf(started.version, started.input), output: started.output, controller: started.controller, adopted: true };
+      void ended(started.output);
     },
     compile(version, input, callerSignal) {
       if (early && early.key === keyOf(version, input)) {
         const taken = early.output;
+        tookAdopted ||= early.adopted === true;
         early = null;
         return taken;
       }
@@ -45,6 +89,7 @@ export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCo
       early?.controller.abort(new Error('early compile not needed'));
       early = null;
     },
+    tookAdopted: () => tookAdopted,
   };
 }
 
@@ -63,6 +108,45 @@ export function lookupsOnce(known: KnownCompilations): KnownCompilations {
         found.set(key, lookup);
       }
       return lookup;
+    },
+  };
+}
+
+/**
+ * Compiles started when a job is queued, in the process whose runner will take it: the job
+ * adopts the compile under way instead of starting it after its claim. A compile nobody takes
+ * (another worker claimed the job) is dropped once it ends, or after `keepMs`.
+ */
+export interface CompilesAhead {
+  /** Starts compiling the submission's first input for its job, when `room()` says the runner will take it soon. */
+  start(queued: QueuedSource): void;
+  /** The compile started for `receipt`, once. */
+  take(receipt: string): StartedCompile | null;
+}
+
+export function compilesAhead(compiler: Compiler, options: { room: () => boolean; maxKept?: number; keepMs?: number }): CompilesAhead {
+  const kept = new Map<string, StartedCompile & { timer: NodeJS.Timeout }>();
+  const maxKept = options.maxKept ?? 4;
+  const keepMs = options.keepMs ?? 60_000;
+  return {
+    start({ receipt, submission }) {
+      if (kept.size >= maxKept || kept.has(receipt) || !options.room()) return;
+      const first = firstCompile(submission);
+      if (!first) return;
+      const controller = new AbortController();
+      const output = compiler.compile(first.version, first.input, controller.signal);
+      void ended(output);
+      const timer = setTimeout(() => kept.delete(receipt), keepMs);
+      timer.unref();
+      kept.set(receipt, { ...first, output, controller, timer });
+    },
+    take(receipt) {
+      const started = kept.get(receipt);
+      if (!started) return null;
+      kept.delete(receipt);
+      clearTimeout(started.timer);
+      const { timer: _timer, ...compile } = started;
+      return compile;
     },
   };
 }

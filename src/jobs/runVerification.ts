@@ -22,12 +22,11 @@ import {
   diagnoseFailure,
   diagnosisReasonCode,
   type KnownCompilations,
-  solcInputToCompile,
   submissionInputs,
   type VerificationResult,
   verifyContract,
 } from '../verify/index.js';
-import { type EarlyCompiler, earlyCompiler, lookupsOnce } from './earlyCompile.js';
+import { type CompilesAhead, type EarlyCompiler, earlyCompiler, firstCompile, lookupsOnce } from './earlyCompile.js';
 import { type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
@@ -37,6 +36,8 @@ export interface VerificationDeps {
   compiler: Compiler;
   /** Which chain the node serves now (deployments are recorded per chain generation). */
   generation: ChainGeneration;
+  /** Compiles started when this process queued a job: the job takes its own instead of starting it. */
+  ahead?: CompilesAhead;
   /** Finds the copies of a newly verified contract among the deployments already seen. */
   recogniser?: CopyRecogniser;
   logger: Logger;
@@ -92,6 +93,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
     let chainMs = 0;
     const known = lookupsOnce(storedCompilations(deps.store.db));
     const compiler = earlyCompiler(deps.compiler);
+    const ahead = deps.ahead?.take(job.receipt);
+    if (ahead) compiler.adopt(ahead);
     try {
       // The submission as given compiles while the chain is read: neither waits for the other.
       const early = startEarlyCompile(compiler, submission, known, deps.diagnosis?.gate);
@@ -170,6 +173,8 @@ export function createVerificationHandler(deps: VerificationDeps) {
         chainMs: Math.round(chainMs),
         verifyMs: Math.round(verifiedAt - t0 - chainMs),
         recordMs: Math.round(performance.now() - verifiedAt),
+        // The compile began when the job was queued, not when it was claimed.
+        compiledAhead: compiler.tookAdopted(),
       },
       'verification phases',
     );
@@ -277,10 +282,10 @@ async function diagnosedFailure(
 async function startEarlyCompile(compiler: EarlyCompiler, submission: SourceSubmission, known: KnownCompilations, gate?: WorkGate): Promise<void> {
   try {
     const first = submissionInputs(submission)[0];
-    if (!first) return;
-    const version = submission.compilerVersion.trim().replace(/^v/, '');
-    if (await known.find(version, first.input, first.sourcePath, first.contractName)) return;
-    const ended = compiler.start(version, solcInputToCompile(version, first));
+    const compile = firstCompile(submission);
+    if (!first || !compile) return;
+    if (await known.find(compile.version, first.input, first.sourcePath, first.contractName)) return;
+    const ended = compiler.start(compile.version, compile.input);
     // Background work yields to this compile as to the verification it belongs to.
     if (gate) void gate.hold(() => ended);
   } catch {

@@ -5,6 +5,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { SourceSubmission } from '../core/types.js';
+import type { QueuedSource } from '../jobs/earlyCompile.js';
 import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { Store } from '../store/openStore.js';
 import type { ChainReader } from '../verify/index.js';
@@ -16,8 +17,11 @@ export interface SourcifyContext {
   chainId: number;
   store: Store;
   releases: ReleaseLookup;
-  /** Tells the job runner that a job was queued. */
-  wakeJobs(): void;
+  /**
+   * Tells the job runners that a job was queued. Given the source submission of a job just
+   * queued, a process whose own runner will take it starts compiling it now.
+   */
+  wakeJobs(queued?: QueuedSource): void;
   /** An unverified address may be a copy of a verified contract: checked on read and by a similarity verification. */
   copies: CopyLookup;
   /** A record is served only while its address holds the code it describes. */

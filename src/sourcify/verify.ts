@@ -47,6 +47,6 @@ export async function verify(ctx: SourcifyContext, params: { chainId?: string; a
   }
   const receipt = queued.job.receipt;
   // Sources compiled before need no compiler: the verdict is there by the first status check.
-  if (!(await ctx.runKnown(receipt, read.submission))) ctx.wakeJobs();
+  if (!(await ctx.runKnown(receipt, read.submission))) ctx.wakeJobs({ receipt, submission: read.submission });
   return { status: 202, body: { verificationId: receipt } };
 }

@@ -60,6 +60,7 @@ const DEPLOYERS = [
   'clients/hardhatSourcify',
   'api/keptAnswers',
   'verify/leanCompile',
+  'api/compileAhead',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

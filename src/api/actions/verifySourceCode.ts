@@ -48,7 +48,7 @@ export async function verifySourceCode(ctx: ApiContext, params: Params, caller: 
   // Last checks before the job is written: only submissions that would be accepted count.
   const answer = await queueForKey(ctx, caller.key, { kind: 'source', submission }, { wake: false });
   // Sources compiled before need no compiler: the verdict is there by the first status check.
-  if (answer.status === '1' && !(await ctx.runKnown(String(answer.result), submission))) ctx.wakeJobs();
+  if (answer.status === '1' && !(await ctx.runKnown(String(answer.result), submission))) ctx.wakeJobs({ receipt: String(answer.result), submission });
   return answered(answer);
 }
 
