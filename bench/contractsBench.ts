@@ -104,6 +104,8 @@ function compileChecked(solc: SolcJs, input: SolcInput): SolcOutput {
 
 interface Submitted {
   totalMs: number;
+  /** Submit to the moment the service recorded the verdict (its log line, ms resolution; same clock). */
+  recordedMs: number;
   /** POST to its answer (the receipt). */
   submitMs: number;
   verdict: string;
@@ -120,7 +122,9 @@ async function submitAndWait(service: ServiceProcess, apiKey: string, fields: Re
   const done = await waitFor(service, apiKey, String(submit.result), t0);
   // The service's log may reach this process a moment after the verdict.
   await sleep(100);
-  return { ...done, submitMs, compiles: service.compiles.slice(seen) };
+  const recordedAt = service.jobsDone.get(String(submit.result));
+  const recordedMs = recordedAt === undefined ? Number.NaN : recordedAt - (performance.timeOrigin + t0);
+  return { ...done, recordedMs, submitMs, compiles: service.compiles.slice(seen) };
 }
 
 async function waitFor(service: ServiceProcess, apiKey: string, guid: string, t0: number, pollMs = POLL_MS): Promise<{ totalMs: number; verdict: string }> {
@@ -291,7 +295,9 @@ async function main(): Promise<void> {
       label: string;
       bare: number;
       service: number;
-      /** Median of service/bare per run (each pair measured back to back, under the same load). */
+      /** Submit to the verdict recorded (seen by no poll yet). */
+      recorded: number;
+      /** Median of recorded/bare per run (each pair measured back to back, under the same load). */
       pairedRatio: number;
       submit: number;
       sourcify: number;
@@ -309,6 +315,7 @@ async function main(): Promise<void> {
       const c = solcOf(contract.solcPackage);
       const bare: number[] = [];
       const inService: number[] = [];
+      const recorded: number[] = [];
       const submits: number[] = [];
       const viaSourcify: number[] = [];
       let match = '';
@@ -318,6 +325,7 @@ async function main(): Promise<void> {
         const v = await submitAndWait(service, key, d.fields);
         if (v.verdict !== 'Pass - Verified') throw new Error(`${contract.label}: ${v.verdict}`);
         inService.push(v.totalMs);
+        recorded.push(v.recordedMs);
         submits.push(v.submitMs);
         compiles = v.compiles.map((x) => `${Math.round(x.compileMs)}`).join('+');
         verified.set(contract, d);
@@ -332,7 +340,8 @@ async function main(): Promise<void> {
         label: contract.label,
         bare: median(bare),
         service: median(inService),
-        pairedRatio: median(inService.map((x, i) => x / bare[i]!)),
+        recorded: median(recorded),
+        pairedRatio: median(recorded.map((x, i) => x / bare[i]!)),
         submit: median(submits),
         sourcify: median(viaSourcify),
         match,
@@ -340,24 +349,39 @@ async function main(): Promise<void> {
       };
       rows.push(row);
       out(
-        `  ${row.label}: service ${inService.map(ms).join(', ')} (compiles in the service ${compiles} ms); bare ${bare.map(ms).join(', ')}; lib-sourcify ${viaSourcify.map(ms).join(', ')} (${match})`,
+        `  ${row.label}: service ${recorded.map(ms).join(', ')} (seen by the poll ${inService.map(ms).join(', ')}; compiles in the service ${compiles} ms); bare ${bare.map(ms).join(', ')}; lib-sourcify ${viaSourcify.map(ms).join(', ')} (${match})`,
       );
     }
     const table: string[][] = [
-      ['contract', 'service submit→Pass', '(of which POST)', 'bare compile', 'service/compile', '(paired)', 'lib-sourcify', 'service/lib-sourcify'],
+      [
+        'contract',
+        'submit→Pass recorded',
+        '(POST)',
+        `seen (poll ${POLL_MS} ms)`,
+        'bare compile',
+        'recorded/compile',
+        '(paired)',
+        'lib-sourcify',
+        'recorded/lib',
+        'seen/lib',
+      ],
       ...rows.map((r) => [
         r.label,
-        ms(r.service),
+        ms(r.recorded),
         ms(r.submit),
+        ms(r.service),
         ms(r.bare),
-        ratio(r.service, r.bare),
+        ratio(r.recorded, r.bare),
         `${r.pairedRatio.toFixed(2)}x`,
         ms(r.sourcify),
+        ratio(r.recorded, r.sourcify),
         ratio(r.service, r.sourcify),
       ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    out(`\nwarm, median of ${RUNS} (submit→Pass polled every ${POLL_MS} ms; bare = solc.compile of the same input, minimal outputs):`);
+    out(
+      `\nwarm, median of ${RUNS}: submit→Pass "recorded" is when the service recorded the verdict (its log line; a status check answers Pass from then on), "seen" when a client polling every ${POLL_MS} ms saw it; bare = solc.compile of the same input, minimal outputs; lib-sourcify verifies in this process, with no HTTP and no polling:`,
+    );
     for (const r of table) out(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`);
 
     // --- 1b. what the legacy assembly costs (the service asks for it only where the code cannot prove its auxdata) ---

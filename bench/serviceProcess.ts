@@ -18,6 +18,8 @@ export interface ServiceProcess {
   startMs: number;
   /** The `compiled` log lines seen so far, in order. */
   compiles: ServiceCompileLog[];
+  /** When each job was finished (its verdict recorded), by receipt: the epoch ms of its log line. */
+  jobsDone: Map<string, number>;
   /**
    * Resolves once every compiler warm-up the service started has ended (it compiles a little
    * while idle after loading a compiler): a "warm" figure is measured with warm compilers.
@@ -91,6 +93,7 @@ export async function startServiceProcess(
   let partial = '';
   const compiles: ServiceCompileLog[] = [];
   const warmUps = { started: 0, ended: 0 };
+  const jobsDone = new Map<string, number>();
   child.stdout!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-20_000)));
   child.stderr!.on('data', (d: Buffer) => {
     const text = d.toString();
@@ -101,6 +104,14 @@ export async function startServiceProcess(
     for (const line of lines) {
       if (line.includes('"warming up a compiler"')) warmUps.started++;
       if (line.includes('"compiler warmed up"')) warmUps.ended++;
+      if (line.includes('"verification job done"')) {
+        try {
+          const entry = JSON.parse(line) as { receipt?: string; time?: number };
+          if (entry.receipt && typeof entry.time === 'number') jobsDone.set(entry.receipt, entry.time);
+        } catch {
+          // not a log line
+        }
+      }
       if (!line.includes('"compiled"')) continue;
       try {
         const entry = JSON.parse(line) as { msg?: string; loadMs?: number | null; compileMs?: number; resolveMs?: number };
@@ -146,7 +157,7 @@ export async function startServiceProcess(
     await new Promise((r) => setTimeout(r, 50));
     while (warmUps.ended < warmUps.started && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   };
-  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, warmedUp, stop };
+  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, jobsDone, warmedUp, stop };
 }
 
 /** An /api answer. */
