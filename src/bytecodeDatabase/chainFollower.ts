@@ -10,7 +10,7 @@
  * was verified on the old one stops being served, and the new chain is followed from its genesis.
  */
 import type { Kysely } from 'kysely';
-import { keccak256 } from 'viem';
+import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getChainState, releaseLease, setChainState, takeLease } from '../store/chainState.js';
@@ -254,8 +254,8 @@ export class ChainFollower {
       blockNumber: Number(c.blockNumber),
       creator: c.creator,
       factory: c.factory,
-      creationCodeHash: keccak256(c.initCode),
-      runtimeCodeHash: keccak256(runtimeCode),
+      creationCodeHash: keccakOfHex(c.initCode),
+      runtimeCodeHash: keccakOfHex(runtimeCode),
       runtimeFingerprint: codeFingerprint(runtimeCode.slice(2)),
     });
     try {

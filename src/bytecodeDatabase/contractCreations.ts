@@ -5,7 +5,7 @@
  * kept in the deployments table, its init code in the code table.
  */
 import type { Kysely } from 'kysely';
-import { keccak256 } from 'viem';
+import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { Database } from '../store/database.js';
@@ -77,7 +77,7 @@ export class ContractCreations implements CreationLookup {
     if (!creation) {
       const runtimeCode = await chain.getCode(address);
       if (runtimeCode === '0x') return null;
-      runtimeCodeHash = keccak256(runtimeCode);
+      runtimeCodeHash = keccakOfHex(runtimeCode);
       runtimeFingerprint = codeFingerprint(runtimeCode.slice(2));
       creation = await chain.findCreation(address);
       if (!creation) return null;

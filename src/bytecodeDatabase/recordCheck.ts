@@ -7,7 +7,7 @@
  * restarted from genesis.
  */
 import type { Kysely } from 'kysely';
-import { keccak256 } from 'viem';
+import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import { getChainState } from '../store/chainState.js';
@@ -112,7 +112,7 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
       return false;
     }
     // A record from before the bytecode database names no code: it stands while the address holds any.
-    const stands = recorded.runtimeCodeHash === null ? code !== '0x' : keccak256(code) === recorded.runtimeCodeHash;
+    const stands = recorded.runtimeCodeHash === null ? code !== '0x' : keccakOfHex(code) === recorded.runtimeCodeHash;
     if (stands) return false;
     let reason: HistoryReason = 'code_changed';
     try {

@@ -6,7 +6,7 @@
  * written here too; its contracts' verdicts are then recorded as copies of them.
  */
 import type { Kysely } from 'kysely';
-import { keccak256 } from 'viem';
+import { keccakOfHex } from '../core/keccak.js';
 import { licenseFromSource, publishedLicense } from '../core/licenseFromSource.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { saveBuild } from '../store/builds.js';
@@ -213,8 +213,8 @@ async function recordSeenDeployment(db: Kysely<Database>, seen: SeenDeployment):
     // it stays unknown here until a creation lookup reads the transaction.
     creator: seen.creation && !seen.creation.byFactory ? seen.creation.creator : null,
     factory: seen.factory ?? (seen.creation?.byFactory ? seen.creation.creator : null),
-    creationCodeHash: seen.creation ? keccak256(seen.creation.creationCode) : null,
-    runtimeCodeHash: keccak256(seen.runtimeCode),
+    creationCodeHash: seen.creation ? keccakOfHex(seen.creation.creationCode) : null,
+    runtimeCodeHash: keccakOfHex(seen.runtimeCode),
     runtimeFingerprint: codeFingerprint(seen.runtimeCode.slice(2)),
   });
 }

@@ -5,7 +5,7 @@
  * to add to the minimal object (`all` for everything, `part.sub` for one sub-field); `omit`
  * gives everything but what it names.
  */
-import { keccak256, toHex } from 'viem';
+import { keccakOfText } from '../core/keccak.js';
 import { loadCompiledContract } from '../store/compilations.js';
 import { getProxyRecord } from '../store/proxyRecords.js';
 import { getVerifiedContract, type VerifiedContract } from '../store/verifiedContracts.js';
@@ -247,7 +247,7 @@ function signaturesOf(abi: unknown[]): Record<'function' | 'event' | 'error', { 
   for (const item of abi as AbiEntry[]) {
     if (item.type !== 'function' && item.type !== 'event' && item.type !== 'error') continue;
     const signature = `${item.name ?? ''}(${(item.inputs ?? []).map(canonicalType).join(',')})`;
-    const hash = keccak256(toHex(signature));
+    const hash = keccakOfText(signature);
     out[item.type].push({ signature, signatureHash32: hash, signatureHash4: hash.slice(0, 10) });
   }
   return out;

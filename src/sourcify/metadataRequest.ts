@@ -5,7 +5,7 @@
  * compilation target, its libraries in the input's shape, the target as the contract, the
  * compiler it names. The files are found by path, else by their keccak256.
  */
-import { keccak256, toHex } from 'viem';
+import { keccakOfText } from '../core/keccak.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,7 +28,7 @@ export function readMetadataRequest(body: unknown): MetadataRequest {
   if (typeof compiler !== 'string') return { ok: false, message: SOURCIFY_TEXT.invalidField('metadata', 'compiler.version is missing') };
   const named = isObject(metadata.sources) ? metadata.sources : {};
 
-  const byHash = new Map(Object.values(sources as Record<string, string>).map((content) => [keccak256(toHex(content)), content]));
+  const byHash = new Map(Object.values(sources as Record<string, string>).map((content) => [keccakOfText(content), content]));
   const inputSources: Record<string, { content: string }> = {};
   const missing: string[] = [];
   for (const [path, entry] of Object.entries(named)) {

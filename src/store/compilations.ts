@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { keccak256, stringToHex } from 'viem';
 import { canonicalJson } from '../core/canonicalJson.js';
+import { keccakOfText } from '../core/keccak.js';
 import { type CompiledAuxdata, type CompiledContract, codeFingerprint, metadataHashOf, type SolcInput } from '../verify/index.js';
 import type { Database } from './database.js';
 
@@ -15,35 +15,12 @@ const sha256Hex = (text: string): string => createHash('sha256').update(text, 'u
 
 /** keccak256 of a source file's content, as solc's metadata names it. */
 export function sourceHash(content: string): string {
-  return textKeccak(content);
-}
-
-/**
- * keccak256 of texts already hashed, by text: one verification hashes its files and codes
- * several times (the compilation's identity when it is looked up, again when it is stored, the
- * input document, the code's key), and keccak in JavaScript runs at tens of MB/s where a lookup
- * by string is native. Bounded by the characters held (dropped whole past it).
- */
-const knownHashes = new Map<string, string>();
-const KNOWN_HASH_CHARS = 16 * 1024 * 1024;
-let knownHashChars = 0;
-
-function textKeccak(text: string): string {
-  const known = knownHashes.get(text);
-  if (known !== undefined) return known;
-  const hash = keccak256(stringToHex(text));
-  if (knownHashChars + text.length > KNOWN_HASH_CHARS) {
-    knownHashes.clear();
-    knownHashChars = 0;
-  }
-  knownHashes.set(text, hash);
-  knownHashChars += text.length;
-  return hash;
+  return keccakOfText(content);
 }
 
 /** keccak256 of a code's hex text (compiled code may hold link placeholders, so the text is hashed as it is). */
 export function codeKey(code: string): string {
-  return textKeccak(code);
+  return keccakOfText(code);
 }
 
 /** What identifies a compilation: the compiler and the input without its outputSelection. */

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { keccak256 } from 'viem';
+import { keccakOfHex } from '../core/keccak.js';
 import type { Address } from '../core/types.js';
 import type { Database, DeploymentsTable } from './database.js';
 
@@ -89,7 +89,7 @@ export async function recordDeployments(db: Kysely<Database>, list: readonly New
 /** Stores init code read from the chain under the keccak256 of its bytes (the hash its deployment names). */
 export async function saveCreationCode(db: Kysely<Database>, creationCode: string): Promise<string> {
   const code = creationCode.toLowerCase();
-  const hash = keccak256(code as `0x${string}`);
+  const hash = keccakOfHex(code as `0x${string}`);
   await db
     .insertInto('code')
     .values({ codeHash: hash, code })

@@ -1,4 +1,4 @@
-import { keccak256, toBytes } from 'viem';
+import { keccakOfText } from '../core/keccak.js';
 
 /** The start of the auxdata solc writes, by hash kind: `{ipfs: ...` and `{bzzr0|bzzr1: ...`. */
 const AUXDATA_STARTS = ['a264697066735822', 'a165627a7a72305820', 'a265627a7a72305820', 'a265627a7a72315820'];
@@ -29,7 +29,7 @@ export function codeFingerprint(code: string): string {
       at += width;
     }
   }
-  return keccak256(toBytes(out.join('')));
+  return keccakOfText(out.join(''));
 }
 
 /** Every auxdata block: the CBOR map from one of its known starts to its two length bytes. */
