@@ -117,13 +117,14 @@ describeOnDialects('what a verified copy costs on disk', (dialect) => {
     // At most 40 full blocks raise it 111-fold; a fixed price under it is never mined.
     const gasPrice = (await publicClient.getGasPrice()) * 200n;
     const hashes: `0x${string}`[] = [];
+    // Mining on each arrival made every send wait for a block, behind the follower's traces of
+    // the blocks before: under the whole suite's load one send waited over 120 s. The sends only
+    // fill the pool; blocks are then asked for until the last deployment is in one.
+    await publicClient.request({ method: 'evm_setAutomine', params: [false] } as never);
     for (let i = 1; i <= COPIES; i++) {
       // Everything given, so each send is one call to the node.
       hashes.push(await walletClient.sendTransaction({ data: deployData(i), account, chain, nonce: nonce++, gas: 3_000_000n, gasPrice, type: 'legacy' }));
     }
-    // anvil mines when a transaction arrives, as many ready ones as a block holds (ten, at a
-    // 3M gas limit each). Sent faster than it mines, some wait for the next arrival; after the
-    // last there is none, so blocks are asked for until the last deployment is in one.
     for (let i = 0; i < 1000 && !(await publicClient.getTransactionReceipt({ hash: hashes.at(-1)! }).catch(() => null)); i++) {
       await publicClient.request({ method: 'evm_mine' } as never);
       await new Promise((r) => setTimeout(r, 100));
