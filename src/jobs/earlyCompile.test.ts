@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { submissionWith } from '../../test/helpers/submissions.js';
 import type { SourceSubmission } from '../core/types.js';
 import type { Compiler, SolcInput, SolcOutput } from '../verify/index.js';
 import { compilesAhead, earlyCompiler, firstCompile, lookupsOnce } from './earlyCompile.js';
@@ -45,20 +46,7 @@ describe('earlyCompiler (a compile started while the chain is read)', () => {
   });
 });
 
-const submission = (source: string): SourceSubmission => ({
-  codeFormat: 'solidity-single-file',
-  sourceCode: source,
-  address: '0x00000000000000000000000000000000000000aa',
-  contractName: 'A',
-  compilerVersion: 'v0.8.28+commit.7893614a',
-  optimizationUsed: false,
-  runs: 200,
-  constructorArguments: '',
-  evmVersion: '',
-  licenseType: 0,
-  libraries: [],
-  viaIR: false,
-});
+const submission = (sourceCode: string): SourceSubmission => submissionWith({ sourceCode, contractName: 'A' });
 
 describe('compilesAhead (a compile started when the job is queued)', () => {
   it('starts the compile the job would start first, and hands it to that job once', async () => {
