@@ -164,12 +164,18 @@ describe('npm start', () => {
   });
 
   it('a busy 8545 is named: the devnet takes another port, and the banner gives the one it took', async () => {
-    // Hold 8545 unless something else already does.
+    // Held by this test for the whole check: a devnet another test holds it with may stop
+    // meanwhile (a clean-clone run saw this service then take the freed 8545). Something that
+    // holds it for a whole minute keeps it busy just as well.
     const holder: Server = createServer();
-    await new Promise<void>((resolve) => {
-      holder.once('error', () => resolve());
-      holder.listen(8545, '127.0.0.1', () => resolve());
-    });
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      const held = await new Promise<boolean>((resolve) => {
+        holder.once('error', () => resolve(false));
+        holder.listen(8545, '127.0.0.1', () => resolve(true));
+      });
+      if (held) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     try {
       const dataDir = await newDataDir(false);
       const s = await startAndReadBanner(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', dataDir, '--solc-mirror', '']);
