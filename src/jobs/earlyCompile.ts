@@ -1,5 +1,13 @@
 import type { SourceSubmission } from '../core/types.js';
-import { type Compiler, type KnownCompilations, type SolcInput, type SolcOutput, solcInputToCompile, submissionInputs } from '../verify/index.js';
+import {
+  type BuiltSolcInput,
+  type Compiler,
+  type KnownCompilations,
+  type SolcInput,
+  type SolcOutput,
+  solcInputToCompile,
+  submissionInputs,
+} from '../verify/index.js';
 
 /** A source verification job just queued. */
 export interface QueuedSource {
@@ -15,13 +23,16 @@ export interface StartedCompile {
   controller: AbortController;
 }
 
-/** The compile a verification of `submission` starts with (its first input), or null when it cannot be built. */
-export function firstCompile(submission: SourceSubmission): { version: string; input: SolcInput } | null {
+/**
+ * The compile a verification of `submission` starts with (`built`, its first input, and the
+ * `input` sent to solc for it), or null when it cannot be built.
+ */
+export function firstCompile(submission: SourceSubmission): { version: string; input: SolcInput; built: BuiltSolcInput } | null {
   try {
-    const first = submissionInputs(submission)[0];
-    if (!first) return null;
+    const built = submissionInputs(submission)[0];
+    if (!built) return null;
     const version = submission.compilerVersion.trim().replace(/^v/, '');
-    return { version, input: solcInputToCompile(version, first) };
+    return { version, input: solcInputToCompile(version, built), built };
   } catch {
     // The verification meets the same problem and says what it is.
     return null;
@@ -133,12 +144,13 @@ export function compilesAhead(compiler: Compiler, options: { room: () => boolean
       if (kept.size >= maxKept || kept.has(receipt) || !options.room()) return;
       const first = firstCompile(submission);
       if (!first) return;
+      const { version, input } = first;
       const controller = new AbortController();
-      const output = compiler.compile(first.version, first.input, controller.signal);
+      const output = compiler.compile(version, input, controller.signal);
       void ended(output);
       const timer = setTimeout(() => kept.delete(receipt), keepMs);
       timer.unref();
-      kept.set(receipt, { ...first, output, controller, timer });
+      kept.set(receipt, { version, input, output, controller, timer });
     },
     take(receipt) {
       const started = kept.get(receipt);

@@ -22,7 +22,6 @@ import {
   diagnoseFailure,
   diagnosisReasonCode,
   type KnownCompilations,
-  submissionInputs,
   type VerificationResult,
   verifyContract,
 } from '../verify/index.js';
@@ -281,10 +280,10 @@ async function diagnosedFailure(
  */
 async function startEarlyCompile(compiler: EarlyCompiler, submission: SourceSubmission, known: KnownCompilations, gate?: WorkGate): Promise<void> {
   try {
-    const first = submissionInputs(submission)[0];
     const compile = firstCompile(submission);
-    if (!first || !compile) return;
-    if (await known.find(compile.version, first.input, first.sourcePath, first.contractName)) return;
+    if (!compile) return;
+    const { built } = compile;
+    if (await known.find(compile.version, built.input, built.sourcePath, built.contractName)) return;
     const ended = compiler.start(compile.version, compile.input);
     // Background work yields to this compile as to the verification it belongs to.
     if (gate) void gate.hold(() => ended);
