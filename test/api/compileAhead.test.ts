@@ -34,6 +34,19 @@ describe('compiles started at submission, and compilers warmed up while idle', (
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as LogLine);
+  /**
+   * The first log line that `match` accepts, once the service has written it. The verdict a poll
+   * reads may reach this process before the log line the job wrote just before recording it.
+   */
+  async function logged(what: string, match: (l: LogLine) => boolean, timeoutMs = 30_000): Promise<LogLine> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = lines().find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no log line for ${what} within ${timeoutMs} ms\n${service.output().slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 
   beforeAll(async () => {
     service = await startService({
@@ -56,17 +69,15 @@ describe('compiles started at submission, and compilers warmed up while idle', (
 
   it('verifies with the one compile started when the job was queued, then warms the loaded compiler up', async () => {
     const first = await verify(1);
-    const phases = lines().find((l) => l.msg === 'verification phases' && l.receipt === first);
-    expect(phases?.compiledAhead).toBe(true);
+    const phases = await logged('the first job', (l) => l.msg === 'verification phases' && l.receipt === first);
+    expect(phases.compiledAhead).toBe(true);
     expect(lines().filter((l) => l.msg === 'compiled')).toHaveLength(1);
 
     // solc 0.8.28 was loaded for it: the service warms it up while nothing else compiles.
-    const deadline = Date.now() + 60_000;
-    while (!lines().some((l) => l.msg === 'compiler warmed up') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(lines().find((l) => l.msg === 'compiler warmed up')?.compiles).toBe(WARM_UPS);
+    expect((await logged('the warm-ups', (l) => l.msg === 'compiler warmed up', 60_000)).compiles).toBe(WARM_UPS);
 
     const second = await verify(2);
-    expect(lines().find((l) => l.msg === 'verification phases' && l.receipt === second)?.compiledAhead).toBe(true);
+    expect((await logged('the second job', (l) => l.msg === 'verification phases' && l.receipt === second)).compiledAhead).toBe(true);
     // Warm-ups are not compiles of anybody's sources, and no compile was made twice.
     expect(lines().filter((l) => l.msg === 'compiled')).toHaveLength(2);
     expect(lines().filter((l) => l.msg === 'warming up a compiler')).toHaveLength(1);
