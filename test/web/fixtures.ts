@@ -14,8 +14,8 @@ export const chromiumAvailable = available(
   existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} is missing (run scripts/ensure-chromium.sh as root to install it)`,
 );
 
-/** Headless Chromium with no network of its own (this machine reaches only 127.0.0.1). */
-export async function launchChromium(): Promise<Browser> {
+/** Headless Chromium with no network of its own (this machine reaches only 127.0.0.1); `args` are added to its own. */
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -29,6 +29,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPost, sharedService } from '../helpers/api.js';
 import { CLI, cleanEnv, newDataDir, type RunningService, startService } from '../helpers/service.js';
+import { chromiumAvailable, launchChromium } from './fixtures.js';
 
 const run = promisify(execFile);
 
@@ -67,6 +71,58 @@ describe('self-service API keys (--self-service-keys 2)', () => {
       expect(bytes.includes(key!), file).toBe(false);
       expect(bytes.includes(second!), file).toBe(false);
     }
+  });
+});
+
+/** The self-service keys `keys list` shows for this service. */
+const selfServiceKeys = async (dataDir: string): Promise<string[]> =>
+  (await run(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() })).stdout
+    .split('\n')
+    .filter((line) => line.includes('\tself-service '));
+
+describe.skipIf(!chromiumAvailable)('self-service keys are created from their own page only (Chromium)', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let otherSite: Server;
+  let otherSiteUrl: string;
+
+  beforeAll(async () => {
+    service = await startService({ rpcUrl: inject('rpcUrl'), dataDir: await newDataDir(false), args: ['--self-service-keys', '1', '--code-wait-ms', '0'] });
+    // A page of another site that posts the key form to this service as soon as it opens.
+    otherSite = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<form id="f" method="post" action="${service.baseUrl}/keys"></form><script>document.getElementById('f').submit()</script>`);
+    });
+    await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve));
+    // Another site by name: Chromium maps it to this machine.
+    otherSiteUrl = `http://other-site.test:${(otherSite.address() as AddressInfo).port}/`;
+    browser = await launchChromium(['--host-resolver-rules=MAP other-site.test 127.0.0.1']);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    otherSite?.close();
+    await service?.stop();
+  });
+
+  it("a form on another site creates no key and spends none of the day's; the page's own button then creates one", async () => {
+    const page = await browser.newPage();
+    const refused = page.waitForResponse((r) => r.url() === `${service.baseUrl}/keys` && r.request().method() === 'POST');
+    await page.goto(otherSiteUrl);
+    expect((await refused).status()).toBe(403);
+    await page.waitForURL(`${service.baseUrl}/keys`);
+    expect(await page.locator('.notice.warn').textContent()).toBe(
+      'No key was created: the request came from a page of another site. Keys are created from this page only; use its button if you meant to create one.',
+    );
+    expect(await page.locator('[data-api-key]').count()).toBe(0);
+    expect(await selfServiceKeys(service.dataDir)).toEqual([]);
+
+    // The refused page is this site's own: its button creates the one key of the day.
+    await page.getByRole('button', { name: 'Create a free API key' }).click();
+    const key = await page.locator('[data-api-key]').textContent();
+    expect(key).toMatch(/^[A-Z0-9]{34}$/);
+    expect(await page.locator('.card').textContent()).toContain('This address may create 0 more keys today.');
+    expect(await selfServiceKeys(service.dataDir)).toHaveLength(1);
+    await page.close();
   });
 });
 

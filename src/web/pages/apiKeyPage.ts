@@ -10,7 +10,9 @@ export type ApiKeyPageState =
   /** A key was just created: shown this once. */
   | { mode: 'created'; key: string; perDay: number; left: number }
   /** This address created its keys of the day. */
-  | { mode: 'limit_reached'; perDay: number; resetsAt: string };
+  | { mode: 'limit_reached'; perDay: number; resetsAt: string }
+  /** The creation was posted from a page of another site: refused, with this page's own form. */
+  | { mode: 'other_site'; perDay: number };
 
 /** `/keys`: get an API key (a free one here when the operator allows it, else who to ask). */
 export function apiKeyPage(data: { chainId: number; baseUrl: string; state: ApiKeyPageState }): Html {
@@ -24,8 +26,14 @@ export function apiKeyPage(data: { chainId: number; baseUrl: string; state: ApiK
       body = html`<p>API keys for this service are issued by its operator: ask whoever runs it for one. Reading contracts (ABIs, sources) works without a key, at one request per 5 seconds.</p>
 <p class="muted">Operator: create a key with <code>npm run solproof -- keys create --owner NAME</code> (the key is the last line printed), or start the service with <code>--self-service-keys N</code> to let visitors create up to N free keys a day each on this page.</p>`;
       break;
+    case 'other_site':
     case 'self_service':
-      body = html`<p>Create a free API key: it is shown once, here, and the service keeps only its hash (it cannot show it again). Each address may create ${s.perDay} ${s.perDay === 1 ? 'key' : 'keys'} a day.</p>
+      body = html`${
+        s.mode === 'other_site'
+          ? html`<p class="notice warn">No key was created: the request came from a page of another site. Keys are created from this page only; use its button if you meant to create one.</p>
+`
+          : ''
+      }<p>Create a free API key: it is shown once, here, and the service keeps only its hash (it cannot show it again). Each address may create ${s.perDay} ${s.perDay === 1 ? 'key' : 'keys'} a day.</p>
 <form method="post" action="/keys"><button type="submit">Create a free API key</button></form>
 ${use}`;
       break;

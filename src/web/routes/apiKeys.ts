@@ -8,6 +8,9 @@ import { baseUrlOf, sendPage } from './reply.js';
 /** The owner a self-service key is recorded with (what `keys list` shows): the address that created it. */
 export const selfServiceOwner = (client: string): string => `self-service ${client}`;
 
+/** Whether a browser's Sec-Fetch-Site says the request came from this site's own pages (or a typed address); absent is not a browser. */
+const fromThisSite = (site: string | string[] | undefined): boolean => site === undefined || site === 'same-origin' || site === 'none';
+
 /**
  * `/keys`: how to get an API key. With `--self-service-keys N` a visitor creates a free key
  * here (a POST), shown once and stored hashed like any other, N per client address per UTC
@@ -28,6 +31,11 @@ export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
   web.post('/keys', async (request, reply) => {
     const baseUrl = baseUrlOf(ctx, request);
     if (perDay <= 0) return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'operator' } }), 403);
+    // A form on another site must not spend this address's keys of the day. Browsers say where a
+    // request comes from (Sec-Fetch-Site); clients that are not browsers send nothing and are served.
+    if (!fromThisSite(request.headers['sec-fetch-site'])) {
+      return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'other_site', perDay } }), 403);
+    }
     const client = request.ip;
     const previous = creating.get(client) ?? Promise.resolve();
     const turn = previous.then(async () => {
