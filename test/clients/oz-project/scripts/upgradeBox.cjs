@@ -6,7 +6,9 @@ async function main() {
   if (!proxy) throw new Error('OZ_TEST_PROXY is not set');
   const BoxV2 = await ethers.getContractFactory('BoxV2');
   const upgraded = await upgrades.upgradeProxy(proxy, BoxV2);
-  await upgraded.waitForDeployment();
+  // The plugin keeps the upgrade's transaction where ethers v5 looked for it: waitForDeployment()
+  // sees the proxy's code and returns at once, perhaps before the upgrade is mined. Wait for it.
+  await upgraded.deployTransaction.wait();
   const result = {
     implementation: await upgrades.erc1967.getImplementationAddress(proxy),
     version: await upgraded.version(),
