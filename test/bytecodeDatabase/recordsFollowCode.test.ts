@@ -159,6 +159,7 @@ describe('records follow the code at their address', () => {
     // Nothing of the old chain is served.
     const list = await listed(service);
     for (const address of verifiedBefore) expect(list).not.toContain(address);
-    expect(service.output()).toContain('the chain restarted from genesis (noticed on a read)');
+    // The log line is waited for: it fails the test when it does not come.
+    await service.outputWith('the chain restarted from genesis (noticed on a read)');
   });
 });

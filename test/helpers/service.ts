@@ -18,6 +18,11 @@ export interface RunningService {
   process: ChildProcess;
   /** Output so far (stdout + stderr). */
   output(): string;
+  /**
+   * The output once it holds `text`. The log reaches this process through a pipe, with no order
+   * against the answers it gets over HTTP: a line written before an answer may arrive after it.
+   */
+  outputWith(text: string, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
   kill(): Promise<void>;
 }
@@ -83,6 +88,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     port,
     process: child,
     output: () => output,
+    outputWith: async (text, timeoutMs = 30_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!output.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`the service did not print ${JSON.stringify(text)} within ${timeoutMs} ms:\n${output.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return output;
+    },
     stop: async () => {
       const done = exited();
       child.kill('SIGTERM');
