@@ -84,6 +84,23 @@ describe('compilesAhead (a compile started when the job is queued)', () => {
     expect(ahead.take('r4')).toBeNull();
   });
 
+  it('keeps a compile nobody takes while it runs, and drops it keepMs after it ends', async () => {
+    const { compiler, calls } = recordingCompiler();
+    const ahead = compilesAhead(compiler, { room: () => true, keepMs: 20 });
+    for (const receipt of ['r1', 'r2', 'r3']) ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) });
+    await new Promise((r) => setTimeout(r, 60));
+    // Still running after longer than keepMs: a job claimed late takes it.
+    expect(ahead.take('r1')).not.toBeNull();
+    // Just ended: still there for a claim on its way.
+    calls[1]!.answer({ contracts: {} });
+    await new Promise((r) => setImmediate(r));
+    expect(ahead.take('r2')).not.toBeNull();
+    // Ended longer than keepMs ago: dropped.
+    calls[2]!.answer({ contracts: {} });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(ahead.take('r3')).toBeNull();
+  });
+
   it('lets a job that needs another input stop the adopted compile and start its own', () => {
     const { compiler, calls } = recordingCompiler();
     const ahead = compilesAhead(compiler, { room: () => true });

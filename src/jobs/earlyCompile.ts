@@ -126,7 +126,8 @@ export function lookupsOnce(known: KnownCompilations): KnownCompilations {
 /**
  * Compiles started when a job is queued, in the process whose runner will take it: the job
  * adopts the compile under way instead of starting it after its claim. A compile nobody takes
- * (another worker claimed the job) is dropped once it ends, or after `keepMs`.
+ * (another worker claimed the job) is dropped `keepMs` after it ends: its output is not held
+ * longer than a claim that is on its way needs.
  */
 export interface CompilesAhead {
   /** Starts compiling the submission's first input for its job, when `room()` says the runner will take it soon. */
@@ -136,9 +137,9 @@ export interface CompilesAhead {
 }
 
 export function compilesAhead(compiler: Compiler, options: { room: () => boolean; maxKept?: number; keepMs?: number }): CompilesAhead {
-  const kept = new Map<string, StartedCompile & { timer: NodeJS.Timeout }>();
+  const kept = new Map<string, StartedCompile & { timer?: NodeJS.Timeout }>();
   const maxKept = options.maxKept ?? 4;
-  const keepMs = options.keepMs ?? 60_000;
+  const keepMs = options.keepMs ?? 10_000;
   return {
     start({ receipt, submission }) {
       if (kept.size >= maxKept || kept.has(receipt) || !options.room()) return;
@@ -147,16 +148,21 @@ export function compilesAhead(compiler: Compiler, options: { room: () => boolean
       const { version, input } = first;
       const controller = new AbortController();
       const output = compiler.compile(version, input, controller.signal);
-      void ended(output);
-      const timer = setTimeout(() => kept.delete(receipt), keepMs);
-      timer.unref();
-      kept.set(receipt, { version, input, output, controller, timer });
+      const entry: StartedCompile & { timer?: NodeJS.Timeout } = { version, input, output, controller };
+      kept.set(receipt, entry);
+      void ended(output).then(() => {
+        if (kept.get(receipt) !== entry) return;
+        entry.timer = setTimeout(() => {
+          if (kept.get(receipt) === entry) kept.delete(receipt);
+        }, keepMs);
+        entry.timer.unref();
+      });
     },
     take(receipt) {
       const started = kept.get(receipt);
       if (!started) return null;
       kept.delete(receipt);
-      clearTimeout(started.timer);
+      if (started.timer) clearTimeout(started.timer);
       const { timer: _timer, ...compile } = started;
       return compile;
     },
