@@ -40,5 +40,3 @@ function toText(raw: unknown): string | undefined {
   if (typeof raw === 'object') return JSON.stringify(raw);
   return undefined;
 }
-
-export { isAddress } from '../core/hex.js';

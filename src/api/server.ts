@@ -1,10 +1,8 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from '../core/log.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
-import { TEXT } from '../texts/index.js';
-import type { AccessDecision } from './access.js';
-import { AccessControl, type ActionClass } from './access.js';
+import { accessRefusalText, TEXT } from '../texts/index.js';
+import { type AccessDecision, type ActionClass, KeptAnswer, type Services } from '../useCases/index.js';
 import { checkBuildStatus } from './actions/checkBuildStatus.js';
 import { checkProxyVerification } from './actions/checkProxyVerification.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
@@ -15,15 +13,14 @@ import { getSourceCode } from './actions/getSourceCode.js';
 import { verifyBuild } from './actions/verifyBuild.js';
 import { verifyProxyContract } from './actions/verifyProxyContract.js';
 import { verifySourceCode } from './actions/verifySourceCode.js';
-import { SerializedEnvelope } from './answerCache.js';
 import { answerClientError } from './clientError.js';
-import type { ApiContext, Caller } from './context.js';
+import type { Caller } from './context.js';
 import { type Envelope, fail } from './envelope.js';
 import { noteKeyId } from './observability.js';
 import { Params } from './params.js';
 import { BodyError, type BodyGate, createBodyParser, OPEN_BODY_LIMIT } from './requestBody.js';
 
-type ActionHandler = (ctx: ApiContext, params: Params, caller: Caller, okMessage: string) => Promise<Envelope | SerializedEnvelope>;
+type ActionHandler = (s: Services, params: Params, caller: Caller) => Promise<Envelope | KeptAnswer>;
 
 interface ActionSpec {
   class: ActionClass;
@@ -42,16 +39,16 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** Actions by `module.action` in lower case. */
 const ACTIONS = new Map<string, ActionSpec>([
-  ['contract.getabi', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getAbi(ctx, p, m) }],
-  ['contract.getsourcecode', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getSourceCode(ctx, p, m) }],
-  ['contract.getcontractcreation', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getContractCreation(ctx, p, m) }],
-  ['contract.verifysourcecode', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifySourceCode(ctx, p, c) }],
-  ['contract.checkverifystatus', { class: 'status', postOnly: false, run: (ctx, p, c) => checkVerifyStatus(ctx, p, c) }],
-  ['contract.verifyproxycontract', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyProxyContract(ctx, p, c) }],
-  ['contract.verifybuild', { class: 'submit', postOnly: true, run: (ctx, p, c) => verifyBuild(ctx, p, c) }],
-  ['contract.checkbuildstatus', { class: 'status', postOnly: false, run: (ctx, p) => checkBuildStatus(ctx, p) }],
-  ['contract.checkproxyverification', { class: 'status', postOnly: false, run: (ctx, p) => checkProxyVerification(ctx, p) }],
-  ['logs.getlogs', { class: 'read', postOnly: false, run: (ctx, p, _c, m) => getLogs(ctx, p, m) }],
+  ['contract.getabi', { class: 'read', postOnly: false, run: getAbi }],
+  ['contract.getsourcecode', { class: 'read', postOnly: false, run: getSourceCode }],
+  ['contract.getcontractcreation', { class: 'read', postOnly: false, run: getContractCreation }],
+  ['contract.verifysourcecode', { class: 'submit', postOnly: true, run: verifySourceCode }],
+  ['contract.checkverifystatus', { class: 'status', postOnly: false, run: checkVerifyStatus }],
+  ['contract.verifyproxycontract', { class: 'submit', postOnly: true, run: verifyProxyContract }],
+  ['contract.verifybuild', { class: 'submit', postOnly: true, run: verifyBuild }],
+  ['contract.checkbuildstatus', { class: 'status', postOnly: false, run: (s, p) => checkBuildStatus(s, p) }],
+  ['contract.checkproxyverification', { class: 'status', postOnly: false, run: (s, p) => checkProxyVerification(s, p) }],
+  ['logs.getlogs', { class: 'read', postOnly: false, run: getLogs }],
 ]);
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
 /** Every action the API serves, as `module.action` (the metrics' labels). */
@@ -72,32 +69,13 @@ export function readsFailureReasons(request: FastifyRequest, params: Params): bo
   return request.method !== 'GET' || (request.headers['user-agent'] ?? '') !== '';
 }
 
-/**
- * The API's keys and rate limits, whose state lives in `limits`: for the API, and for what
- * submits through it (the Verify & Publish form checks the key before reading the sources).
- */
-export function createAccessControl(ctx: Pick<ApiContext, 'store' | 'config'>, limits: RateLimitStore): AccessControl {
-  const texts = {
-    okKeyless: TEXT.okKeyless,
-    maxRateKeyless: TEXT.maxRateKeyless,
-    maxRateKeyed: TEXT.maxRateKeyed,
-    tooManyInvalid: TEXT.tooManyInvalidKeys,
-    invalidKey: TEXT.invalidApiKey,
-  };
-  return new AccessControl(ctx.store, ctx.config, texts, limits);
-}
-
-/**
- * Builds the HTTP server: `/api` (and `/api/`), `/health`. `rateLimits` is where the request
- * limits live (default: this process's memory; Redis to share them between processes);
- * `access` the keys and limits built on them (default: createAccessControl on `rateLimits`).
- */
-export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateLimitStore; access?: AccessControl } = {}): Promise<FastifyInstance> {
+/** Builds the HTTP server: `/api` (and `/api/`), `/health`. The other doors register their routes on it. */
+export async function buildServer(s: Services): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    bodyLimit: ctx.config.bodyLimit,
+    bodyLimit: s.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: ctx.config.trustedProxies.length ? ctx.config.trustedProxies : false,
+    trustProxy: s.config.trustedProxies.length ? s.config.trustedProxies : false,
     // Bodies of several MB arrive slowly from far away; still, a client that sends nothing,
     // or dribbles, cannot hold a connection long: the whole request within REQUEST_TIMEOUT_MS,
     // headers within HEADERS_TIMEOUT_MS, and no idle socket beyond IDLE_TIMEOUT_MS.
@@ -117,7 +95,6 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
   // with a raw socket) still gets its answer: by default Node drops the pending response when
   // the request's socket half-closes, which turned any lookup slower than the FIN into nothing.
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const access = options.access ?? createAccessControl(ctx, options.rateLimits ?? new MemoryRateLimitStore());
 
   // A large body costs memory and parsing: it is read past OPEN_BODY_LIMIT only for a
   // submission by a valid key within its rate, decided from the query and the body's start.
@@ -129,8 +106,8 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild'].includes(action)) return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
     const apiKey = field('apikey');
     if (!apiKey) return TEXT.largeBodyNeedsKey(OPEN_BODY_LIMIT);
-    const decision = await access.decide(apiKey, request.ip, 'submit');
-    if (!decision.allowed) return decision.text;
+    const decision = await s.access.decide(apiKey, request.ip, 'submit');
+    if (!decision.allowed) return accessRefusalText(decision.refusal);
     gateDecisions.set(request, { apiKey, decision });
     return null;
   };
@@ -143,7 +120,7 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     let text: string = TEXT.internalError;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      text = TEXT.bodyTooLarge(ctx.config.bodyLimit);
+      text = TEXT.bodyTooLarge(s.config.bodyLimit);
     } else if (error instanceof BodyError) {
       text = error.message;
       // Fastify closes the connection after a body it could not parse; a body refused before
@@ -154,14 +131,14 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     } else if (error.code === 'ECONNRESET') {
       // The client went away mid-body: not a fault of the service, nothing worth logging.
     } else {
-      ctx.logger.error({ err: error, url: redactUrl(request.url) }, 'request failed');
+      s.logger.error({ err: error, url: redactUrl(request.url) }, 'request failed');
     }
     void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
   });
 
-  app.get('/health', async (_req, reply) => reply.send({ status: 'ok', chainId: ctx.chainId }));
+  app.get('/health', async (_req, reply) => reply.send({ status: 'ok', chainId: s.chainId }));
 
-  const handle = async (request: FastifyRequest): Promise<Envelope | SerializedEnvelope> => {
+  const handle = async (request: FastifyRequest): Promise<Envelope | KeptAnswer> => {
     if (request.method !== 'GET' && request.method !== 'POST') return fail(TEXT.methodNotAllowed(request.method));
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : undefined;
     const params = new Params(request.query as Record<string, unknown>, body);
@@ -171,23 +148,29 @@ export async function buildServer(ctx: ApiContext, options: { rateLimits?: RateL
     const action = ACTIONS.get(`${module}.${actionName.toLowerCase()}`);
     if (!action) return fail(TEXT.unknownAction(actionName, module));
     const chainIdText = params.text('chainid');
-    if (chainIdText && chainIdText !== String(ctx.chainId)) return fail(TEXT.wrongChain(chainIdText, ctx.chainId));
+    if (chainIdText && chainIdText !== String(s.chainId)) return fail(TEXT.wrongChain(chainIdText, s.chainId));
     if (action.postOnly && request.method !== 'POST') return fail(TEXT.postRequired(actionName.toLowerCase()));
     // A large body's gate already decided (and took a rate token) for this key.
     const gated = gateDecisions.get(request);
-    const decision = gated && gated.apiKey === params.text('apikey') ? gated.decision : await access.decide(params.text('apikey'), request.ip, action.class);
-    if (!decision.allowed) return fail(decision.text);
+    const decision = gated && gated.apiKey === params.text('apikey') ? gated.decision : await s.access.decide(params.text('apikey'), request.ip, action.class);
+    if (!decision.allowed) return fail(accessRefusalText(decision.refusal));
     noteKeyId(request, decision.key?.id);
-    const baseUrl = ctx.config.publicUrl ? ctx.config.publicUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
-    const caller: Caller = { key: decision.key, client: request.ip, readsReasons: readsFailureReasons(request, params), baseUrl };
-    return action.run(ctx, params, caller, decision.okMessage);
+    const baseUrl = s.config.publicUrl ? s.config.publicUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
+    const caller: Caller = {
+      key: decision.key,
+      client: request.ip,
+      okMessage: decision.keylessRead ? TEXT.okKeyless : TEXT.ok,
+      readsReasons: readsFailureReasons(request, params),
+      baseUrl,
+    };
+    return action.run(s, params, caller);
   };
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/api',
     handler: async (request, reply) => {
       const answer = await handle(request);
-      if (!(answer instanceof SerializedEnvelope)) return answer;
+      if (!(answer instanceof KeptAnswer)) return answer;
       return reply.header('content-type', 'application/json; charset=utf-8').send(answer.body);
     },
   });

@@ -1,13 +1,43 @@
 import { licenseName } from '../core/licenses.js';
-import type { ProxyRecord } from '../store/proxyRecords.js';
-import type { VerifiedContract } from '../store/verifiedContracts.js';
 import { TEXT } from '../texts/index.js';
-import { wrapStandardJson } from '../verify/index.js';
+import { type ProxyRecord, publishedSourceCode, type VerifiedContract } from '../useCases/index.js';
+import { provenMatch, wrapStandardJson } from '../verify/index.js';
 
 /** One element of getsourcecode's `result`: Etherscan's PascalCase record, every field a string. */
-export type SourceRecord = Record<string, string>;
+export interface SourceRecord {
+  /** A single file's text, or the standard JSON input wrapped in one extra pair of braces (`{{...}}`). */
+  SourceCode: string;
+  /** The ABI as JSON text, or Etherscan's "not verified" text. */
+  ABI: string;
+  ContractName: string;
+  /** `v0.8.26+commit.8a97fa7a`. */
+  CompilerVersion: string;
+  /** "0" or "1". */
+  OptimizationUsed: string;
+  /** Numeric text (Foundry's parser rejects "" for a verified record). */
+  Runs: string;
+  /** Hex without 0x; "" when none, or when nothing proved them. */
+  ConstructorArguments: string;
+  /** "Default" when the compiler's default was used. */
+  EVMVersion: string;
+  /** `Name:0xaddr;Name2:0xaddr`. */
+  Library: string;
+  LicenseType: string;
+  /** "1" only with an Implementation (Foundry panics otherwise). */
+  Proxy: '0' | '1';
+  Implementation: string;
+  SwarmSource: string;
+  // Fields beyond Etherscan's first ones (clients ignore what they do not know).
+  CompilerType?: string;
+  ContractFileName?: string;
+  MatchKind?: string;
+  CreationMatch?: string;
+  RuntimeMatch?: string;
+  /** The verified contract a copy was matched through (Etherscan's field). */
+  SimilarMatch?: string;
+}
 
-/** The record of an address that is not verified (spec/api.md, exactly). */
+/** The record of an address that is not verified, exactly as Etherscan gives it. */
 export function unverifiedRecord(): SourceRecord {
   return {
     SourceCode: '',
@@ -28,10 +58,11 @@ export function unverifiedRecord(): SourceRecord {
 
 /** The record of a verified contract, with its proxy link when verifyproxycontract found one. */
 export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | null = null): SourceRecord {
-  const standardJson = contract.codeFormat === 'solidity-standard-json-input';
   const implementation = proxy?.implementation ?? '';
+  const proven = provenMatch(contract);
+  const published = publishedSourceCode(contract);
   return {
-    SourceCode: standardJson ? wrapStandardJson(contract.sourceCode.trim()) : contract.sourceCode,
+    SourceCode: contract.codeFormat === 'solidity-standard-json-input' ? wrapStandardJson(published) : published,
     ABI: contract.abi,
     ContractName: contract.contractName,
     CompilerVersion: contract.compilerVersion,
@@ -42,17 +73,14 @@ export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | 
     EVMVersion: contract.evmVersion || 'Default',
     Library: contract.libraries.map((l) => `${l.name}:${l.address}`).join(';'),
     LicenseType: licenseName(contract.licenseType),
-    // Foundry panics on Proxy "1" without an implementation: both or neither.
     Proxy: implementation ? '1' : '0',
     Implementation: implementation,
     SwarmSource: contract.swarmSource,
-    // Extra fields (clients ignore what they do not know).
     CompilerType: 'solc',
     ContractFileName: contract.sourcePath,
-    MatchKind: contract.matchKind,
-    CreationMatch: contract.creationMatch ?? '',
-    RuntimeMatch: contract.runtimeMatch ?? '',
-    // The verified contract a copy was matched through (Etherscan's field).
+    MatchKind: proven.match,
+    CreationMatch: proven.creation ?? '',
+    RuntimeMatch: proven.runtime ?? '',
     SimilarMatch: contract.method === 'similar' ? (contract.similarTo ?? '') : '',
   };
 }

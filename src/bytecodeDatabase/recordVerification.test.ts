@@ -4,6 +4,7 @@ import { standardJsonSubmission, submissionWith } from '../../test/helpers/submi
 import type { Address, Hex, SingleFileSubmission, SourceSubmission } from '../core/types.js';
 import type { CopyTemplate } from '../store/copyTemplates.js';
 import { getVerifiedContract, listReplacedVerifications } from '../store/verifiedContracts.js';
+import { publishedSourceCode } from '../useCases/index.js';
 import type { CompiledContract, CopyMatch, VerificationResult } from '../verify/index.js';
 import { recordVerification, type SeenDeployment } from './recordVerification.js';
 
@@ -82,7 +83,6 @@ describeOnDialects('recording a verification', (dialect) => {
     const served = await getVerifiedContract(stores.other.db, address);
     expect(served).toMatchObject({
       compiledContractId: recorded.compiledContractId,
-      sourceCode: SOURCE,
       sources: [{ path: 'Box.sol', content: SOURCE }],
       codeFormat: 'solidity-single-file',
       compilerVersion: 'v0.8.26+commit.8a97fa7a',
@@ -110,7 +110,7 @@ describeOnDialects('recording a verification', (dialect) => {
         receipt: 'a'.repeat(50),
       },
     });
-    expect((await getVerifiedContract(stores.store.db, flattened))?.sourceCode).toBe(repaired);
+    expect((await getVerifiedContract(stores.store.db, flattened))?.sources).toEqual([{ path: 'Box.sol', content: repaired }]);
 
     const input = { language: 'Solidity', sources: { 'Box.sol': { content: SOURCE } }, settings: SETTINGS };
     const json = addr(3);
@@ -118,7 +118,13 @@ describeOnDialects('recording a verification', (dialect) => {
       deployment: deployment(json),
       from: { submission: standardJsonSubmission(input, 'Box.sol:Box', { address: json }), result: verdictOf(SOURCE), receipt: 'b'.repeat(50) },
     });
-    expect(await getVerifiedContract(stores.store.db, json)).toMatchObject({ codeFormat: 'solidity-standard-json-input', sourceCode: JSON.stringify(input) });
+    expect(await getVerifiedContract(stores.store.db, json)).toMatchObject({
+      codeFormat: 'solidity-standard-json-input',
+      language: 'Solidity',
+      sources: [{ path: 'Box.sol', content: SOURCE }],
+      settings: SETTINGS,
+    });
+    expect(publishedSourceCode((await getVerifiedContract(stores.store.db, json))!)).toBe(JSON.stringify(input));
 
     const fromCode = addr(4);
     const changes = [{ setting: 'bytecodeHash', from: '', to: 'none' }];
@@ -138,10 +144,11 @@ describeOnDialects('recording a verification', (dialect) => {
         receipt: 'c'.repeat(50),
       },
     });
-    expect(await getVerifiedContract(stores.store.db, fromCode)).toMatchObject({
-      codeFormat: 'solidity-standard-json-input',
-      sourceCode: JSON.stringify({ language: 'Solidity', sources: { 'Box.sol': { content: SOURCE } }, settings: compiledSettings }),
-    });
+    const published = await getVerifiedContract(stores.store.db, fromCode);
+    expect(published).toMatchObject({ codeFormat: 'solidity-standard-json-input' });
+    expect(publishedSourceCode(published!)).toBe(
+      JSON.stringify({ language: 'Solidity', sources: { 'Box.sol': { content: SOURCE } }, settings: compiledSettings }),
+    );
   });
 
   it('replaces a record only by a strictly better verdict, or by one of the code the address holds now', async () => {

@@ -1,4 +1,5 @@
 /** Hex and addresses as the service reads them from clients and the chain. */
+import type { Address } from './types.js';
 
 /** A 0x-prefixed 20-byte address in any letter case. */
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
@@ -6,6 +7,11 @@ export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 /** True when `text` is a 0x-prefixed 20-byte address (any letter case). */
 export function isAddress(text: string): boolean {
   return ADDRESS_PATTERN.test(text);
+}
+
+/** `text` as the service's Address (lower case) when it is a 0x-prefixed 20-byte address in any letter case; null when it is not one. */
+export function parseAddress(text: string): Address | null {
+  return ADDRESS_PATTERN.test(text) ? (text.toLowerCase() as Address) : null;
 }
 
 /** The hex digits without a leading 0x (or 0X). */

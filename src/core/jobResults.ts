@@ -4,13 +4,14 @@
  * reads, and a better wording reaches old receipts too.
  */
 import { type ErrorDetails, type ErrorFacts, type FlatteningRepairFact, isSolproofError } from './errors.js';
+import type { MatchKind } from './types.js';
 
 /** A verification that passed: how it matched. */
 export interface SourcePassResult {
-  matchKind: string;
-  creationMatch: string | null;
+  matchKind: MatchKind;
+  creationMatch: MatchKind | null;
   /** Null in the results of early releases, which passed a creation-only match. */
-  runtimeMatch: string | null;
+  runtimeMatch: MatchKind | null;
   /** A dry run: nothing was published. */
   dryRun?: true;
   /** It replaced a weaker record. */
@@ -34,7 +35,7 @@ export interface MetadataSettingFromCode {
 /** A whole build that compiled: its contracts, and the addresses verified as one of them when it ran. */
 export interface BuildPassResult {
   contracts: { path: string; name: string }[];
-  verified: { address: string; contractName: string; sourcePath: string; matchKind: string }[];
+  verified: { address: string; contractName: string; sourcePath: string; matchKind: MatchKind }[];
 }
 
 /** A verification or build that failed with a verdict: the error's code and facts, and the diagnosis of a source failure. */

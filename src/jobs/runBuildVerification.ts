@@ -1,7 +1,7 @@
 import type { CopyRecogniser } from '../bytecodeDatabase/recogniseCopies.js';
 import { recordBuild } from '../bytecodeDatabase/recordVerification.js';
 import { errorFacts, isSolproofError } from '../core/errors.js';
-import { type FailureResult, storedError } from '../core/jobResults.js';
+import { type BuildPassResult, type FailureResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import type { CompiledUnit } from '../store/compilations.js';
@@ -93,7 +93,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
   };
 }
 
-async function describe(store: Store, addresses: Address[]): Promise<{ address: string; contractName: string; sourcePath: string; matchKind: string }[]> {
+async function describe(store: Store, addresses: Address[]): Promise<BuildPassResult['verified']> {
   if (addresses.length === 0) return [];
   const rows = await store.db
     .selectFrom('verifiedContracts')
@@ -105,5 +105,5 @@ async function describe(store: Store, addresses: Address[]): Promise<{ address: 
     )
     .orderBy('address')
     .execute();
-  return rows;
+  return rows.map((row) => ({ ...row, matchKind: row.matchKind === 'full' ? 'full' : 'partial' }));
 }

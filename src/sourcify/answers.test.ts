@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matched, overallMatch, sourcifyMatch, unmatched } from './answers.js';
+import { matched, matchesOf, sourcifyMatch, unmatched } from './answers.js';
 import { readSelection } from './contract.js';
 
 describe("Sourcify's match words", () => {
@@ -7,11 +7,30 @@ describe("Sourcify's match words", () => {
     expect([sourcifyMatch('full'), sourcifyMatch('partial'), sourcifyMatch(null)]).toEqual(['exact_match', 'match', null]);
   });
 
-  it('the overall match is the better of creation and runtime', () => {
-    expect(overallMatch('match', 'exact_match')).toBe('exact_match');
-    expect(overallMatch('exact_match', null)).toBe('exact_match');
-    expect(overallMatch(null, 'match')).toBe('match');
-    expect(overallMatch(null, null)).toBeNull();
+  it('the overall match is what the verdict proved; a runtime part is exact only when the whole verdict is', () => {
+    expect(matchesOf({ matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full' })).toEqual({
+      match: 'exact_match',
+      creationMatch: 'exact_match',
+      runtimeMatch: 'exact_match',
+    });
+    // Runtime code placed without a creation (anvil_setCode): its immutables' values are the chain's word, not proven.
+    expect(matchesOf({ matchKind: 'partial', creationMatch: null, runtimeMatch: 'full' })).toEqual({
+      match: 'match',
+      creationMatch: null,
+      runtimeMatch: 'match',
+    });
+    expect(matchesOf({ matchKind: 'full', creationMatch: null, runtimeMatch: 'full' })).toEqual({
+      match: 'exact_match',
+      creationMatch: null,
+      runtimeMatch: 'exact_match',
+    });
+    expect(matchesOf({ matchKind: 'partial', creationMatch: 'partial', runtimeMatch: 'partial' })).toEqual({
+      match: 'match',
+      creationMatch: 'match',
+      runtimeMatch: 'match',
+    });
+    // Records from before the runtime code had to match say only their overall kind.
+    expect(matchesOf({ matchKind: 'full', creationMatch: 'full', runtimeMatch: null })).toMatchObject({ match: 'exact_match', runtimeMatch: 'exact_match' });
   });
 
   it("a record's minimal object: checksummed address, matchId the list position, time in whole seconds", () => {

@@ -6,20 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { getAddress } from 'viem';
 import type { MatchKind } from '../core/types.js';
+import { provenMatch } from '../verify/index.js';
 
 /** Sourcify's word for how a part matched: `exact_match` (full), `match` (partial), or null. */
 export type SourcifyMatch = 'exact_match' | 'match' | null;
 
 /** The service's match kind in Sourcify's words. */
-export function sourcifyMatch(kind: MatchKind | string | null | undefined): SourcifyMatch {
+export function sourcifyMatch(kind: MatchKind | null | undefined): SourcifyMatch {
   return kind === 'full' ? 'exact_match' : kind === 'partial' ? 'match' : null;
-}
-
-/** Sourcify's overall `match`: the better of the creation and the runtime match. */
-export function overallMatch(creation: SourcifyMatch, runtime: SourcifyMatch): SourcifyMatch {
-  if (creation === 'exact_match' || runtime === 'exact_match') return 'exact_match';
-  if (creation === 'match' || runtime === 'match') return 'match';
-  return null;
 }
 
 /** Sourcify's minimal contract object (`VerifiedContractMinimal`). */
@@ -38,6 +32,16 @@ export function unmatched(chainId: number, address: string): ContractMinimal {
   return { match: null, creationMatch: null, runtimeMatch: null, chainId: String(chainId), address: checksummed(address) };
 }
 
+/** A verdict's matches in Sourcify's words: what the service proved (provenMatch), overall and part by part. */
+export function matchesOf(verdict: {
+  creationMatch: MatchKind | null;
+  runtimeMatch: MatchKind | null;
+  matchKind: MatchKind;
+}): Pick<ContractMinimal, 'match' | 'creationMatch' | 'runtimeMatch'> {
+  const proven = provenMatch(verdict);
+  return { match: sourcifyMatch(proven.match), creationMatch: sourcifyMatch(proven.creation), runtimeMatch: sourcifyMatch(proven.runtime) };
+}
+
 /**
  * A record's minimal object. `matchId` is the record's position in the list of verified
  * contracts (`<verifiedAt>-<address>`), what `afterMatchId` pages by.
@@ -46,13 +50,8 @@ export function matched(
   chainId: number,
   record: { address: string; creationMatch: MatchKind | null; runtimeMatch: MatchKind | null; matchKind: MatchKind; verifiedAt: number },
 ): ContractMinimal {
-  const creationMatch = sourcifyMatch(record.creationMatch);
-  // Records written before the runtime code had to match say only their overall kind.
-  const runtimeMatch = sourcifyMatch(record.runtimeMatch ?? record.matchKind);
   return {
-    match: overallMatch(creationMatch, runtimeMatch),
-    creationMatch,
-    runtimeMatch,
+    ...matchesOf(record),
     chainId: String(chainId),
     address: checksummed(record.address),
     verifiedAt: isoSecond(record.verifiedAt),

@@ -6,13 +6,10 @@
  * gives everything but what it names.
  */
 import { keccakOfText } from '../core/keccak.js';
-import { loadCompiledContract } from '../store/compilations.js';
-import { getProxyRecord } from '../store/proxyRecords.js';
-import { getVerifiedContract, type VerifiedContract } from '../store/verifiedContracts.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
+import { publishedInput, readCompiledCode, readContract, readDeployment, readProxy, type Services, type VerifiedContract } from '../useCases/index.js';
 import { type Answer, checksummed, errorAnswer, matched, unmatched } from './answers.js';
 import { checkTarget, isAnswer } from './checkTarget.js';
-import type { SourcifyContext } from './context.js';
 
 /** Every field `fields`/`omit` may name, with the sub-fields of the nested ones. */
 const FIELDS: Record<string, readonly string[]> = {
@@ -99,22 +96,23 @@ export function readSelection(fields: string | undefined, omit: string | undefin
   return new Map();
 }
 
-export async function getContract(ctx: SourcifyContext, params: { chainId?: string; address?: string }, query: Record<string, unknown>): Promise<Answer> {
-  const target = checkTarget(ctx, params);
+export async function getContract(
+  s: Services,
+  params: { chainId?: string | undefined; address?: string | undefined },
+  query: Record<string, unknown>,
+): Promise<Answer> {
+  const target = checkTarget(s.chainId, params);
   if (isAnswer(target)) return target;
   const { address } = target;
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
   const selection = readSelection(text('fields'), text('omit'));
   if (typeof selection === 'string') return errorAnswer(400, 'invalid_parameter', SOURCIFY_TEXT.invalidField('fields', selection));
 
-  await ctx.records.check(address);
-  let contract = await getVerifiedContract(ctx.store.db, address);
-  // Not verified: it may be a copy of a contract that is.
-  if (!contract && (await ctx.copies.tryVerify(address))) contract = await getVerifiedContract(ctx.store.db, address);
-  if (!contract) return { status: 404, body: unmatched(ctx.chainId, address) };
+  const contract = await readContract(s, address);
+  if (!contract) return { status: 404, body: unmatched(s.chainId, address) };
 
-  const body: Record<string, unknown> = { ...matched(ctx.chainId, contract) };
-  const parts = await contractParts(ctx, contract, selection);
+  const body: Record<string, unknown> = { ...matched(s.chainId, contract) };
+  const parts = await contractParts(s, contract, selection);
   for (const [field, subs] of selection) {
     const value = parts[field];
     if (value === undefined) continue;
@@ -136,7 +134,7 @@ const parseJson = (text: string): unknown => {
 };
 
 /** Every field asked for, built from the record, its compilation and its deployment. */
-async function contractParts(ctx: SourcifyContext, contract: VerifiedContract, selection: Selection): Promise<Record<string, unknown>> {
+async function contractParts(s: Services, contract: VerifiedContract, selection: Selection): Promise<Record<string, unknown>> {
   const parts: Record<string, unknown> = {};
   const abi = (parseJson(contract.abi) as unknown[] | null) ?? [];
   const metadata = parseJson(contract.metadata) as { output?: { userdoc?: unknown; devdoc?: unknown } } | null;
@@ -151,48 +149,45 @@ async function contractParts(ctx: SourcifyContext, contract: VerifiedContract, s
   parts.sourceIds = null;
   parts.stdJsonOutput = null;
   parts.additionalInput = null;
-  parts.sources = Object.fromEntries(contract.sources.map((s) => [s.path, { content: s.content }]));
+  const published = publishedInput(contract);
+  parts.sources = published.sources;
   parts.compilation = {
-    language: 'Solidity',
+    language: contract.language,
     compiler: 'solc',
     compilerVersion: shortVersion,
     compilerSettings: contract.settings,
     name: contract.contractName,
     fullyQualifiedName: `${contract.sourcePath}:${contract.contractName}`,
   };
-  parts.stdJsonInput = {
-    language: 'Solidity',
-    sources: Object.fromEntries(contract.sources.map((s) => [s.path, { content: s.content }])),
-    settings: contract.settings,
-  };
+  parts.stdJsonInput = published;
   parts.signatures = signaturesOf(abi);
   if (selection.has('proxyResolution')) {
-    const proxy = await getProxyRecord(ctx.store.db, contract.address);
+    const proxy = await readProxy(s, contract.address);
     parts.proxyResolution = proxy
       ? { isProxy: true, proxyType: proxy.pattern, implementations: [{ address: checksummed(proxy.implementation) }] }
       : { isProxy: false, proxyType: null, implementations: [] };
   }
   if (selection.has('deployment') || selection.has('creationBytecode') || selection.has('runtimeBytecode')) {
     // The creation is found once and kept (getcontractcreation reads the same); the record check proved the code at the address is the record's.
-    const [creation, runtime] = await Promise.all([ctx.creations.creationOf(contract.address).catch(() => null), ctx.chain.getCode(contract.address)]);
+    const { creation, runtimeCode } = await readDeployment(s, contract.address);
     parts.deployment = {
       transactionHash: creation?.transactionHash ?? contract.deployment?.transactionHash ?? null,
       blockNumber: creation ? String(creation.blockNumber) : contract.deployment?.blockNumber != null ? String(contract.deployment.blockNumber) : null,
       transactionIndex: null,
       deployer: creation ? checksummed(creation.sender) : contract.deployment?.creator ? checksummed(contract.deployment.creator) : null,
     };
-    Object.assign(parts, await bytecodes(ctx, contract, creation?.creationCode ?? null, runtime === '0x' ? null : runtime));
+    Object.assign(parts, await bytecodes(s, contract, creation?.creationCode ?? null, runtimeCode));
   }
   return parts;
 }
 
 async function bytecodes(
-  ctx: SourcifyContext,
+  s: Services,
   contract: VerifiedContract,
   onchainCreation: string | null,
   onchainRuntime: string | null,
 ): Promise<{ creationBytecode: unknown; runtimeBytecode: unknown }> {
-  const compiled = await loadCompiledContract(ctx.store.db, contract.compiledContractId);
+  const compiled = await readCompiledCode(s, contract);
   const hex = (code: string | null | undefined) => (code ? (code.startsWith('0x') ? code : `0x${code}`) : null);
   const auxdata = (positions: { id: string; offset: number; value: string }[] | undefined) =>
     positions ? Object.fromEntries(positions.map((p) => [p.id, { value: hex(p.value), offset: p.offset }])) : null;

@@ -7,11 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { ErrorFacts } from '../core/errors.js';
 import { isReceipt } from '../core/receipt.js';
-import { getJobStatus, type JobStatus } from '../store/verificationJobs.js';
-import { getVerifiedContract } from '../store/verifiedContracts.js';
 import { SOURCIFY_TEXT, sourceFailureReason, sourcifyJobErrorMessage } from '../texts/index.js';
-import { type Answer, type ContractMinimal, errorAnswer, isoSecond, matched, overallMatch, sourcifyMatch, unmatched } from './answers.js';
-import type { SourcifyContext } from './context.js';
+import { findJob, isFinished, type JobStatus, provenByJob, type Services } from '../useCases/index.js';
+import { type Answer, type ContractMinimal, checksummed, errorAnswer, isoSecond, matchIdOf, sourcifyMatch, unmatched } from './answers.js';
 
 /** The service's error codes in Sourcify's (lib-sourcify's where it has one). */
 const CUSTOM_CODES: Record<string, string> = {
@@ -39,12 +37,12 @@ function stableErrorId(receipt: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export async function jobStatus(ctx: SourcifyContext, verificationId: string | undefined): Promise<Answer> {
+export async function jobStatus(s: Services, verificationId: string | undefined): Promise<Answer> {
   const id = verificationId ?? '';
   if (!isReceipt(id)) return errorAnswer(400, 'invalid_parameter', SOURCIFY_TEXT.invalidVerificationId(id));
-  const job = await getJobStatus(ctx.store.db, id);
-  if (job?.kind !== 'source') return errorAnswer(404, 'job_not_found', SOURCIFY_TEXT.jobNotFound(id));
-  const done = job.state !== 'queued' && job.state !== 'running';
+  const job = await findJob(s, id, ['source']);
+  if (!job) return errorAnswer(404, 'job_not_found', SOURCIFY_TEXT.jobNotFound(id));
+  const done = isFinished(job);
   const body: Record<string, unknown> = {
     isJobCompleted: done,
     verificationId: job.receipt,
@@ -56,25 +54,29 @@ export async function jobStatus(ctx: SourcifyContext, verificationId: string | u
     const reused = job.result?.outcome === 'source_pass' && job.result.document.reusedCompilation === true;
     body.compilationTime = reused ? '0' : String(Math.max(0, Number(job.finishedAt) - Number(job.createdAt)));
   }
-  body.contract = await contractOf(ctx, job);
-  if (done && job.state !== 'pass') body.error = errorOf(ctx, job);
+  body.contract = await contractOf(s, job);
+  if (done && job.state !== 'pass') body.error = errorOf(s, job);
   return { status: 200, body };
 }
 
-async function contractOf(ctx: SourcifyContext, job: JobStatus): Promise<ContractMinimal> {
-  if (job.state !== 'pass' || job.result?.outcome !== 'source_pass') return unmatched(ctx.chainId, job.address);
-  const verdict = job.result.document;
-  const record = await getVerifiedContract(ctx.store.db, job.address);
-  // The record this job wrote (a later one may have replaced it since: then the job's own verdict).
-  if (record && record.receipt === job.receipt) return matched(ctx.chainId, record);
-  const creationMatch = sourcifyMatch(verdict.creationMatch);
-  const runtimeMatch = sourcifyMatch(verdict.runtimeMatch ?? verdict.matchKind);
-  return { ...unmatched(ctx.chainId, job.address), match: overallMatch(creationMatch, runtimeMatch), creationMatch, runtimeMatch };
+async function contractOf(s: Services, job: JobStatus): Promise<ContractMinimal> {
+  const proven = await provenByJob(s, job);
+  if (!proven) return unmatched(s.chainId, job.address);
+  const { proof, verifiedAt } = proven;
+  return {
+    match: sourcifyMatch(proof.match),
+    creationMatch: sourcifyMatch(proof.creation),
+    runtimeMatch: sourcifyMatch(proof.runtime),
+    chainId: String(s.chainId),
+    address: checksummed(job.address),
+    // The record this job wrote, while it stands (a later one may have replaced it since).
+    ...(verifiedAt !== null ? { verifiedAt: isoSecond(verifiedAt), matchId: matchIdOf({ verifiedAt, address: job.address }) } : {}),
+  };
 }
 
-function errorOf(ctx: SourcifyContext, job: JobStatus): Record<string, unknown> {
+function errorOf(s: Services, job: JobStatus): Record<string, unknown> {
   const errorId = stableErrorId(job.receipt);
-  const place = { chainId: ctx.chainId, address: job.address };
+  const place = { chainId: s.chainId, address: job.address };
   if (job.state === 'already_verified') {
     return { customCode: 'already_verified', message: SOURCIFY_TEXT.jobAlreadyVerified, errorId };
   }

@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SOURCIFY_TEXT } from '../texts/index.js';
+import type { Services } from '../useCases/index.js';
 import { type Answer, sendError } from './answers.js';
-import type { SourcifyContext } from './context.js';
 import { getContract } from './contract.js';
 import { listContracts } from './contracts.js';
 import { jobStatus } from './jobStatus.js';
@@ -25,25 +25,25 @@ export const SOURCIFY_BASE_PATH = '/sourcify';
 type Params = Record<string, string | undefined>;
 
 /** Registers the routes under SOURCIFY_BASE_PATH. */
-export async function registerSourcifyRoutes(app: FastifyInstance, ctx: SourcifyContext): Promise<void> {
+export async function registerSourcifyRoutes(app: FastifyInstance, s: Services): Promise<void> {
   await app.register(
     async (api) => {
       // Sourcify's bodies are JSON, whatever content type a client names (or none).
       api.removeAllContentTypeParsers();
-      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, ctx.config.bodyLimit));
+      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, s.config.bodyLimit));
 
       // Keyless: each client address is limited (`--sourcify-rate` a second) before its body is read.
       api.addHook('onRequest', async (request, reply) => {
-        if (!(await ctx.limits.takeToken('sourcify', request.ip.slice(0, 64), ctx.config.sourcifyRate))) {
+        if (!(await s.limits.takeToken('sourcify', request.ip.slice(0, 64), s.config.sourcifyRate))) {
           return sendError(reply, 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
         }
       });
 
       api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
         if (error instanceof InvalidJson) return sendError(reply, 400, 'invalid_json', SOURCIFY_TEXT.invalidJson);
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.bodyLimit));
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(s.config.bodyLimit));
         if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);
-        ctx.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
+        s.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
         return sendError(reply, 500, 'internal_error', SOURCIFY_TEXT.internalError);
       });
       api.setNotFoundHandler((request, reply) =>
@@ -54,19 +54,19 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
       const params = (request: FastifyRequest) => request.params as Params;
       const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 
-      api.post('/v2/verify/:chainId/:address', async (request, reply) => answer(reply, await verify(ctx, params(request), request.body, request.ip)));
+      api.post('/v2/verify/:chainId/:address', async (request, reply) => answer(reply, await verify(s, params(request), request.body, request.ip)));
       api.post('/v2/verify/metadata/:chainId/:address', async (request, reply) => {
         const read = readMetadataRequest(request.body);
         if (!read.ok) return sendError(reply, 400, 'invalid_parameter', read.message);
-        return answer(reply, await verify(ctx, params(request), read.request, request.ip));
+        return answer(reply, await verify(s, params(request), read.request, request.ip));
       });
-      api.post('/v2/verify/similarity/:chainId/:address', async (request, reply) => answer(reply, await verifySimilar(ctx, params(request), request.body)));
-      api.get('/v2/verify/:verificationId', async (request, reply) => answer(reply, await jobStatus(ctx, params(request).verificationId)));
-      api.get('/v2/contract/:chainId/:address', async (request, reply) => answer(reply, await getContract(ctx, params(request), query(request))));
+      api.post('/v2/verify/similarity/:chainId/:address', async (request, reply) => answer(reply, await verifySimilar(s, params(request), request.body)));
+      api.get('/v2/verify/:verificationId', async (request, reply) => answer(reply, await jobStatus(s, params(request).verificationId)));
+      api.get('/v2/contract/:chainId/:address', async (request, reply) => answer(reply, await getContract(s, params(request), query(request))));
       // Sourcify's v1, as hardhat-verify 2 calls it.
-      api.get('/check-all-by-addresses', async (request, reply) => answer(reply, await checkAllByAddresses(ctx, query(request))));
-      api.post('/', async (request, reply) => answer(reply, await verifyFiles(ctx, request.body, request.ip)));
-      api.get('/v2/contracts/:chainId', async (request, reply) => answer(reply, await listContracts(ctx, params(request), query(request))));
+      api.get('/check-all-by-addresses', async (request, reply) => answer(reply, await checkAllByAddresses(s, query(request))));
+      api.post('/', async (request, reply) => answer(reply, await verifyFiles(s, request.body, request.ip)));
+      api.get('/v2/contracts/:chainId', async (request, reply) => answer(reply, await listContracts(s, params(request), query(request))));
     },
     { prefix: SOURCIFY_BASE_PATH },
   );

@@ -410,12 +410,13 @@ function toJob(row: JobRow): VerificationJob {
   }
 }
 
-/** The receipt of a source verification of `address` that is waiting or running, or null when none is. */
-export async function unfinishedSourceJob(db: Kysely<Database>, address: string): Promise<string | null> {
+/** The receipt of a source verification of `address` by the key (or keyless client) `apiKeyId` that is waiting or running, or null when none is. */
+export async function unfinishedSourceJob(db: Kysely<Database>, address: string, apiKeyId: string): Promise<string | null> {
   const row = await db
     .selectFrom('verificationJobs')
     .select('receipt')
     .where('address', '=', address.toLowerCase())
+    .where('apiKeyId', '=', apiKeyId)
     .where('kind', '=', 'source')
     .where('state', 'in', ['queued', 'running'])
     .limit(1)

@@ -25,8 +25,8 @@ export interface VerifiedContract {
   /** Long form with the leading v: `v0.8.26+commit.8a97fa7a`. */
   compilerVersion: string;
   codeFormat: CodeFormat;
-  /** The source text exactly as submitted (Solidity, or the standard JSON text). */
-  sourceCode: string;
+  /** The compilation's language (`Solidity`). */
+  language: string;
   /** The sources that were compiled and that the metadata proves, by path. */
   sources: { path: string; content: string }[];
   /** How many other files the submitted input carried: compiled, but not part of the contract (not published). */
@@ -363,14 +363,18 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     .innerJoin('compilations as c', 'c.id', 'cc.compilationId')
     .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
     .selectAll('v')
-    .select(['cc.abi', 'cc.metadata', 'cc.compilationId', 'c.settings', 'd.transactionHash', 'd.blockNumber', 'd.creator', 'd.factory'])
+    .select(['cc.abi', 'cc.metadata', 'cc.compilationId', 'c.settings', 'c.language', 'd.transactionHash', 'd.blockNumber', 'd.creator', 'd.factory'])
     .where('v.address', '=', address.toLowerCase())
     .executeTakeFirst();
   if (!row) return null;
   // Only the files the metadata lists are published: the others were never proven to be part of the contract.
   const proven = metadataSourcePaths(row.metadata);
-  const [sourceCode, compiled] = await Promise.all([readInputDocument(db, row.inputDocumentId, proven), compilationSources(db, row.compilationId)]);
-  const sources = proven ? compiled.filter((s) => proven.has(s.path)) : compiled;
+  const compiled = await compilationSources(db, row.compilationId);
+  let sources = proven ? compiled.filter((s) => proven.has(s.path)) : compiled;
+  // A record moved from before the compilations kept their sources has its submitted file alone.
+  if (sources.length === 0 && row.codeFormat === 'solidity-single-file') {
+    sources = [{ path: row.sourcePath || `${row.contractName}.sol`, content: (await readInputDocument(db, row.inputDocumentId)) ?? '' }];
+  }
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
   return {
     ...toVerdict(row),
@@ -379,7 +383,7 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     sourcePath: row.sourcePath,
     compilerVersion: row.compilerVersion,
     codeFormat: row.codeFormat as CodeFormat,
-    sourceCode: sourceCode ?? '',
+    language: row.language,
     sources,
     unpublishedSources: compiled.length - sources.length,
     settings,

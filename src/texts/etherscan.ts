@@ -68,6 +68,9 @@ export const TEXT = {
   internalError: 'Internal error; please try again later',
   dailyQuotaReached: (kind: 'verify' | 'proxy' | 'dry_run', limit: number, resetsAt: Date) =>
     `Daily limit of ${limit} ${{ verify: 'source code verifications', proxy: 'proxy verifications', dry_run: 'dry runs' }[kind]} reached for this API key; it resets at ${utcSecond(resetsAt)}`,
+  /** A key's second submission for an address while its first is still waiting or running. */
+  ownJobUnfinished: (address: string, receipt: string) =>
+    `A verification of ${address} by this API key is still waiting or running (receipt ${receipt}): wait for its verdict with checkverifystatus before submitting again`,
   tooManyUnfinished: (count: number) => `This API key has ${count} verifications waiting or running; submit more when some have finished`,
   methodNotAllowed: (method: string) => `The ${method.slice(0, 16)} method is not accepted here: send GET or POST`,
   headersTooLarge: (limit: number) => `Request line and headers too large: the limit is ${limit} bytes; send long fields in a POST body`,

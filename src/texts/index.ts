@@ -9,4 +9,5 @@ export * from './diagnosis.js';
 export { compilerErrorsText, errorSentence, flatteningRepairsText, flatteningWhyText, submittedVersionText, verdictReason } from './errors.js';
 export { TEXT, utcSecond } from './etherscan.js';
 export * from './jobs.js';
+export { accessRefusalText, submitRefusalText } from './refusals.js';
 export { SOURCIFY_TEXT, sourcifyJobErrorMessage, sourcifyVersionProblem } from './sourcify.js';

@@ -19,8 +19,10 @@ export const SOURCIFY_TEXT = {
   invalidVerificationId: (given: string) => `Invalid verificationId "${given.slice(0, 64)}"`,
   jobNotFound: (id: string) => `The verification job with id ${id.slice(0, 64)} was not found`,
   alreadyVerified: (address: string, chainId: number) =>
-    `Contract ${address} on chain ${chainId} is already verified with runtimeMatch and creationMatch both being exact matches.`,
-  beingVerified: (address: string, chainId: number) => `Contract ${address} on chain ${chainId} is already being verified.`,
+    `Contract ${address} on chain ${chainId} is already verified with an exact match of its runtime code that no submission can improve.`,
+  beingVerified: (address: string, chainId: number) =>
+    `Contract ${address} on chain ${chainId} is already being verified by a submission of yours; wait for its verdict before submitting again.`,
+  nodeUnavailable: 'The network node could not be reached; please try again later.',
   tooManyRequests: 'You are sending too many requests; please slow down',
   dailyQuota: (limit: number, resetsAt: Date) => `Daily limit of ${limit} verifications reached for this client address; it resets at ${utcSecond(resetsAt)}`,
   tooManyUnfinished: (count: number) => `This client address has ${count} verifications waiting or running; submit more when some have finished`,

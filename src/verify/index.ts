@@ -55,5 +55,5 @@ export { type SettingsSummary, settingsSummary } from './settingsSummary.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export type { Transformation, TransformationValues } from './transformations.js';
-export { canBeImproved, isBetterVerdict, type VerdictStrength, verdictRank } from './verdictRank.js';
+export { canBeImproved, isBetterVerdict, type ProvenMatch, provenMatch, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';

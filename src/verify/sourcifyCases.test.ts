@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rejection } from '../../test/helpers/rejection.js';
-import { available } from '../../test/helpers/requirements.js';
 import { inProcessCompiler } from '../../test/helpers/solc.js';
-import {
-  BEYOND_SOURCIFY,
-  expectedVerification,
-  IN_SCOPE_CASES,
-  loadSourcifyCase,
-  matchKindOf,
-  SOURCIFY_CASES_DIR,
-  SOURCIFY_CASES_MISSING,
-  type SourcifyMatch,
-} from '../../test/helpers/sourcifyCases.js';
+import { BEYOND_SOURCIFY, expectedVerification, IN_SCOPE_CASES, loadSourcifyCase, matchKindOf, type SourcifyMatch } from '../../test/helpers/sourcifyCases.js';
 import { standardJsonSubmission } from '../../test/helpers/submissions.js';
 import { errorSentence } from '../texts/index.js';
 import type { TransformationValues } from './transformations.js';
 import { verifyContract } from './verifyContract.js';
 
 const CASES = IN_SCOPE_CASES;
-const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
-
 const kind = (m: SourcifyMatch) => matchKindOf(m) || null;
 
 /** Sourcify writes empty value maps ({cborAuxdata: {}}) where nothing was recorded. */
@@ -27,7 +15,7 @@ function normalise(values: TransformationValues | null): Record<string, unknown>
   return Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === 'string' || Object.keys(v as object).length > 0));
 }
 
-describe.skipIf(!casesAvailable)('Sourcify verification cases', () => {
+describe('Sourcify verification cases', () => {
   const compiler = inProcessCompiler();
 
   it.each(CASES)("%s gives Sourcify's verdict (or proves more, see BEYOND_SOURCIFY)", async (name) => {

@@ -56,3 +56,27 @@ export function canBeImproved(existing: VerdictStrength): boolean {
   if (existing.method === 'similar') return true;
   return !(existing.matchKind === 'full' && existing.runtimeMatch !== null);
 }
+
+/** How much a verdict proves, overall and part by part: the one answer every door gives. */
+export interface ProvenMatch {
+  /** Full only when every source byte, every setting and every immutable value is proven. */
+  match: MatchKind;
+  creation: MatchKind | null;
+  runtime: MatchKind | null;
+}
+
+/**
+ * What a verdict proves, as every door reports it. A runtime code matched byte for byte is
+ * still only partly proven while nothing proves its immutables' values (no creation code ran
+ * the constructor with proven arguments, e.g. code placed with anvil_setCode): its part is
+ * partial whenever the whole verdict is. A creation match full proves the rest with it.
+ */
+export function provenMatch(v: Pick<VerdictStrength, 'matchKind' | 'runtimeMatch' | 'creationMatch'>): ProvenMatch {
+  // Records written before the runtime code had to match say only their overall kind.
+  const runtime = v.runtimeMatch ?? v.matchKind;
+  return {
+    match: v.matchKind,
+    creation: v.creationMatch,
+    runtime: runtime === 'full' && v.matchKind !== 'full' ? 'partial' : runtime,
+  };
+}

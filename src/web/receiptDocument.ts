@@ -1,5 +1,5 @@
-import type { JobStatus } from '../store/verificationJobs.js';
 import { receiptStatusText } from '../texts/index.js';
+import type { JobStatus } from '../useCases/index.js';
 import { diagnosisReasonCode } from '../verify/index.js';
 
 /** What `/receipt/<guid>.json` answers: a receipt's state, verdict and diagnosis, for tools. */

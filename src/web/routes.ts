@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { redactUrl } from '../core/log.js';
-import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { WebContext } from './context.js';
 import { CallError } from './contractCalls.js';
 import { CONTENT_SECURITY_POLICY } from './layout.js';
@@ -24,8 +23,8 @@ import { verifyRoutes } from './routes/verify.js';
  * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
  * call endpoints) instead of the API's envelopes.
  */
-export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext, limits: RateLimitStore): Promise<void> {
-  const runtime = createWebRuntime(limits);
+export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext): Promise<void> {
+  const runtime = createWebRuntime(ctx.limits);
   // API requests in flight: while there are any, the CSV export pauses between batches, so a
   // download of the whole store takes longer rather than taking the API's CPU.
   app.addHook('onRequest', async (request, reply) => {

@@ -2,17 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
-import { available } from '../helpers/requirements.js';
 import { createKey, startService } from '../helpers/service.js';
-import {
-  expectedServedInput,
-  expectedVerification,
-  IN_SCOPE_CASES,
-  loadSourcifyCase,
-  matchKindOf,
-  SOURCIFY_CASES_DIR,
-  SOURCIFY_CASES_MISSING,
-} from '../helpers/sourcifyCases.js';
+import { expectedServedInput, expectedVerification, IN_SCOPE_CASES, loadSourcifyCase, matchKindOf } from '../helpers/sourcifyCases.js';
 
 // Deployer account reserved for this file, so nonces never race with other files.
 const ACCOUNT = deployerAccount('api/sourcifyCases');
@@ -29,9 +20,7 @@ const OUT_OF_SCOPE: Array<[string, string]> = [
   ['yul', 'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Yul")'],
 ];
 
-const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
-
-describe.skipIf(!casesAvailable)('Sourcify verification cases through the API', () => {
+describe('Sourcify verification cases through the API', () => {
   const { publicClient } = devnetClients(ACCOUNT);
 
   // Each case on a service of its own (a fresh store): several cases deploy the same code, and

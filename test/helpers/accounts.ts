@@ -61,6 +61,7 @@ const DEPLOYERS = [
   'api/keptAnswers',
   'verify/leanCompile',
   'api/compileAhead',
+  'doors/oneAnswer',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

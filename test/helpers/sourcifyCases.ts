@@ -1,23 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hex } from '../../src/core/types.js';
 import type { Transformation, TransformationValues } from '../../src/verify/index.js';
 
-/**
- * Sourcify's own verification cases (argotorg/sourcify server test data), kept in the shared
- * folder beside the repository: an outside conformance suite for the verdicts.
- */
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CANDIDATES = [
-  process.env.SOLPROOF_SOURCIFY_CASES,
-  join(root, '..', 'shared', 'fixtures', 'sourcify-cases'),
-  '/work/shared/fixtures/sourcify-cases',
-].filter((p): p is string => Boolean(p));
-
-/** The folder holding the cases, or null (tests then skip and say why). */
-export const SOURCIFY_CASES_DIR: string | null = CANDIDATES.find((p) => existsSync(join(p, 'full_match.json'))) ?? null;
-export const SOURCIFY_CASES_MISSING = `Sourcify's cases were not found (looked in ${CANDIDATES.join(', ')})`;
+/** Sourcify's own verification cases (its server's test data, kept in test/fixtures): an outside conformance suite for the verdicts. */
+const SOURCIFY_CASES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'sourcify-cases');
 
 export type SourcifyMatch = 'exact_match' | 'match' | null;
 
@@ -54,7 +42,6 @@ export const IN_SCOPE_CASES = [
 ] as const;
 
 export function loadSourcifyCase(name: string): SourcifyCase {
-  if (!SOURCIFY_CASES_DIR) throw new Error(SOURCIFY_CASES_MISSING);
   return JSON.parse(readFileSync(join(SOURCIFY_CASES_DIR, `${name}.json`), 'utf8')) as SourcifyCase;
 }
 

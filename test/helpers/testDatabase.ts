@@ -125,7 +125,7 @@ export async function saveSampleDocuments(db: Kysely<Database>): Promise<string>
 
 /** What a sample record reads back as, beside its own fields. */
 export const SAMPLE_DOCUMENTS = {
-  sourceCode: SAMPLE_SOURCE,
+  language: 'Solidity',
   sources: [{ path: 'Box.sol', content: SAMPLE_SOURCE }],
   abi: JSON.stringify(SAMPLE_ABI),
   optimizationUsed: true,

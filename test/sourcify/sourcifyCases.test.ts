@@ -3,9 +3,8 @@ import type { TransformationValues } from '../../src/verify/index.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet } from '../helpers/api.js';
 import { deployRaw, devnetClients } from '../helpers/chain.js';
-import { available } from '../helpers/requirements.js';
 import { createKey, startService } from '../helpers/service.js';
-import { expectedVerification, IN_SCOPE_CASES, loadSourcifyCase, matchKindOf, SOURCIFY_CASES_DIR, SOURCIFY_CASES_MISSING } from '../helpers/sourcifyCases.js';
+import { expectedVerification, IN_SCOPE_CASES, loadSourcifyCase, matchKindOf } from '../helpers/sourcifyCases.js';
 import { sourcifyErrorWith, sourcifyGet, sourcifyPost, verifyAndWait } from './helpers.js';
 
 /*
@@ -30,9 +29,7 @@ function normalise(values: TransformationValues | null | undefined): Record<stri
   return Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === 'string' || Object.keys(v as object).length > 0));
 }
 
-const casesAvailable = available('sourcify', SOURCIFY_CASES_DIR ? null : SOURCIFY_CASES_MISSING);
-
-describe.skipIf(!casesAvailable)("Sourcify's verification cases through the Sourcify API", () => {
+describe("Sourcify's verification cases through the Sourcify API", () => {
   const { publicClient } = devnetClients(ACCOUNT);
 
   // A service of its own per case (a fresh store), as through the Etherscan API: several cases

@@ -1,12 +1,9 @@
-import { hadEarlierFailure } from '../../store/verificationJobs.js';
 import { verifyStatusText } from '../../texts/index.js';
-import type { ApiContext, Caller } from '../context.js';
+import { isRetryAfterFailure, type Services } from '../../useCases/index.js';
+import type { Caller } from '../context.js';
 import { type Envelope, fail, ok } from '../envelope.js';
 import type { Params } from '../params.js';
 import { findJob, isEnvelope } from './findJob.js';
-
-/** How soon after a failed verdict a new submission of the same key at the same address counts as the client's own retry. */
-const RETRY_WINDOW_MS = 60_000;
 
 /**
  * `checkverifystatus`. A failure carries its reason, its diagnosis and the receipt page's URL
@@ -16,12 +13,12 @@ const RETRY_WINDOW_MS = 60_000;
  * once by the same key) is its last, and gets the reason and the URL, which the plugin prints.
  * See readsFailureReasons.
  */
-export async function checkVerifyStatus(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
-  const job = await findJob(ctx, params, ['source', 'build']);
+export async function checkVerifyStatus(s: Services, params: Params, caller: Caller): Promise<Envelope> {
+  const job = await findJob(s, params, ['source', 'build']);
   if (isEnvelope(job)) return job;
   let readsReasons = caller.readsReasons;
   if (!readsReasons && job.state === 'fail' && job.kind === 'source' && params.text('verbose') === '') {
-    readsReasons = await hadEarlierFailure(ctx.store.db, job, RETRY_WINDOW_MS);
+    readsReasons = await isRetryAfterFailure(s, job);
   }
   const receiptUrl = caller.baseUrl ? `${caller.baseUrl}/receipt/${job.receipt}` : undefined;
   const status = verifyStatusText(job, readsReasons, receiptUrl);

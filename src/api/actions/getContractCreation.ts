@@ -1,10 +1,10 @@
-import type { CreationFacts } from '../../bytecodeDatabase/contractCreations.js';
 import { isSolproofError } from '../../core/errors.js';
-import type { Address } from '../../core/types.js';
+import { parseAddress } from '../../core/hex.js';
 import { TEXT } from '../../texts/index.js';
-import type { ApiContext } from '../context.js';
+import type { CreationFacts, Services } from '../../useCases/index.js';
+import type { Caller } from '../context.js';
 import { type Envelope, fail, ok } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
+import type { Params } from '../params.js';
 
 /** Etherscan answers at most this many addresses per request. */
 export const MAX_CONTRACT_ADDRESSES = 5;
@@ -41,19 +41,19 @@ function entry(facts: CreationFacts): ContractCreationEntry {
  * in the order asked; addresses without a contract are left out, and when none has one the
  * answer is Etherscan's `No data found` (status "0", result null).
  */
-export async function getContractCreation(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {
+export async function getContractCreation(s: Services, params: Params, caller: Caller): Promise<Envelope> {
   const text = params.text('contractaddresses');
   if (!text) return fail(TEXT.missingParameter('contractaddresses'));
   const given = text.split(',').map((a) => a.trim());
   if (given.length > MAX_CONTRACT_ADDRESSES) return fail(TEXT.tooManyContractAddresses(MAX_CONTRACT_ADDRESSES, given.length));
-  const bad = given.find((a) => !isAddress(a));
+  const bad = given.find((a) => parseAddress(a) === null);
   if (bad !== undefined) return fail(TEXT.invalidAddressIn('contractaddresses', bad));
-  const addresses = [...new Set(given.map((a) => a.toLowerCase() as Address))];
+  const addresses = [...new Set(given.map((a) => parseAddress(a)!))];
   try {
-    const found = await Promise.all(addresses.map((a) => ctx.creations.creationOf(a)));
+    const found = await Promise.all(addresses.map((a) => s.creations.creationOf(a)));
     const result = found.filter((f): f is CreationFacts => f !== null).map(entry);
     if (result.length === 0) return { status: '0', message: TEXT.noDataFound, result: null };
-    return ok(result, okMessage);
+    return ok(result, caller.okMessage);
   } catch (e) {
     if (isSolproofError(e, 'chain_unavailable')) return fail(TEXT.nodeUnavailable);
     throw e;

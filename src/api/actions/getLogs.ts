@@ -1,9 +1,11 @@
 import { isSolproofError } from '../../core/errors.js';
-import type { Address, Hex } from '../../core/types.js';
+import { parseAddress } from '../../core/hex.js';
+import type { Hex } from '../../core/types.js';
 import { TEXT } from '../../texts/index.js';
-import type { ApiContext } from '../context.js';
+import type { Services } from '../../useCases/index.js';
+import type { Caller } from '../context.js';
 import { type Envelope, fail, ok } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
+import type { Params } from '../params.js';
 
 const MAX_LOGS = 1000;
 
@@ -21,10 +23,11 @@ const hex = (n: bigint): string => `0x${n.toString(16)}`;
  * `module=logs&action=getLogs` for one address (OpenZeppelin's upgrades plugin finds a proxy's
  * creation transaction with it). No match: status "0", message `No records found`, as Etherscan.
  */
-export async function getLogs(ctx: ApiContext, params: Params, okMessage: string): Promise<Envelope> {
-  const address = params.text('address');
-  if (!address) return fail(TEXT.missingParameter('address'));
-  if (!isAddress(address)) return fail(TEXT.invalidAddress);
+export async function getLogs(s: Services, params: Params, caller: Caller): Promise<Envelope> {
+  const given = params.text('address');
+  if (!given) return fail(TEXT.missingParameter('address'));
+  const address = parseAddress(given);
+  if (!address) return fail(TEXT.invalidAddress);
   const fromBlock = parseBlock(params.text('fromblock'), 0n);
   const toBlock = parseBlock(params.text('toblock'), 'latest');
   if (fromBlock === null || fromBlock === 'latest') return fail(TEXT.invalidParameter('fromBlock', 'expected a block number'));
@@ -32,10 +35,7 @@ export async function getLogs(ctx: ApiContext, params: Params, okMessage: string
   const topic0 = params.text('topic0');
   if (topic0 && !/^0x[0-9a-fA-F]{64}$/.test(topic0)) return fail(TEXT.invalidParameter('topic0', 'expected a 32-byte hex topic'));
   try {
-    const logs = await ctx.chain.getLogs(
-      { address: address.toLowerCase() as Address, fromBlock, toBlock, ...(topic0 ? { topic0: topic0 as Hex } : {}) },
-      MAX_LOGS,
-    );
+    const logs = await s.chain.getLogs({ address, fromBlock, toBlock, ...(topic0 ? { topic0: topic0 as Hex } : {}) }, MAX_LOGS);
     if (logs.length === 0) return { status: '0', message: 'No records found', result: [] };
     return ok(
       logs.map((log) => ({
@@ -47,7 +47,7 @@ export async function getLogs(ctx: ApiContext, params: Params, okMessage: string
         transactionHash: log.transactionHash,
         transactionIndex: hex(log.transactionIndex),
       })),
-      okMessage,
+      caller.okMessage,
     );
   } catch (e) {
     if (isSolproofError(e, 'chain_unavailable')) return fail(TEXT.nodeUnavailable);

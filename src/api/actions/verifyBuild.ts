@@ -1,11 +1,11 @@
 import { compareVersions, readSubmittedVersion } from '../../core/compilerVersion.js';
 import { isSolproofError } from '../../core/errors.js';
-import { errorSentence, submittedVersionText, TEXT } from '../../texts/index.js';
+import { errorSentence, submitRefusalText, submittedVersionText, TEXT } from '../../texts/index.js';
+import { type Services, submitBuild } from '../../useCases/index.js';
 import { type BuildFile, readBuildFile } from '../../verify/index.js';
-import type { ApiContext, Caller } from '../context.js';
-import { type Envelope, fail } from '../envelope.js';
+import type { Caller } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
 import type { Params } from '../params.js';
-import { queueForKey } from './queueForKey.js';
 
 /**
  * `verifybuild`: a whole build without an address (a standard JSON input with its compiler
@@ -13,7 +13,7 @@ import { queueForKey } from './queueForKey.js';
  * kept as a known compilation, and every deployed contract that is one of them is verified,
  * now and as new ones appear. One submission against the key's daily quota.
  */
-export async function verifyBuild(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
+export async function verifyBuild(s: Services, params: Params, caller: Caller): Promise<Envelope> {
   if (!caller.key) return fail(TEXT.invalidApiKey);
   const text = params.get('sourcecode') ?? '';
   if (!text.trim()) return fail(TEXT.missingParameter('sourceCode'));
@@ -28,7 +28,7 @@ export async function verifyBuild(ctx: ApiContext, params: Params, caller: Calle
   const given = params.text('compilerversion');
   const versionText = given || (file.compilerVersion ? `v${file.compilerVersion}` : '');
   if (!versionText) return fail(TEXT.missingParameter('compilerversion'));
-  const version = readSubmittedVersion(versionText, ctx.releases);
+  const version = readSubmittedVersion(versionText, s.releases);
   if (!version.ok) return fail(submittedVersionText(version.error));
   if (compareVersions(version.value.short, '0.4.11') < 0) {
     return fail(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
@@ -37,8 +37,10 @@ export async function verifyBuild(ctx: ApiContext, params: Params, caller: Calle
   if (file.compilerVersion && long !== file.compilerVersion) {
     return fail(TEXT.invalidParameter('compilerversion', `the build-info file names ${file.compilerVersion}`));
   }
-  return queueForKey(ctx, caller.key, {
-    kind: 'build',
-    build: { compilerVersion: long, input: file.input as unknown as Record<string, unknown>, format: file.format },
-  });
+  const submitted = await submitBuild(
+    s,
+    { key: caller.key },
+    { compilerVersion: long, input: file.input as unknown as Record<string, unknown>, format: file.format },
+  );
+  return submitted.ok ? ok(submitted.receipt) : fail(submitRefusalText(submitted.refusal));
 }

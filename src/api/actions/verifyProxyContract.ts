@@ -1,29 +1,25 @@
-import type { Address, ProxyRequest } from '../../core/types.js';
-import { TEXT } from '../../texts/index.js';
-import type { ApiContext, Caller } from '../context.js';
-import { type Envelope, fail } from '../envelope.js';
-import { isAddress, type Params } from '../params.js';
-import { codeOrRefusal } from './codeAtAddress.js';
-import { queueForKey } from './queueForKey.js';
+import { parseAddress } from '../../core/hex.js';
+import type { ProxyRequest } from '../../core/types.js';
+import { submitRefusalText, TEXT } from '../../texts/index.js';
+import { type Services, submitProxy } from '../../useCases/index.js';
+import type { Caller } from '../context.js';
+import { type Envelope, fail, ok } from '../envelope.js';
+import type { Params } from '../params.js';
 
 /**
- * `verifyproxycontract`: queues the detection of a proxy's implementation. The proxy need not
- * be verified itself (OpenZeppelin's plugin links a proxy right after deploying it); the link
- * shows in getsourcecode once the proxy's own source is verified, and on the contract page at once.
+ * `verifyproxycontract`: queues the detection of a proxy's implementation. The link shows in
+ * getsourcecode once the proxy's own source is verified, and on the contract page at once.
  */
-export async function verifyProxyContract(ctx: ApiContext, params: Params, caller: Caller): Promise<Envelope> {
+export async function verifyProxyContract(s: Services, params: Params, caller: Caller): Promise<Envelope> {
   if (!caller.key) return fail(TEXT.invalidApiKey);
-  const address = params.text('address');
-  if (!address) return fail(TEXT.missingParameter('address'));
-  if (!isAddress(address)) return fail(TEXT.invalidAddress);
-  const expected = params.text('expectedimplementation');
-  if (expected && !isAddress(expected)) {
-    return fail(TEXT.invalidParameter('expectedimplementation', 'not a 20-byte hex address'));
-  }
-  const request: ProxyRequest = { address: address.toLowerCase() as Address };
-  if (expected) request.expectedImplementation = expected.toLowerCase() as Address;
-  // Plugins link a proxy right after deploying it: a lagging node is given a few seconds.
-  const found = await codeOrRefusal(ctx, request.address);
-  if (!found.ok) return found.refusal;
-  return queueForKey(ctx, caller.key, { kind: 'proxy', proxy: request });
+  const given = params.text('address');
+  if (!given) return fail(TEXT.missingParameter('address'));
+  const address = parseAddress(given);
+  if (!address) return fail(TEXT.invalidAddress);
+  const expectedText = params.text('expectedimplementation');
+  const expected = expectedText ? parseAddress(expectedText) : null;
+  if (expectedText && !expected) return fail(TEXT.invalidParameter('expectedimplementation', 'not a 20-byte hex address'));
+  const request: ProxyRequest = { address, ...(expected ? { expectedImplementation: expected } : {}) };
+  const submitted = await submitProxy(s, { key: caller.key }, request);
+  return submitted.ok ? ok(submitted.receipt) : fail(submitRefusalText(submitted.refusal));
 }

@@ -1,5 +1,5 @@
 import { LICENSES } from '../../core/licenses.js';
-import type { ListFilter, VerifiedContractSummary } from '../../store/verifiedContracts.js';
+import type { ListFilter, VerifiedContractSummary } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';

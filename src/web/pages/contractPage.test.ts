@@ -3,8 +3,9 @@ import type { Address, Hex } from '../../core/types.js';
 import { noTransformations, type StoredTransformations } from '../../store/matchFacts.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { VerifiedContract } from '../../store/verifiedContracts.js';
+import { publishedFiles } from '../../useCases/index.js';
 import type { ProxyPattern } from '../../verify/index.js';
-import { contractPage, sourceFiles } from './contractPage.js';
+import { contractPage } from './contractPage.js';
 
 const EVIL = `"'><img src=x onerror=alert(1)></script><script>alert(2)</script>`;
 const ADDRESS = '0x00000000000000000000000000000000000000c0' as Address;
@@ -21,7 +22,7 @@ function contract(overrides: Partial<VerifiedContract> = {}): VerifiedContract {
     sourcePath: 'b.sol',
     compilerVersion: 'v0.8.28+commit.7893614a',
     codeFormat: 'solidity-standard-json-input',
-    sourceCode: '{}',
+    language: 'Solidity',
     sources: [
       { path: 'a.sol', content: `// ${EVIL}` },
       { path: 'b.sol', content: 'contract Thing {}' },
@@ -88,8 +89,7 @@ describe('contractPage', () => {
   });
 
   it('shows the contract file first, then the other sources', () => {
-    expect(sourceFiles(contract()).map((f) => f.path)).toEqual(['b.sol', 'a.sol']);
-    expect(sourceFiles(contract({ sources: [], sourceCode: 'contract X {}' }))).toEqual([{ path: 'b.sol', content: 'contract X {}' }]);
+    expect(publishedFiles(contract()).map((f) => f.path)).toEqual(['b.sol', 'a.sol']);
   });
 
   it('explains a partial match and offers Read/Write; no proxy tabs while the implementation is unverified', () => {

@@ -3,10 +3,8 @@ import { isAddress } from '../../core/hex.js';
 import { licenseName } from '../../core/licenses.js';
 import { isReceipt } from '../../core/receipt.js';
 import type { Address } from '../../core/types.js';
-import type { ProxyRecord } from '../../store/proxyRecords.js';
-import type { JobStatus } from '../../store/verificationJobs.js';
-import type { ReplacedVerification, VerifiedContract } from '../../store/verifiedContracts.js';
-import { type ProxyPattern, unprovenImmutableValues } from '../../verify/index.js';
+import { type JobStatus, type ProxyRecord, publishedFiles, type ReplacedVerification, type VerifiedContract } from '../../useCases/index.js';
+import { type ProxyPattern, provenMatch, unprovenImmutableValues } from '../../verify/index.js';
 import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCalls.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -104,15 +102,6 @@ function wordReading(value: string): Html | string {
   return html` <span class="muted">(${BigInt(`0x${hex}`).toString()})</span>`;
 }
 
-/** The source files to show: the compiled sources, the contract's own file first. */
-export function sourceFiles(contract: VerifiedContract): { path: string; content: string }[] {
-  const files = contract.sources.map((f) => ({ path: f.path, content: f.content }));
-  if (files.length === 0) return [{ path: contract.sourcePath || `${contract.contractName}.sol`, content: contract.sourceCode }];
-  const main = files.findIndex((f) => f.path === contract.sourcePath);
-  if (main > 0) files.unshift(...files.splice(main, 1));
-  return files;
-}
-
 function constructorArguments(contract: VerifiedContract): Html {
   if (contract.constructorArguments === null) {
     return html`<p class="muted">Unknown: the creation code was ${contract.creationCompared ? 'found but did not match' : 'not found'}, so nothing proves which arguments the contract was deployed with.</p>`;
@@ -156,10 +145,11 @@ function metadataSettings(contract: VerifiedContract): Html | string {
 }
 
 function partsMatched(contract: VerifiedContract): Html {
+  const proven = provenMatch(contract);
   const creation =
-    contract.creationMatch ??
+    proven.creation ??
     (contract.creationCompared === true ? 'compared, did not match' : contract.creationCompared === false ? 'not found on chain' : 'not compared');
-  const runtime = contract.runtimeMatch ?? 'not compared';
+  const runtime = contract.runtimeMatch === null ? 'not compared' : (proven.runtime ?? 'not compared');
   return html` <span class="muted">(creation code: ${creation}, runtime code: ${runtime})</span>`;
 }
 
@@ -352,7 +342,7 @@ ${verifyHint(data)}
 export function contractPage(data: ContractPageData): Html {
   const contract = data.contract;
   if (!contract) return unverifiedPage(data);
-  const files = sourceFiles(contract);
+  const files = publishedFiles(contract);
   const functions = abiFunctions(contract.abi);
   const implementationFunctions = data.implementation ? abiFunctions(data.implementation.abi) : null;
   const reads = functions.filter((f) => f.readOnly).length;

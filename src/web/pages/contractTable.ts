@@ -1,5 +1,5 @@
 import { licenseName } from '../../core/licenses.js';
-import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
+import type { VerifiedContractSummary } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { addressLink, timeTag } from '../layout.js';
 

@@ -1,4 +1,4 @@
-import type { VerifiedContractSummary } from '../../store/verifiedContracts.js';
+import type { VerifiedContractSummary } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { layout } from '../layout.js';
 import { contractTable } from './contractTable.js';

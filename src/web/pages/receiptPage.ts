@@ -1,6 +1,6 @@
 import { licenseName } from '../../core/licenses.js';
-import type { JobStatus } from '../../store/verificationJobs.js';
 import { flatteningWhyText, lastErrorText, metadataSettingsText, receiptOutcomeText } from '../../texts/index.js';
+import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { diagnosisReport } from './diagnosisReport.js';

@@ -1,5 +1,5 @@
-import type { JobStatus } from '../../store/verificationJobs.js';
 import { changeText, type DiagnosisView, receiptOutcomeText } from '../../texts/index.js';
+import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { timeTag } from '../layout.js';
 

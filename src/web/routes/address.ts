@@ -1,15 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAddress } from '../../core/hex.js';
-import type { Address } from '../../core/types.js';
-import { loadCompiledContract } from '../../store/compilations.js';
-import { getProxyRecord } from '../../store/proxyRecords.js';
-import { listJobStatusesForAddress } from '../../store/verificationJobs.js';
-import { getStoredVerdict, getVerifiedContract, listReplacedVerifications, type VerifiedContract } from '../../store/verifiedContracts.js';
+import { parseAddress } from '../../core/hex.js';
+import { publishedFiles, publishedInput, readContract, readContractPage, type VerifiedContract } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
-import { contractPage, sourceFiles } from '../pages/contractPage.js';
+import { contractPage } from '../pages/contractPage.js';
 import { messagePage } from '../pages/messagePage.js';
-import { checkedRecord } from './records.js';
 import { baseUrlOf, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
@@ -30,7 +25,8 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
       return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
     }
     const given = (request.params as { address: string }).address;
-    if (!isAddress(given)) {
+    const address = parseAddress(given);
+    if (!address) {
       return sendPage(
         reply,
         messagePage({
@@ -42,46 +38,10 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
         400,
       );
     }
-    const address = given.toLowerCase() as Address;
-    await ctx.records.check(address);
-    // Not verified: it may be a copy of a contract that is.
-    if (!(await getStoredVerdict(ctx.store.db, address))) await ctx.copies.tryVerify(address);
-    const [contract, proxy, history, receipts] = await Promise.all([
-      getVerifiedContract(ctx.store.db, address),
-      getProxyRecord(ctx.store.db, address),
-      listReplacedVerifications(ctx.store.db, address),
-      listJobStatusesForAddress(ctx.store.db, address, RECENT_RECEIPTS),
-    ]);
-    const implementation = proxy ? await checkedRecord(ctx, proxy.finalImplementation as Address) : null;
-    let hasCode: boolean | null = true;
-    if (!contract) {
-      try {
-        hasCode = (await ctx.chain.getCode(address)) !== '0x';
-      } catch {
-        hasCode = null;
-      }
-    }
+    const read = await readContractPage(ctx, address, RECENT_RECEIPTS);
     const fileText = (request.query as Record<string, unknown>).file;
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
-    const compiled = contract ? await loadCompiledContract(ctx.store.db, contract.compiledContractId) : null;
-    const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
-    return sendPage(
-      reply,
-      contractPage({
-        address,
-        chainId: ctx.chainId,
-        baseUrl: baseUrlOf(ctx, request),
-        rpcUrl: ctx.publicRpcUrl,
-        contract,
-        proxy,
-        implementation,
-        hasCode,
-        history,
-        chosenFile,
-        compiledCode,
-        receipts,
-      }),
-    );
+    return sendPage(reply, contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile }));
   });
 
   // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
@@ -90,15 +50,15 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
       void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
       return null;
     }
-    const given = (request.params as { address: string }).address;
-    const contract = isAddress(given) ? await checkedRecord(ctx, given.toLowerCase() as Address) : null;
+    const address = parseAddress((request.params as { address: string }).address);
+    const contract = address ? await readContract(ctx, address) : null;
     if (!contract) void sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not verified', message: 'No verified contract has this address.' }), 404);
     return contract;
   };
   web.get('/address/:address/source/:index', async (request, reply) => {
     const contract = await verifiedFor(request, reply);
     if (!contract) return reply;
-    const files = sourceFiles(contract);
+    const files = publishedFiles(contract);
     const index = Number((request.params as { index: string }).index);
     const file = Number.isInteger(index) && index >= 1 ? files[index - 1] : undefined;
     if (!file)
@@ -115,11 +75,7 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
   web.get('/address/:address/standard-input.json', async (request, reply) => {
     const contract = await verifiedFor(request, reply);
     if (!contract) return reply;
-    const input = {
-      language: 'Solidity',
-      sources: Object.fromEntries(sourceFiles(contract).map((f) => [f.path, { content: f.content }])),
-      settings: contract.settings,
-    };
+    const input = publishedInput(contract);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.standard-input.json"`)

@@ -1,12 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { countKeysCreatedSince, createApiKey } from '../../store/apiKeys.js';
 import { utcSecond } from '../../texts/index.js';
+import { createSelfServiceKey } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { apiKeyPage } from '../pages/apiKeyPage.js';
 import { baseUrlOf, sendPage } from './reply.js';
-
-/** The owner a self-service key is recorded with (what `keys list` shows): the address that created it. */
-export const selfServiceOwner = (client: string): string => `self-service ${client}`;
 
 /** Whether a browser's Sec-Fetch-Site says the request came from this site's own pages (or a typed address); absent is not a browser. */
 const fromThisSite = (site: string | string[] | undefined): boolean => site === undefined || site === 'same-origin' || site === 'none';
@@ -18,8 +15,6 @@ const fromThisSite = (site: string | string[] | undefined): boolean => site === 
  */
 export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
   const perDay = ctx.config.selfServiceKeys;
-  // One creation at a time per address, so two requests at once cannot both take the last key.
-  const creating = new Map<string, Promise<unknown>>();
 
   web.get('/keys', async (request, reply) =>
     sendPage(
@@ -37,25 +32,14 @@ export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
       return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'other_site', perDay } }), 403);
     }
     const client = request.ip;
-    const previous = creating.get(client) ?? Promise.resolve();
-    const turn = previous.then(async () => {
-      const now = Date.now();
-      const dayStart = now - (now % 86_400_000);
-      const owner = selfServiceOwner(client);
-      const made = await countKeysCreatedSince(ctx.store.db, owner, dayStart);
-      if (made >= perDay) return { limit: utcSecond(new Date(dayStart + 86_400_000)) };
-      const { key } = await createApiKey(ctx.store.db, { owner, tier: 'free', now });
-      return { key, left: perDay - made - 1 };
-    });
-    const settled = turn.catch(() => undefined);
-    creating.set(client, settled);
-    void settled.then(() => {
-      if (creating.get(client) === settled) creating.delete(client);
-    });
-    const outcome = await turn;
-    if ('limit' in outcome) {
-      void reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(outcome.limit) - Date.now()) / 1000))));
-      return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'limit_reached', perDay, resetsAt: outcome.limit } }), 429);
+    const outcome = await createSelfServiceKey(ctx, client, perDay);
+    if (!outcome.ok) {
+      void reply.header('retry-after', String(Math.max(1, Math.ceil((outcome.resetsAt.getTime() - Date.now()) / 1000))));
+      return sendPage(
+        reply,
+        apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'limit_reached', perDay, resetsAt: utcSecond(outcome.resetsAt) } }),
+        429,
+      );
     }
     ctx.logger.info({ client }, 'a visitor created a free API key');
     return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'created', key: outcome.key, perDay, left: outcome.left } }));

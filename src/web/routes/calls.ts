@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isAddress } from '../../core/hex.js';
+import { parseAddress } from '../../core/hex.js';
 import type { Address } from '../../core/types.js';
-import { getProxyRecord } from '../../store/proxyRecords.js';
+import { abiForCalls } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from '../contractCalls.js';
-import { checkedRecord } from './records.js';
 import { tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
@@ -29,20 +28,19 @@ export function callsRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebR
 
   /** The ABI a call uses: the contract's own, or with asProxy its implementation's. */
   const abiFor = async (request: FastifyRequest): Promise<{ address: Address; abi: string; body: CallBody }> => {
-    const given = (request.params as { address: string }).address;
-    if (!isAddress(given)) throw new CallError(400, 'Not an address: 0x followed by 40 hex digits');
-    const address = given.toLowerCase() as Address;
+    const address = parseAddress((request.params as { address: string }).address);
+    if (!address) throw new CallError(400, 'Not an address: 0x followed by 40 hex digits');
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as CallBody;
-    if (body.asProxy === true || body.asProxy === 'true') {
-      const proxy = await getProxyRecord(ctx.store.db, address);
-      if (!proxy) throw new CallError(404, 'No proxy is recorded for this address (verifyproxycontract first)');
-      const implementation = await checkedRecord(ctx, proxy.finalImplementation as Address);
-      if (!implementation) throw new CallError(409, `The implementation ${proxy.finalImplementation} is not verified`);
-      return { address, abi: implementation.abi, body };
+    const found = await abiForCalls(ctx, address, body.asProxy === true || body.asProxy === 'true');
+    if (found.ok) return { address, abi: found.abi, body };
+    switch (found.refusal.code) {
+      case 'no_proxy':
+        throw new CallError(404, 'No proxy is recorded for this address (verifyproxycontract first)');
+      case 'implementation_not_verified':
+        throw new CallError(409, `The implementation ${found.refusal.implementation} is not verified`);
+      case 'not_verified':
+        throw new CallError(404, 'This contract is not verified');
     }
-    const contract = await checkedRecord(ctx, address);
-    if (!contract) throw new CallError(404, 'This contract is not verified');
-    return { address, abi: contract.abi, body };
   };
 
   web.post('/address/:address/read', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {

@@ -1,22 +1,21 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { isOpenSourceLicense, LICENSES, licenseName } from '../../core/licenses.js';
-import { proxyAddressesAmong } from '../../store/proxyRecords.js';
 import {
-  allVerifiedContracts,
-  countVerifiedContracts,
+  everyVerified,
   formatListCursor,
   type ListCursor,
   type ListFilter,
-  listVerifiedContracts,
+  listVerified,
   parseListCursor,
-} from '../../store/verifiedContracts.js';
+  proxiesAmong,
+  verifiedCount,
+} from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { csvRow } from '../csv.js';
 import { contractListPage } from '../pages/contractListPage.js';
 import { messagePage } from '../pages/messagePage.js';
 import { compilerChoices } from './compilers.js';
-import { checkedRows } from './records.js';
 import { sendPage } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
@@ -57,17 +56,15 @@ export function contractsRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
     if ('error' in read) return bad(read.error);
     const filter = read.filter;
     const filtered = Object.keys(filter).length > 0;
-    const rows = await checkedRows(ctx, () =>
-      listVerifiedContracts(ctx.store.db, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) }),
-    );
+    const rows = await listVerified(ctx, { limit: LIST_PAGE_SIZE + 1, filter, ...(after ? { after } : { offset: (page - 1) * LIST_PAGE_SIZE }) });
     // The total is a stored counter; a filtered list is not counted (that would read every row).
-    const total = filtered ? null : await countVerifiedContracts(ctx.store.db);
+    const total = filtered ? null : await verifiedCount(ctx);
     const contracts = rows.slice(0, LIST_PAGE_SIZE);
     const last = contracts[contracts.length - 1];
     const older = rows.length > LIST_PAGE_SIZE && last ? formatListCursor({ verifiedAt: last.verifiedAt, address: last.address }) : null;
     const compilers = await compilerChoices(ctx);
-    const proxies = await proxyAddressesAmong(
-      ctx.store.db,
+    const proxies = await proxiesAmong(
+      ctx,
       contracts.map((c) => c.address),
     );
     return sendPage(
@@ -150,17 +147,13 @@ async function* csvLines(ctx: WebContext, apiBusy: () => boolean): AsyncGenerato
   yield csvRow(CSV_COLUMNS);
   // By keyset, newest first: each batch is one short indexed query, whatever the store's size,
   // and the stream is pulled (a client that stops reading stops the reads).
-  let chunk = '';
-  let rows = 0;
-  for await (const c of allVerifiedContracts(ctx.store.db, CSV_BATCH)) {
-    if (isOpenSourceLicense(c.licenseType)) {
+  for await (const batch of everyVerified(ctx, CSV_BATCH)) {
+    let chunk = '';
+    for (const c of batch) {
+      if (!isOpenSourceLicense(c.licenseType)) continue;
       chunk += csvRow([c.address, c.contractName, c.compilerVersion, licenseName(c.licenseType), c.matchKind, new Date(c.verifiedAt).toISOString()]);
     }
-    if (++rows % CSV_BATCH === 0) {
-      if (chunk) yield chunk;
-      chunk = '';
-      if (apiBusy()) await new Promise((resolve) => setTimeout(resolve, CSV_BUSY_PAUSE_MS));
-    }
+    if (chunk) yield chunk;
+    if (apiBusy()) await new Promise((resolve) => setTimeout(resolve, CSV_BUSY_PAUSE_MS));
   }
-  if (chunk) yield chunk;
 }

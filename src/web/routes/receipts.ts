@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isReceipt } from '../../core/receipt.js';
-import { getJobStatus } from '../../store/verificationJobs.js';
+import { findJob } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { messagePage } from '../pages/messagePage.js';
 import { receiptPage } from '../pages/receiptPage.js';
@@ -24,7 +24,7 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
     if (!isReceipt(guid)) {
       return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Not a receipt', message: 'A receipt is 50 lower-case letters and digits.' }), 400);
     }
-    const job = await getJobStatus(ctx.store.db, guid);
+    const job = await findJob(ctx, guid);
     if (!job) {
       return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Unknown receipt', message: 'No verification has this receipt.' }), 404);
     }
@@ -37,7 +37,7 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
     const guid = (request.params as { guid: string }).guid;
     if (!isReceipt(guid))
       return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
-    const first = await getJobStatus(ctx.store.db, guid);
+    const first = await findJob(ctx, guid);
     if (!first) return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({ error: 'No verification has this receipt.' });
     const { receiptStreams, openDownloads } = runtime;
     const perClient = receiptStreams.get(request.ip) ?? 0;
@@ -80,7 +80,7 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
         lastWrite = Date.now();
       }
       await new Promise((r) => setTimeout(r, RECEIPT_STREAM_POLL_MS));
-      job = await getJobStatus(ctx.store.db, guid);
+      job = await findJob(ctx, guid);
     }
     if (!closed) raw.end();
   });
@@ -89,7 +89,7 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
 async function receiptJson(ctx: WebContext, reply: FastifyReply, guid: string): Promise<FastifyReply> {
   const json = (status: number, body: unknown) => reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
   if (!isReceipt(guid)) return json(400, { error: 'A receipt is 50 lower-case letters and digits.' });
-  const job = await getJobStatus(ctx.store.db, guid);
+  const job = await findJob(ctx, guid);
   if (!job) return json(404, { error: 'No verification has this receipt.' });
   return json(200, receiptDocument(job));
 }

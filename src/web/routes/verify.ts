@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isAddress } from '../../core/hex.js';
+import { parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
-import type { Address } from '../../core/types.js';
-import { getJob } from '../../store/verificationJobs.js';
-import type { DiagnosisView } from '../../texts/index.js';
+import { accessRefusalText, type DiagnosisView, submitRefusalText } from '../../texts/index.js';
+import { findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { CallError } from '../contractCalls.js';
 import { messagePage } from '../pages/messagePage.js';
@@ -31,7 +30,10 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
       return await readVerifyFormBody(payload, {
         contentType: request.headers['content-type'] ?? '',
         bodyLimit: ctx.config.bodyLimit,
-        checkApiKey: (apiKey) => ctx.checkApiKey(apiKey, request.ip),
+        checkApiKey: async (apiKey) => {
+          const checked = await ctx.access.checkKey(apiKey, request.ip);
+          return 'key' in checked ? null : accessRefusalText(checked.refusal);
+        },
       });
     } catch (error) {
       // The client went away mid-form; anything else (the key lookup failing) is the service's fault.
@@ -43,7 +45,7 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
   web.get('/verify', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const raw = query.address;
-    const address = typeof raw === 'string' && isAddress(raw.trim()) ? raw.trim().toLowerCase() : '';
+    const address = (typeof raw === 'string' && parseAddress(raw.trim())) || '';
     // `?from=<receipt>`: a failed submission again, with the change its diagnosis found.
     const from = typeof query.from === 'string' && isReceipt(query.from) ? await resubmission(ctx, query.from) : null;
     return sendPage(
@@ -108,17 +110,22 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
         );
       if (body.refusal) return again({ [body.refusal.field]: body.refusal.message }, body.refusal.status);
       if (!read.ok || body.keyRefusal) return again({ ...(read.ok ? {} : read.errors), ...(body.keyRefusal ? { apiKey: body.keyRefusal } : {}) }, 400);
-      const answer = await ctx.submitVerification(read.params, request.ip);
-      if (answer.status === '1' && typeof answer.result === 'string' && isReceipt(answer.result)) return reply.redirect(`/receipt/${answer.result}`, 303);
-      const message = typeof answer.result === 'string' && answer.result ? answer.result : answer.message;
-      return again({ [fieldOfApiError(message, read.values.format)]: message }, 400);
+      const refused = (message: string) => again({ [fieldOfApiError(message, read.values.format)]: message }, 400);
+      // The key was checked as the form arrived; the submission is allowed as /api allows one (its rate, a revocation meanwhile).
+      const access = await ctx.access.decide(read.params['apikey'] ?? '', request.ip, 'submit');
+      if (!access.allowed || !access.key) return refused(accessRefusalText(access.allowed ? 'invalid_key' : access.refusal));
+      const parsed = parseSourceSubmission(formFields(read.params), ctx.releases);
+      if (!parsed.ok) return refused(parsed.error);
+      const submitted = await submitSource(ctx, { key: access.key }, parsed.value);
+      if (!submitted.ok) return refused(submitRefusalText(submitted.refusal));
+      return reply.redirect(`/receipt/${submitted.receipt}`, 303);
     },
   );
 }
 
 /** The form's values to resubmit a failed source verification with its diagnosis' fix; null when there is none to apply. */
 async function resubmission(ctx: WebContext, receipt: string): Promise<VerifyFormValues | null> {
-  const job = await getJob(ctx.store.db, receipt);
+  const job = await findSubmission(ctx, receipt);
   if (job?.request?.kind !== 'source' || job.result?.outcome !== 'failure') return null;
   const diagnosis = job.result.document.diagnosis as DiagnosisView | undefined;
   if (!diagnosis?.fix || !diagnosis.facts?.sent) return null;
@@ -133,11 +140,22 @@ async function contractAtAddress(ctx: WebContext, jsonText: string, address: str
   } catch {
     return null;
   }
-  if (!output || !isAddress(address)) return null;
+  const at = parseAddress(address);
+  if (!output || !at) return null;
   try {
-    return contractMatchingCode(output, await ctx.chain.getCode(address.toLowerCase() as Address));
+    return contractMatchingCode(output, await ctx.chain.getCode(at));
   } catch {
     // The node could not be asked: the form asks the user instead.
     return null;
   }
+}
+
+/** The form's fields as a request carries verifysourcecode's (names matched case-insensitively). */
+function formFields(params: Record<string, string>): SubmissionFields {
+  const values = new Map(Object.entries(params).map(([name, value]) => [name.toLowerCase(), value]));
+  return {
+    get: (name) => values.get(name.toLowerCase()),
+    text: (name) => (values.get(name.toLowerCase()) ?? '').trim(),
+    has: (name) => values.has(name.toLowerCase()),
+  };
 }

@@ -1,36 +1,35 @@
 /**
- * Read answers kept in memory as the bytes sent, so a repeated getabi or getsourcecode costs
- * neither a query nor a serialisation. An answer is kept under the store's `records` version
- * read before it was built, and served only while that version is current: a record improved,
- * taken off or linked to a proxy (here or in another process) is never served from memory
- * afterwards (store/storeChanges.ts). Only verified answers are kept; the entries' bytes are
- * bounded, the oldest going first.
+ * Read answers kept in memory as the bytes sent, so a repeated read of a verified contract
+ * costs neither a query nor a serialisation. An answer is kept under the store's `records`
+ * version read before it was built, and served only while that version is current: a record
+ * improved, taken off or linked to a proxy (here or in another process) is never served from
+ * memory afterwards (store/storeChanges.ts). Only verified answers are kept; the entries' bytes
+ * are bounded, the oldest going first.
  */
 import { NO_METRICS, type ServiceMetrics } from '../core/metrics.js';
 import type { StoreChanges } from '../store/storeChanges.js';
-import type { Envelope } from './envelope.js';
 
-/** An envelope already serialised: sent as it is. */
-export class SerializedEnvelope {
+/** An answer already serialised as JSON: sent as it is. */
+export class KeptAnswer {
   constructor(readonly body: Buffer) {}
 }
 
 /** What answers kept in memory may weigh in all, by default. */
-export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   version: number;
-  body: SerializedEnvelope;
+  body: KeptAnswer;
 }
 
-export class AnswerCache {
+export class KeptAnswers {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(
     private readonly changes: Pick<StoreChanges, 'version'>,
     private readonly metrics: Pick<ServiceMetrics, 'answerRead'> = NO_METRICS,
-    private readonly maxBytes = DEFAULT_ANSWER_CACHE_BYTES,
+    private readonly maxBytes = DEFAULT_KEPT_ANSWER_BYTES,
   ) {}
 
   /** The version an answer about to be built is kept under (-1: it will not be kept). */
@@ -39,7 +38,7 @@ export class AnswerCache {
   }
 
   /** The answer kept for `key` while it is still current; null otherwise. */
-  get(key: string): SerializedEnvelope | null {
+  get(key: string): KeptAnswer | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     const version = this.version();
@@ -52,11 +51,11 @@ export class AnswerCache {
   }
 
   /**
-   * Serialises `envelope` and keeps it for `key` when the store has not changed since `version`
+   * Serialises `answer` and keeps it for `key` when the store has not changed since `version`
    * was read (the answer was built from what is still current). Returns what to send.
    */
-  keep(key: string, version: number, envelope: Envelope): SerializedEnvelope {
-    const body = new SerializedEnvelope(Buffer.from(JSON.stringify(envelope), 'utf8'));
+  keep(key: string, version: number, answer: unknown): KeptAnswer {
+    const body = new KeptAnswer(Buffer.from(JSON.stringify(answer), 'utf8'));
     this.metrics.answerRead('store');
     const size = body.body.byteLength + key.length;
     if (version < 0 || version !== this.version() || size > this.maxBytes / 4) return body;

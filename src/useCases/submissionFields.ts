@@ -1,13 +1,25 @@
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
 import { type AnySolproofError, isSolproofError } from '../core/errors.js';
 import { canonicalEvmVersion, compilerKnowsEvmVersion } from '../core/evmVersions.js';
-import { parseHexBytes } from '../core/hex.js';
+import { isAddress, parseHexBytes } from '../core/hex.js';
 import { LICENSES } from '../core/licenses.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
 import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
-import { isAddress, type Params } from './params.js';
+
+/**
+ * The fields of Etherscan's verifysourcecode as a request carries them: /api reads them from
+ * the query and the body, the explorer's Verify & Publish form sends the same fields. Names are
+ * matched case-insensitively.
+ */
+export interface SubmissionFields {
+  /** The value, or undefined when absent. */
+  get(name: string): string | undefined;
+  /** The trimmed value, '' when absent. */
+  text(name: string): string;
+  has(name: string): boolean;
+}
 
 export const MAX_LIBRARIES = 10;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
@@ -16,7 +28,7 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string
 
 const err = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
-function parseFlag(params: Params, name: string, fallback: boolean): ParseResult<boolean> {
+function parseFlag(params: SubmissionFields, name: string, fallback: boolean): ParseResult<boolean> {
   const raw = params.text(name).toLowerCase();
   if (raw === '') return { ok: true, value: fallback };
   if (raw === '1' || raw === 'true') return { ok: true, value: true };
@@ -25,7 +37,7 @@ function parseFlag(params: Params, name: string, fallback: boolean): ParseResult
 }
 
 /** The form's libraries, and for each the number of its `librarynameN` field. */
-function parseLibraries(params: Params): ParseResult<{ links: LibraryLink[]; fields: number[] }> {
+function parseLibraries(params: SubmissionFields): ParseResult<{ links: LibraryLink[]; fields: number[] }> {
   const libraries: LibraryLink[] = [];
   const fields: number[] = [];
   for (let i = 1; i <= 20; i++) {
@@ -46,10 +58,11 @@ function parseLibraries(params: Params): ParseResult<{ links: LibraryLink[]; fie
 }
 
 /**
- * Reads verifysourcecode's fields into a submission, or names the first problem found.
- * `releases` says which commit each known solc release has.
+ * Reads verifysourcecode's fields into a submission, or names the first problem found (in
+ * Etherscan's words: both /api and the form answer with them). `releases` says which commit
+ * each known solc release has.
  */
-export function parseSourceSubmission(params: Params, releases?: ReleaseLookup): ParseResult<SourceSubmission> {
+export function parseSourceSubmission(params: SubmissionFields, releases?: ReleaseLookup): ParseResult<SourceSubmission> {
   const address = params.text('contractaddress');
   if (!address) return err(TEXT.missingParameter('contractaddress'));
   if (!isAddress(address)) return err(TEXT.invalidAddress);

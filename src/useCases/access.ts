@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../core/config.js';
+import type { AccessRefusal } from '../core/refusals.js';
 import { type FailurePolicy, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { type ApiKeyRecord, findApiKey, touchApiKeys } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 
 export type ActionClass = 'read' | 'status' | 'submit';
 
-export type AccessDecision = { allowed: true; key: ApiKeyRecord | null; okMessage: string } | { allowed: false; text: string };
+/** `keylessRead`: a read allowed without a valid key, under the keyless rate (Etherscan answers those with a note). */
+export type AccessDecision = { allowed: true; key: ApiKeyRecord | null; keylessRead: boolean } | { allowed: false; refusal: AccessRefusal };
 
 /** Invalid keys from one client: this many within the window start a cool-down. */
 const INVALID_KEYS: FailurePolicy = { threshold: 10, windowMs: 60_000, coolDownMs: 5 * 60_000 };
@@ -36,17 +38,13 @@ export class AccessControl {
    * moves the version at its commit, see store/storeChanges.ts).
    */
   private readonly keptKeys = new Map<string, { version: number; key: ApiKeyRecord }>();
-  private readonly texts: { okKeyless: string; maxRateKeyless: string; maxRateKeyed: string; tooManyInvalid: string; invalidKey: string };
 
   /** `limits` holds the limiters' state: this process's memory unless a shared store is given. */
   constructor(
     private readonly store: Store,
-    private readonly config: Config,
-    texts: AccessControl['texts'],
+    private readonly config: Pick<Config, 'rateFree' | 'ratePro' | 'keylessIntervalMs'>,
     private readonly limits: RateLimitStore = new MemoryRateLimitStore(),
-  ) {
-    this.texts = texts;
-  }
+  ) {}
 
   /**
    * Decides whether a request may run: a valid key within its tier's rate, or a keyless
@@ -59,27 +57,27 @@ export class AccessControl {
     let key: ApiKeyRecord | null = null;
     if (apiKey) {
       const found = await this.lookUp(apiKey, client);
-      if ('refusal' in found) return { allowed: false, text: found.refusal };
+      if ('refusal' in found) return { allowed: false, refusal: found.refusal };
       key = found.key;
     }
     if (key) {
       const rate = key.tier === 'pro' ? this.config.ratePro : this.config.rateFree;
-      if (!(await this.limits.takeToken('keyed', key.id, rate))) return { allowed: false, text: this.texts.maxRateKeyed };
+      if (!(await this.limits.takeToken('keyed', key.id, rate))) return { allowed: false, refusal: 'keyed_rate' };
       this.noteUse(key.id);
-      return { allowed: true, key, okMessage: 'OK' };
+      return { allowed: true, key, keylessRead: false };
     }
     switch (actionClass) {
       case 'submit':
-        return { allowed: false, text: this.texts.invalidKey };
+        return { allowed: false, refusal: 'invalid_key' };
       case 'status': {
         const allowed = await this.limits.takeToken('keyless-status', client, KEYLESS_STATUS_RATE);
-        if (!allowed) return { allowed: false, text: this.texts.maxRateKeyless };
-        return { allowed: true, key: null, okMessage: 'OK' };
+        if (!allowed) return { allowed: false, refusal: 'keyless_rate' };
+        return { allowed: true, key: null, keylessRead: false };
       }
       case 'read': {
         const allowed = await this.limits.takeInterval('keyless', client, this.config.keylessIntervalMs);
-        if (!allowed) return { allowed: false, text: this.texts.maxRateKeyless };
-        return { allowed: true, key: null, okMessage: this.texts.okKeyless };
+        if (!allowed) return { allowed: false, refusal: 'keyless_rate' };
+        return { allowed: true, key: null, keylessRead: true };
       }
     }
   }
@@ -112,30 +110,30 @@ export class AccessControl {
   }
 
   /**
-   * Whether `apiKey` is a valid key for a submission from `clientAddress`: null when it is,
-   * else the text to show. Counted as decide counts keys (wrong ones start the cool-down), but
-   * no rate token is taken: the submission that follows takes its own. For a body whose rest
-   * is read only once its sender's key is known.
+   * The valid key `apiKey` for a submission from `clientAddress`, or why it is none. Counted as
+   * decide counts keys (wrong ones start the cool-down), but no rate token is taken: the
+   * submission that follows takes its own. For a body whose rest is read only once its
+   * sender's key is known.
    */
-  async checkKey(apiKey: string, clientAddress: string): Promise<string | null> {
-    if (!apiKey) return this.texts.invalidKey;
+  async checkKey(apiKey: string, clientAddress: string): Promise<{ key: ApiKeyRecord } | { refusal: AccessRefusal }> {
+    if (!apiKey) return { refusal: 'invalid_key' };
     const found = await this.lookUp(apiKey, clientAddress.slice(0, MAX_CLIENT_LENGTH));
-    if ('refusal' in found) return found.refusal;
-    return found.key ? null : this.texts.invalidKey;
+    if ('refusal' in found) return found;
+    return found.key ? { key: found.key } : { refusal: 'invalid_key' };
   }
 
   /** The key's record (null when there is none), or the refusal of a client in the invalid-key cool-down. */
-  private async lookUp(apiKey: string, client: string): Promise<{ key: ApiKeyRecord | null } | { refusal: string }> {
+  private async lookUp(apiKey: string, client: string): Promise<{ key: ApiKeyRecord | null } | { refusal: AccessRefusal }> {
     if (await this.limits.isBlocked('invalid-key', client)) {
       // The cool-down is for the failures: a valid key from the same address (a shared NAT,
       // a CI runner) still works. Lookups during it are rate-limited, and a wrong key gets
-      // the cool-down text, so guessing stays as slow as the block makes it.
-      if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) return { refusal: this.texts.tooManyInvalid };
+      // the cool-down refusal, so guessing stays as slow as the block makes it.
+      if (!(await this.limits.takeToken('invalid-key-lookup', client, BLOCKED_LOOKUP_RATE))) return { refusal: 'too_many_invalid_keys' };
       const key = await this.findKey(apiKey);
-      return key ? { key } : { refusal: this.texts.tooManyInvalid };
+      return key ? { key } : { refusal: 'too_many_invalid_keys' };
     }
     const key = await this.findKey(apiKey);
-    if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) return { refusal: this.texts.tooManyInvalid };
+    if (!key && (await this.limits.recordFailure('invalid-key', client, INVALID_KEYS))) return { refusal: 'too_many_invalid_keys' };
     return { key };
   }
 
