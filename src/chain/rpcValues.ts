@@ -1,5 +1,6 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
+import { isRecord } from '../core/json.js';
 import type { Address, Hex } from '../core/types.js';
 import { RpcFailure } from './jsonRpc.js';
 
@@ -54,11 +55,9 @@ export function hash(method: string, value: unknown, what = 'hash'): Hex {
   return value.toLowerCase() as Hex;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function record(method: string, value: unknown, what: string): Record<string, unknown> {
   if (!isRecord(value)) throw malformed(method, what);
   return value;
 }
+
+export { isRecord };

@@ -6,6 +6,7 @@
  */
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
 import { isSolproofError } from '../core/errors.js';
+import { isRecord } from '../core/json.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Address, StandardJsonSubmission } from '../core/types.js';
 import { errorSentence, SOURCIFY_TEXT, sourcifyVersionProblem } from '../texts/index.js';
@@ -15,14 +16,12 @@ export type ReadSubmission = { ok: true; submission: StandardJsonSubmission } | 
 
 const refuse = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The submission for `address`, or the message of an `invalid_parameter` refusal naming the field. */
 export function readSourcifySubmission(body: unknown, address: Address, releases: ReleaseLookup): ReadSubmission {
-  if (!isObject(body)) return refuse(SOURCIFY_TEXT.invalidJson);
+  if (!isRecord(body)) return refuse(SOURCIFY_TEXT.invalidJson);
   const { stdJsonInput, compilerVersion, contractIdentifier, creationTransactionHash } = body;
   if (stdJsonInput === undefined) return refuse(SOURCIFY_TEXT.missingField('stdJsonInput'));
-  if (!isObject(stdJsonInput)) return refuse(SOURCIFY_TEXT.invalidField('stdJsonInput', 'it must be a standard JSON input object'));
+  if (!isRecord(stdJsonInput)) return refuse(SOURCIFY_TEXT.invalidField('stdJsonInput', 'it must be a standard JSON input object'));
   if (typeof compilerVersion !== 'string' || compilerVersion.trim() === '') return refuse(SOURCIFY_TEXT.missingField('compilerVersion'));
   if (typeof contractIdentifier !== 'string' || contractIdentifier.trim() === '') return refuse(SOURCIFY_TEXT.missingField('contractIdentifier'));
   if (creationTransactionHash !== undefined && (typeof creationTransactionHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(creationTransactionHash))) {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { isRecord } from '../core/json.js';
 import { saveSources, sourceContents, sourceHash } from './compilations.js';
 import type { Database, InputDocumentKind } from './database.js';
 
@@ -18,10 +19,6 @@ const sha256Hex = (text: string): string => createHash('sha256').update(text, 'u
 
 /** How a source's content is referred to inside a stored standard JSON document. */
 const SOURCE_REF = '$source';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The stored form of a document and the contents it refers to. */
 function storedForm(doc: InputDocument): { kind: InputDocumentKind; document: string; contents: string[] } {

@@ -5,6 +5,7 @@
  */
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
+import { isRecord } from '../core/json.js';
 import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
 import { type BuildFormat, unwrapStandardJson } from '../verify/index.js';
 import type { JobKind } from './database.js';
@@ -133,8 +134,4 @@ function sourceSubmission(value: unknown, legacy: boolean): SourceSubmission {
   }
   if (!isRecord(standardJson)) throw unreadable('its standard JSON input is not an object');
   return { ...fields, codeFormat, standardJson: standardJson as never };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -83,10 +83,28 @@ describe('stored job results', () => {
     expect(decodeJobResult('source', null)).toBeNull();
   });
 
-  it('stores the document alone, as every release wrote it', () => {
+  it('stores the document tagged with its outcome and versioned, as job requests are', () => {
     expect(encodeJobResult({ outcome: 'proxy_found', document: { implementation: '0xbb', pattern: 'eip1967', blockNumber: 6 } })).toBe(
-      '{"implementation":"0xbb","pattern":"eip1967","blockNumber":6}',
+      '{"version":2,"outcome":"proxy_found","document":{"implementation":"0xbb","pattern":"eip1967","blockNumber":6}}',
     );
+  });
+
+  it('read the documents earlier releases stored alone as the outcomes they are', () => {
+    expect(decodeJobResult('proxy', '{"implementation":"0xbb","pattern":"eip1967","blockNumber":6}')).toEqual({
+      outcome: 'proxy_found',
+      document: { implementation: '0xbb', pattern: 'eip1967', blockNumber: 6 },
+    });
+    expect(decodeJobResult('source', '{"matchKind":"full","creationMatch":"full","runtimeMatch":"full"}')?.outcome).toBe('source_pass');
+  });
+
+  it('a tagged document that is not what its outcome keeps, or an outcome the kind never has, reads as older', () => {
+    for (const [kind, stored] of [
+      ['source', { version: 2, outcome: 'source_pass', document: { matchKind: 'most', creationMatch: null, runtimeMatch: null } }],
+      ['proxy', { version: 2, outcome: 'source_pass', document: { matchKind: 'full', creationMatch: null, runtimeMatch: 'full' } }],
+      ['build', { version: 2, outcome: 'older', document: {} }],
+    ] as const) {
+      expect(decodeJobResult(kind, JSON.stringify(stored))).toEqual({ outcome: 'older', document: stored.document });
+    }
   });
 
   it("read the previous release's results as the outcomes they are", () => {

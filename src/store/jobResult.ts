@@ -1,8 +1,9 @@
 /**
- * What a finished job kept, as it is stored: the result's document alone, with one decoder. The
- * document is what every release since the first wrote (and what `/receipt/<guid>.json` shows),
- * so the decoder tells the documents apart by the job's kind and their fields; a document no
- * later release writes reads as `older`, and its job answers the text it kept beside it.
+ * What a finished job kept, as it is stored: a versioned document tagged with its outcome, as
+ * job requests are (`{version: 2, outcome, document}`), with one decoder. Rows of earlier
+ * releases kept the document alone: the decoder tells those apart by the job's kind and their
+ * fields. A document no release writes any more reads as `older`, and its job answers the text
+ * it kept beside it.
  */
 import type {
   BuildPassResult,
@@ -13,12 +14,34 @@ import type {
   SourcePassResult,
   UnfinishedResult,
 } from '../core/jobResults.js';
+import { isListOf, isRecord, isString, optional } from '../core/json.js';
+import type { MatchKind } from '../core/types.js';
 import type { JobKind } from './database.js';
+
+/** The version of the stored results that carry their outcome. */
+export const JOB_RESULT_VERSION = 2;
 
 /** The stored text of a result. */
 export function encodeJobResult(result: JobResult): string {
-  return JSON.stringify(result.document);
+  return JSON.stringify({ version: JOB_RESULT_VERSION, outcome: result.outcome, document: result.document });
 }
+
+/** The outcomes a job of each kind may end in (besides `older`). */
+const OUTCOMES: Record<JobKind, readonly JobResult['outcome'][]> = {
+  source: ['source_pass', 'failure', 'unfinished'],
+  build: ['build_pass', 'failure', 'unfinished'],
+  proxy: ['proxy_found', 'proxy_not_found', 'unfinished'],
+};
+
+/** Whether `document` is what `outcome` keeps. */
+const SHAPES: Record<Exclude<JobResult['outcome'], 'older'>, (document: unknown) => boolean> = {
+  source_pass: (d) => isSourcePass(d),
+  build_pass: (d) => isBuildPass(d),
+  proxy_found: (d) => isProxyFound(d),
+  proxy_not_found: (d) => isProxyNotFound(d),
+  failure: (d) => isFailure(d),
+  unfinished: (d) => isUnfinished(d),
+};
 
 /**
  * Reads the stored result of a job of `kind`, written by any release; null when it kept none.
@@ -33,6 +56,13 @@ export function decodeJobResult(kind: JobKind, text: string | null): JobResult |
     return { outcome: 'older', document: text };
   }
   if (doc === null) return null;
+  if (isRecord(doc) && doc['version'] === JOB_RESULT_VERSION && isString(doc['outcome'])) {
+    const outcome = doc['outcome'] as JobResult['outcome'];
+    const document = doc['document'];
+    if (outcome !== 'older' && OUTCOMES[kind].includes(outcome) && SHAPES[outcome](document)) return { outcome, document } as JobResult;
+    return { outcome: 'older', document };
+  }
+  // Earlier releases: the document alone.
   if (isFailure(doc)) return { outcome: 'failure', document: doc };
   if (isUnfinished(doc)) return { outcome: 'unfinished', document: doc };
   if (kind === 'source' && isSourcePass(doc)) return { outcome: 'source_pass', document: doc };
@@ -53,7 +83,7 @@ function isFailure(doc: unknown): doc is FailureResult {
 }
 
 function isSourcePass(doc: unknown): doc is SourcePassResult {
-  if (!isRecord(doc) || !isString(doc['matchKind']) || !isStringOrNull(doc['creationMatch']) || !isStringOrNull(doc['runtimeMatch'])) return false;
+  if (!isRecord(doc) || !isMatchKind(doc['matchKind']) || !isMatchKindOrNull(doc['creationMatch']) || !isMatchKindOrNull(doc['runtimeMatch'])) return false;
   return (
     ['dryRun', 'replaced', 'reusedCompilation'].every((flag) => optional(doc[flag], (v) => v === true)) &&
     optional(doc['flatteningRepairs'], (v) => isListOf(v, (r) => typeof r['line'] === 'number' && isString(r['text']) && isString(r['why']))) &&
@@ -66,7 +96,7 @@ function isBuildPass(doc: unknown): doc is BuildPassResult {
   return (
     isRecord(doc) &&
     isListOf(doc['contracts'], (c) => isString(c['path']) && isString(c['name'])) &&
-    isListOf(doc['verified'], (v) => isString(v['address']) && isString(v['contractName']) && isString(v['sourcePath']) && isString(v['matchKind']))
+    isListOf(doc['verified'], (v) => isString(v['address']) && isString(v['contractName']) && isString(v['sourcePath']) && isMatchKind(v['matchKind']))
   );
 }
 
@@ -83,14 +113,5 @@ function isProxyNotFound(doc: unknown): doc is ProxyNotFoundResult {
   );
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStringOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
-const optional = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
-
-function isListOf(v: unknown, check: (item: Record<string, unknown>) => boolean): boolean {
-  return Array.isArray(v) && v.every((item) => isRecord(item) && check(item));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const isMatchKind = (v: unknown): v is MatchKind => v === 'full' || v === 'partial';
+const isMatchKindOrNull = (v: unknown): boolean => v === null || isMatchKind(v);

@@ -4,6 +4,8 @@
  * type each, as verifications write them, and one decoder each that also reads the older forms
  * a store may hold.
  */
+
+import { isRecord } from '../core/json.js';
 import type { Address, Hex, LibraryLink } from '../core/types.js';
 import type { Transformation, TransformationValues } from '../verify/index.js';
 
@@ -92,8 +94,4 @@ export function decodeLibraries(text: string): LibraryLink[] {
   return stored.flatMap((l) =>
     isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string' ? [{ name: l['name'], address: l['address'] as Address }] : [],
   );
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,17 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { typeScriptFiles } from '../../test/helpers/sourceTree.js';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
+const sourceFiles = (dir: string) => typeScriptFiles(dir);
 
 // Texts are worded at the edge (api/, web/, cli/) when they are read: the domain and the jobs
 // keep codes and facts, so one wording serves every client and old receipts alike.

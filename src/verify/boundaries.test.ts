@@ -1,17 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { typeScriptFiles } from '../../test/helpers/sourceTree.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : typeScriptFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const allFiles = (dir: string) => typeScriptFiles(dir, { withTests: true });
 
 /** The imports of verify/ a file makes that do not go through its facade, verify/index.ts. */
 function throughTheSide(file: string): string[] {
@@ -24,7 +19,7 @@ function throughTheSide(file: string): string[] {
 // anyone outside noticing. Only its own tests (beside the code, and test/verify, test/proxy) reach in.
 describe('verify/ is used through its facade', () => {
   it.each(['src', 'test', 'bench'])('%s/ imports verify/ only through verify/index.ts', (folder) => {
-    const files = typeScriptFiles(join(ROOT, folder)).filter((file) => {
+    const files = allFiles(join(ROOT, folder)).filter((file) => {
       const path = relative(ROOT, file);
       return !path.startsWith('src/verify/') && !path.startsWith('test/verify/') && !path.startsWith('test/proxy/');
     });
@@ -36,7 +31,7 @@ describe('verify/ is used through its facade', () => {
 
 describe('verify/ is pure domain', () => {
   it('imports nothing of the service but core/: no HTTP, storage, chain or compiler of its own', () => {
-    const files = typeScriptFiles(join(ROOT, 'src', 'verify')).filter((file) => !file.endsWith('.test.ts'));
+    const files = allFiles(join(ROOT, 'src', 'verify')).filter((file) => !file.endsWith('.test.ts'));
     const outside = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)]
         .map((m) => relative(join(ROOT, 'src'), join(dirname(file), m[1]!)))

@@ -1,6 +1,7 @@
 import { SolproofError } from '../core/errors.js';
+import { isRecord } from '../core/json.js';
 import type { SolcInput } from '../core/solcInput.js';
-import { checkStandardJsonInput, isPlainObject, unwrapStandardJson } from './standardJsonText.js';
+import { checkStandardJsonInput, unwrapStandardJson } from './standardJsonText.js';
 
 /** What a whole build was submitted as. */
 export type BuildFormat = 'standard-json' | 'hardhat-build-info' | 'foundry-build-info';
@@ -28,8 +29,8 @@ export function readBuildFile(text: string): BuildFile {
   } catch (e) {
     throw new SolproofError('invalid_standard_json', { problem: 'not_json', document: 'build', parserMessage: (e as Error).message });
   }
-  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'build' });
-  if (!isPlainObject(parsed['input'])) {
+  if (!isRecord(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'build' });
+  if (!isRecord(parsed['input'])) {
     return { format: 'standard-json', input: checkStandardJsonInput(parsed), compilerVersion: null };
   }
   const marker = typeof parsed['_format'] === 'string' ? parsed['_format'] : '';

@@ -1,9 +1,10 @@
 import { SolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
+import { isRecord } from '../core/json.js';
 import { type DeclarationKeyword, solidityOutline } from '../core/solidityOutline.js';
 import type { LibraryLink, SingleFileSubmission, SourceSubmission, StandardJsonSubmission } from '../core/types.js';
 import type { SolcInput, SolcSettings } from './solcTypes.js';
-import { checkStandardJsonInput, isPlainObject } from './standardJsonText.js';
+import { checkStandardJsonInput } from './standardJsonText.js';
 
 /**
  * What the service asks solc for, for the one contract being verified: what matching needs
@@ -170,13 +171,13 @@ export function compileSettings(given: Record<string, unknown>): SolcSettings {
   const { modelChecker: _modelChecker, stopAfter: _stopAfter, ...rest } = structuredClone(given);
   const settings = rest as SolcSettings;
   const debug = settings['debug'];
-  if (isPlainObject(debug)) {
+  if (isRecord(debug)) {
     const { debugInfo: _debugInfo, ...keep } = debug;
     if (Object.keys(keep).length > 0) settings['debug'] = keep;
     else delete settings['debug'];
   }
   const metadata = settings.metadata;
-  if (isPlainObject(metadata) && metadata.useLiteralContent === true && (metadata.appendCBOR === false || metadata.bytecodeHash === 'none')) {
+  if (isRecord(metadata) && metadata.useLiteralContent === true && (metadata.appendCBOR === false || metadata.bytecodeHash === 'none')) {
     delete metadata.useLiteralContent;
   }
   return settings;

@@ -4,6 +4,7 @@
  * that reads the text, checks what a submission may contain, and writes the wrapping.
  */
 import { SolproofError } from '../core/errors.js';
+import { isRecord } from '../core/json.js';
 import type { SolcInput, SolcSource } from '../core/solcInput.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 
@@ -45,14 +46,14 @@ export function parseStandardJsonText(text: string): SolcInput {
  * `invalid_standard_json`.
  */
 export function checkStandardJsonInput(parsed: unknown): SolcInput {
-  if (!isPlainObject(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'input' });
+  if (!isRecord(parsed)) throw new SolproofError('invalid_standard_json', { problem: 'not_an_object', document: 'input' });
   const language = parsed['language'];
   if (language !== 'Solidity') {
     // Other languages can emit raw bytes (Yul's `verbatim`) and so reproduce any deployed code.
     throw new SolproofError('invalid_standard_json', { problem: 'not_solidity', language: JSON.stringify(language ?? null).slice(0, 40) });
   }
   const sources = parsed['sources'];
-  if (!isPlainObject(sources) || Object.keys(sources).length === 0) {
+  if (!isRecord(sources) || Object.keys(sources).length === 0) {
     throw new SolproofError('invalid_standard_json', { problem: 'no_sources' });
   }
   if (Object.keys(sources).length > MAX_SOURCES) {
@@ -60,7 +61,7 @@ export function checkStandardJsonInput(parsed: unknown): SolcInput {
   }
   const cleanSources: Record<string, SolcSource> = {};
   for (const [path, source] of Object.entries(sources)) {
-    if (!isPlainObject(source)) throw new SolproofError('invalid_standard_json', { problem: 'source_not_an_object', path });
+    if (!isRecord(source)) throw new SolproofError('invalid_standard_json', { problem: 'source_not_an_object', path });
     if ('urls' in source) {
       throw new SolproofError('invalid_standard_json', { problem: 'source_urls', path });
     }
@@ -70,7 +71,7 @@ export function checkStandardJsonInput(parsed: unknown): SolcInput {
     cleanSources[path] = { ...(source as SolcSource) };
   }
   const settings = parsed['settings'] ?? {};
-  if (!isPlainObject(settings)) throw new SolproofError('invalid_standard_json', { problem: 'settings_not_an_object' });
+  if (!isRecord(settings)) throw new SolproofError('invalid_standard_json', { problem: 'settings_not_an_object' });
   const libraries = settings['libraries'];
   if (libraries !== undefined && !isLibrariesShape(libraries)) {
     throw new SolproofError('invalid_standard_json', { problem: 'libraries_shape' });
@@ -86,10 +87,6 @@ export function checkStandardJsonInput(parsed: unknown): SolcInput {
   return { ...parsed, language, sources: cleanSources, settings: structuredClone(settings) };
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isLibrariesShape(v: unknown): v is Record<string, Record<string, string>> {
-  return isPlainObject(v) && Object.values(v).every((file) => isPlainObject(file) && Object.values(file).every((a) => typeof a === 'string'));
+  return isRecord(v) && Object.values(v).every((file) => isRecord(file) && Object.values(file).every((a) => typeof a === 'string'));
 }
