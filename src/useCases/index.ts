@@ -24,7 +24,7 @@ export {
   type VerifiedMatchSummary,
 } from '../store/verifiedContracts.js';
 export { AccessControl, type AccessDecision, type ActionClass } from './access.js';
-export { type Admission, admitVerification, openRecord } from './admission.js';
+export { openRecord } from './admission.js';
 export { codeAtAddress } from './codeAtAddress.js';
 export { findJob, findSubmission, isFinished, isRetryAfterFailure, provenByJob, waitForVerdict } from './jobStatus.js';
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';

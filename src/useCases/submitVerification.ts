@@ -1,17 +1,16 @@
 /**
  * Submitting work: a source verification, a proxy link, a whole build. Every door submits
  * through here, so each rule is applied once and in one order: admission (what may replace
- * what, and the submitter's own unfinished job), the code at the address (a lagging node is
- * given a few seconds), an exact copy of a verified contract (verified at once), the
- * submitter's quota and unfinished-job limit (counted with the job's write, in one
- * transaction), and then either the verdict at once from a compilation already stored or the
- * workers woken.
+ * what), the code at the address (a lagging node is given a few seconds), an exact copy of a
+ * verified contract (verified at once), the submitter's own unfinished job for the address,
+ * quota and unfinished-job limit (checked with the job's write, in one transaction), and then
+ * either the verdict at once from a compilation already stored or the workers woken.
  */
 import type { SubmissionQuota, SubmitRefusal } from '../core/refusals.js';
-import type { ProxyRequest, SourceSubmission } from '../core/types.js';
-import type { BuildRequest, JobRequest } from '../store/jobRequest.js';
+import type { Address, ProxyRequest, SourceSubmission } from '../core/types.js';
+import { type BuildRequest, type JobRequest, jobRequestAddress } from '../store/jobRequest.js';
 import { queueSubmission } from '../store/submissions.js';
-import { admitVerification } from './admission.js';
+import { openRecord } from './admission.js';
 import { codeAtAddress } from './codeAtAddress.js';
 import type { Services } from './services.js';
 import { dailyQuota, type Submitter, submitterId } from './submitter.js';
@@ -34,17 +33,18 @@ export async function submitSource(s: Services, who: Submitter, submission: Sour
     return queued;
   }
 
-  const admission = await admitVerification(s, address, submitterId(who));
-  if (!admission.ok) return admission;
+  const open = await openRecord(s, address);
+  if (!open.ok) return open;
   const found = await codeAtAddress(s, address);
   if (!found.ok) return { ok: false, refusal: found.refusal };
   // An exact copy of a verified contract is verified through it at once, whatever this
   // submission proves (its job then replaces the copy with the same compilation, or finds it
   // final). A partial copy is not waited for: the chain follower and reads record one, and this
   // submission's job may be a full match.
-  if (!admission.existing) await s.copies.tryVerifyExact(address, found.code);
+  if (!open.existing) await s.copies.tryVerifyExact(address, found.code);
 
-  const queued = await queue(s, who, { kind: 'source', submission }, 'verify');
+  // The submitter's own unfinished verification of the address refuses its duplicate.
+  const queued = await queue(s, who, { kind: 'source', submission }, 'verify', { refuseDuplicate: true });
   // Sources compiled before need no compiler: the verdict is there by the first status check.
   if (queued.ok && !(await s.jobs.runKnown(queued.receipt, submission))) s.jobs.wake({ receipt: queued.receipt, submission });
   return queued;
@@ -67,20 +67,22 @@ export async function submitBuild(s: Services, who: Submitter, build: BuildReque
 }
 
 /** Writes the job, with the submitter's unfinished-job limit and daily quota checked in the same transaction. */
-async function queue(s: Services, who: Submitter, request: JobRequest, kind: SubmissionQuota): Promise<Submitted> {
+async function queue(s: Services, who: Submitter, request: JobRequest, kind: SubmissionQuota, options: { refuseDuplicate?: boolean } = {}): Promise<Submitted> {
   const limit = dailyQuota(s.config, who, kind);
   const queued = await queueSubmission(s.store.db, {
     request,
     apiKeyId: submitterId(who),
     quota: { kind, limit },
     maxUnfinished: s.config.keyQueuedJobs,
+    refuseDuplicate: options.refuseDuplicate ?? false,
   });
   if (queued.ok) return { ok: true, receipt: queued.job.receipt };
-  return {
-    ok: false,
-    refusal:
-      queued.reason === 'quota'
-        ? { code: 'daily_quota', kind, limit, resetsAt: queued.resetsAt }
-        : { code: 'too_many_unfinished', unfinished: queued.unfinished },
-  };
+  switch (queued.reason) {
+    case 'quota':
+      return { ok: false, refusal: { code: 'daily_quota', kind, limit, resetsAt: queued.resetsAt } };
+    case 'unfinished':
+      return { ok: false, refusal: { code: 'too_many_unfinished', unfinished: queued.unfinished } };
+    case 'duplicate':
+      return { ok: false, refusal: { code: 'own_job_unfinished', address: jobRequestAddress(request) as Address, receipt: queued.receipt } };
+  }
 }
