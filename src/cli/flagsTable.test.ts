@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_OPTIONS } from '../core/config.js';
 
-const README = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
+/** Where every option is described, once: docs/operating.md's Options table. */
+const OPERATING = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'operating.md'), 'utf8');
 
-/** The README's Configuration table: each flag with the variable on its row (a row may name two, `--a` / `--b`). */
-function readmeTable(): Map<string, string> {
-  const section = README.slice(README.indexOf('## Configuration'));
+/** The Options table: each flag with the variable on its row (a row may name two, `--a` / `--b`). */
+function optionsTable(): Map<string, string> {
+  const section = OPERATING.slice(OPERATING.indexOf('## Options'));
   const rows = section.slice(0, section.indexOf('\n\n', section.indexOf('| flag |'))).split('\n');
   const table = new Map<string, string>();
   for (const row of rows) {
@@ -20,17 +21,17 @@ function readmeTable(): Map<string, string> {
   return table;
 }
 
-describe('the README configuration table and the options `--help` lists', () => {
+describe('the options table of docs/operating.md and the options `--help` lists', () => {
   it('names every option with its variable, and nothing else', () => {
-    const table = readmeTable();
+    const table = optionsTable();
     const options = new Map(CONFIG_OPTIONS.map((o) => [o.flag, o.env]));
     expect(
       [...table.keys()].filter((f) => !options.has(f)),
-      'in the README but not an option',
+      'in docs/operating.md but not an option',
     ).toEqual([]);
     expect(
       [...options.keys()].filter((f) => !table.has(f)),
-      'an option missing from the README',
+      'an option missing from docs/operating.md',
     ).toEqual([]);
     for (const [flag, env] of options) expect(table.get(flag), `--${flag}`).toBe(env);
   });

@@ -5,7 +5,7 @@
  */
 import type { ReleaseLookup } from './solcReleases.js';
 
-/** The numbers of a version: enough to apply the version facts of matching.md. */
+/** The numbers of a version: enough to apply the version facts (docs/matching.md, Version facts). */
 export interface VersionNumbers {
   major: number;
   minor: number;

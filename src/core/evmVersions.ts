@@ -1,6 +1,6 @@
 import { compareVersions } from './compilerVersion.js';
 
-/** EVM versions in order, with the first solc version that accepts each (matching.md, "Version facts"). */
+/** EVM versions in order, with the first solc version that accepts each (docs/matching.md, Version facts). */
 const EVM_VERSIONS: ReadonlyArray<readonly [name: string, since: string]> = [
   ['homestead', '0.4.21'],
   ['tangerineWhistle', '0.4.21'],

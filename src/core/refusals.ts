@@ -1,6 +1,7 @@
 /**
  * Why the service refuses a request, as codes with their facts: decided by the use cases,
- * worded by each door (texts/ for Etherscan's words, the Sourcify door in Sourcify's).
+ * worded in texts/ (refusals.ts in Etherscan's words, for /api and the form; the Sourcify door
+ * picks Sourcify's status and code for each and words it with sourcify.ts).
  */
 import type { Address } from './types.js';
 

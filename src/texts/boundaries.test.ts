@@ -8,8 +8,9 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const sourceFiles = (dir: string) => typeScriptFiles(dir);
 
-// Texts are worded at the edge (api/, web/, cli/) when they are read: the domain and the jobs
-// keep codes and facts, so one wording serves every client and old receipts alike.
+// Texts are worded at the edge (api/, sourcify/, web/, cli/, and the use cases' field parser)
+// when they are read: the domain and the jobs keep codes and facts, so one wording serves every
+// client and old receipts alike.
 describe('where texts are worded', () => {
   it.each(['core', 'verify', 'compilers', 'chain', 'jobs', 'store', 'bytecodeDatabase', 'limits'])('%s/ imports nothing from texts/', (folder) => {
     const offenders = sourceFiles(join(SRC, folder)).filter((file) => /from '(\.\.\/)+texts\//.test(readFileSync(file, 'utf8')));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEXT } from './etherscan.js';
 
-// The texts of spec/api.md that clients compare byte for byte: Hardhat, Foundry and
+// The texts docs/api.md lists that clients compare byte for byte: Hardhat, Foundry and
 // OpenZeppelin's plugin branch on them, so an edit here breaks a client.
 describe('Etherscan texts', () => {
   it.each([

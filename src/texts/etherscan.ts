@@ -1,6 +1,6 @@
 /**
- * Every text a client may compare byte for byte lives here (see spec/api.md); texts.test.ts
- * pins the ones the spec fixes.
+ * Every text a client may compare byte for byte lives here (docs/api.md, Texts, lists where
+ * each is answered); etherscan.test.ts pins the ones clients compare.
  */
 /** `2026-11-23T00:00:00Z`: when a daily limit resets, as the texts give it (UTC, whole seconds). */
 export function utcSecond(at: Date | string): string {

@@ -1,8 +1,15 @@
 /**
- * Every text a client or a person reads, in one place: Etherscan's texts (clients compare them
- * byte for byte), the sentences for each error code and its facts, the diagnosis of a failed
- * verification, and how a finished job reads. The edge (api/, web/, cli/) renders with them at
- * read time; the domain (verify/, compilers/, chain/) and the jobs keep codes and facts only.
+ * Every sentence the service words for a client from codes and facts, in one place:
+ * Etherscan's texts (etherscan.ts; clients compare them byte for byte), a sentence for each
+ * error code and its facts (errors.ts, compileLimits.ts), the diagnosis of a failed
+ * verification (diagnosis.ts), how a job reads for each client (jobs.ts: checkverifystatus,
+ * checkproxyverification, checkbuildstatus, the receipt page and its JSON), the use cases'
+ * refusals in Etherscan's words (refusals.ts), and Sourcify's texts (sourcify.ts).
+ *
+ * The doors (api/, sourcify/, web/), cli/ and the use cases' field parser word with them when
+ * they answer; the domain (verify/, compilers/, chain/), the store and the jobs keep codes and
+ * facts only (boundaries.test.ts holds it). The explorer's own page prose is written in its
+ * page renderers (web/pages/), which take these words for verdicts, errors and jobs.
  */
 
 export * from './diagnosis.js';

@@ -17,11 +17,12 @@ export interface ContractVerdict {
 }
 
 /**
- * The verdict of a runtime match and a creation match (matching.md 12 and 18). Immutable values
- * are written by the constructor and copied from the chain for the comparison: only a creation
- * code that matched (the constructor really ran, with the proven arguments) proves them. Without
- * one they are values the chain holds, not values the sources give, and a match that takes them
- * on trust is partial, however exactly the rest of the code and its metadata match.
+ * The verdict of a runtime match and a creation match (docs/matching.md, Immutables and The
+ * verdict). Immutable values are written by the constructor and copied from the chain for the
+ * comparison: only a creation code that matched (the constructor really ran, with the proven
+ * arguments) proves them. Without one they are values the chain holds, not values the sources
+ * give, and a match that takes them on trust is partial, however exactly the rest of the code
+ * and its metadata match.
  */
 export function contractVerdict(runtime: CodeMatch, creation: CodeMatch | null): ContractVerdict {
   const creationMatch = creation?.kind ?? null;

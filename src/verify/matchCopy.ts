@@ -34,7 +34,7 @@ export interface CopyMatch extends ContractVerdict {
 /**
  * Decides whether the code at an address is a copy of a compiled contract, without
  * compiling: the same matcher as for a submission (every byte compared; immutables,
- * libraries, call protection and auxdata as matching.md says), with one more rule a
+ * libraries, call protection and auxdata as docs/matching.md describes), with one more rule a
  * submission does not need: a library's call protection must be the address itself. The
  * caller still has to check that every library address holds that library. Null when it is
  * not a copy.

@@ -121,7 +121,7 @@ export function applyLibraries(code: string, onchain: string, references: LinkRe
  * decode as an auxdata of the same length. With `tailMayDiffer` (runtime code only), the
  * last auxdata may also be absent on chain (`appendCBOR: false`, recorded as a deletion of
  * it and the `0xfe` before it) or a different-length auxdata without a content hash
- * (`bytecodeHash: none`), the on-chain cases matching.md item 10 lets through.
+ * (`bytecodeHash: none`): see docs/matching.md, Runtime code.
  */
 export function replaceAuxdata(code: string, onchain: string, positions: AuxdataPosition[], options: { tailMayDiffer: boolean }): Fixup | null {
   const transformations: Transformation[] = [];

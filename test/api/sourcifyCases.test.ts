@@ -9,7 +9,7 @@ import { expectedServedInput, expectedVerification, IN_SCOPE_CASES, loadSourcify
 const ACCOUNT = deployerAccount('api/sourcifyCases');
 const { apiUrl, apiKey } = sharedService();
 
-// Outside the service's scope (spec: compilers from v0.4.11 up, Solidity sources only): refused at submission, saying why.
+// Outside the service's scope (compilers from v0.4.11 up, Solidity sources only: docs/matching.md, Compiling): refused at submission, saying why.
 const OUT_OF_SCOPE: Array<[string, string]> = [
   ['match_sol_0_1_3', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],
   ['match_sol_0_1_6', 'Invalid parameter compilerversion: compilers older than v0.4.11 are not supported'],

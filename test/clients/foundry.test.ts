@@ -14,8 +14,8 @@ import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from '
 
 /*
  * Foundry 1.7.1's forge and cast (npm: @foundry-rs/forge-linux-amd64, @foundry-rs/cast-linux-amd64),
- * run as a user runs them against the service, offline. What that takes (see the README's
- * Foundry section):
+ * run as a user runs them against the service, offline. What that takes (see docs/clients.md,
+ * Forge without internet):
  * - forge looks for `$HOME/.svm/<x.y.z>/solc-<x.y.z>` before it builds or verifies, and would
  *   download one: a private HOME holds a solc-js stand-in there (./foundry/solcjs-as-solc.cjs);
  * - the compiler version must carry its commit, or forge fetches the release list to find it:

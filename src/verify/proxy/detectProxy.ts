@@ -61,7 +61,7 @@ class PinnedReads {
 /**
  * Finds the implementation a proxy delegates to, reading everything at one pinned block.
  *
- * Order (see the proxy spec): exact bytecode shapes; one batch of well-known storage
+ * Order (docs/api.md, Proxies): exact bytecode shapes; one batch of well-known storage
  * slots; getters, called only when their selector appears in the code and the code can
  * DELEGATECALL. Each candidate must be a non-zero address word, not the proxy, with code.
  * The first candidate in PROXY_PATTERNS order wins unless `expectedImplementation`

@@ -1,9 +1,9 @@
 import type { Address } from '../../core/types.js';
 
 /**
- * How a proxy was recognised. One name per row of the proxy spec's pattern table; shape
- * variants (vanity PUSHn, trailing immutable args, the two PUSH0 forms, the two Vyper
- * forms) share their row's name.
+ * How a proxy was recognised. One name per pattern (docs/api.md, Proxies); shape variants
+ * (vanity PUSHn, trailing immutable args, the two PUSH0 forms, the two Vyper forms) share
+ * their pattern's name.
  */
 export type ProxyPattern =
   | 'eip1167'

@@ -60,7 +60,7 @@ const COMPILERS_EXAMPLE = `{
   "fields": { "builds[].version": "…", … }
 }`;
 
-/** Sourcify's v2 routes under /sourcify (the README has the details). */
+/** Sourcify's v2 routes under /sourcify (docs/api.md has the details). */
 const SOURCIFY_ROUTES: readonly { route: string; what: string }[] = [
   {
     route: 'POST /sourcify/v2/verify/{chainId}/{address}',

@@ -22,7 +22,8 @@ const VERIFY_FORMS_PER_SECOND = 2;
 /**
  * Verify & Publish (`/verify`): the form, and its plain multipart POST (files keep their names),
  * read as it arrives: the key is checked when it comes (first, on the page), before the sources.
- * The form is handed to the API as its verifysourcecode; a receipt leads to the receipt page.
+ * The form is submitted through the same use case as /api's verifysourcecode; a receipt leads to
+ * the receipt page.
  */
 export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
   web.addContentTypeParser('multipart/form-data', { bodyLimit: ctx.config.bodyLimit }, async (request: FastifyRequest, payload: Readable) => {

@@ -12,7 +12,7 @@ const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 /**
  * Puts the npm solc-js build of `version` where forge looks for its solc (`<home>/.svm`), as a
  * native-looking executable, with the directory named by the long version that tells forge the
- * commit: forge runs offline that way (see shared/clients/foundry.md).
+ * commit: forge runs offline that way (see docs/clients.md, Forge without internet).
  */
 export async function installSolcForForge(home: string, version: string): Promise<void> {
   const long = await installedLongVersion(version);
