@@ -26,9 +26,11 @@ export interface RecordCheck {
   check(address: Address): Promise<boolean>;
   /**
    * The same for the rows of a list page, within a budget of node reads per second (rows past
-   * it are shown as stored and checked when read). True when a row was taken off.
+   * it are shown as stored and checked when read). True when a row was taken off. With `wait`
+   * false the checks are started and not waited for (a long export must not wait on the node):
+   * what they take off is gone from the next read.
    */
-  checkListed(addresses: readonly Address[]): Promise<boolean>;
+  checkListed(addresses: readonly Address[], options?: { wait?: boolean }): Promise<boolean>;
 }
 
 export interface RecordCheckOptions {
@@ -189,7 +191,7 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
       return waited([start(key)]);
     },
 
-    async checkListed(addresses) {
+    async checkListed(addresses, options = {}) {
       const now = Date.now();
       listTokens = Math.min(listRate, listTokens + ((now - listRefilledAt) * listRate) / 1000);
       listRefilledAt = now;
@@ -203,6 +205,7 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
         }
         checks.push(start(address));
       }
+      if (options.wait === false) return false;
       return checks.length > 0 ? waited(checks) : false;
     },
   };

@@ -19,7 +19,8 @@ export async function verify(
   if (isAnswer(target)) return target;
   const read = readSourcifySubmission(body, target.address, s.releases);
   if (!read.ok) return errorAnswer(400, 'invalid_parameter', read.message);
-  const submitted = await submitSource(s, { client }, read.submission);
+  // Sourcify's clients learn from the job that an address holds no code.
+  const submitted = await submitSource(s, { client }, read.submission, { noCode: 'job' });
   return submitted.ok ? { status: 202, body: { verificationId: submitted.receipt } } : refusalAnswer(s, submitted.refusal);
 }
 

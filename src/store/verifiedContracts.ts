@@ -266,6 +266,9 @@ async function repointCopies(trx: Kysely<Database>, removed: readonly Selectable
   const byCompiled = new Map<string, string[]>();
   for (const row of removed) byCompiled.set(row.compiledContractId, [...(byCompiled.get(row.compiledContractId) ?? []), row.address]);
   for (const [compiledContractId, gone] of byCompiled) {
+    // Most records have no copy naming them: nothing to repoint, no original to look for.
+    const named = await trx.selectFrom('verifiedContracts').select('address').where('similarTo', 'in', gone).limit(1).executeTakeFirst();
+    if (!named) continue;
     const original = await trx
       .selectFrom('verifiedContracts')
       .select('address')
@@ -274,10 +277,10 @@ async function repointCopies(trx: Kysely<Database>, removed: readonly Selectable
       .orderBy('verifiedAt')
       .limit(1)
       .executeTakeFirst();
+    // Copies name an address of their own compiled contract: found by the address they name.
     await trx
       .updateTable('verifiedContracts')
       .set({ similarTo: original?.address ?? null })
-      .where('compiledContractId', '=', compiledContractId)
       .where('similarTo', 'in', gone)
       .execute();
   }

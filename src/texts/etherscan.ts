@@ -64,7 +64,7 @@ export const TEXT = {
   malformedBody: 'The request body could not be read as a form, multipart form or JSON object',
   largeBodyNeedsKey: (open: number) =>
     `Request bodies over ${open} bytes are read only for submissions with a valid API key: send apikey in the query string or as the first body field`,
-  largeBodyNotASubmission: (open: number) => `Request bodies over ${open} bytes are accepted only for verifysourcecode and verifyproxycontract`,
+  largeBodyNotASubmission: (open: number) => `Request bodies over ${open} bytes are accepted only for verifysourcecode, verifyproxycontract and verifybuild`,
   internalError: 'Internal error; please try again later',
   dailyQuotaReached: (kind: 'verify' | 'proxy' | 'dry_run', limit: number, resetsAt: Date) =>
     `Daily limit of ${limit} ${{ verify: 'source code verifications', proxy: 'proxy verifications', dry_run: 'dry runs' }[kind]} reached for this API key; it resets at ${utcSecond(resetsAt)}`,

@@ -40,7 +40,12 @@ export function passCaveat(job: JobView): string | null {
   const repairs = passed.flatteningRepairs ?? [];
   const parts: string[] = [];
   if (passed.matchKind === 'partial') {
-    parts.push("the code matches but the metadata hash does not: these sources or metadata settings are not exactly the build's");
+    // A metadata hash that matched proves the sources and settings: then what is unproven is the immutables' values.
+    parts.push(
+      passed.runtimeMatch === 'full'
+        ? 'the code and its metadata hash match, but nothing proves the values of its immutables: no creation code that wrote them was found or matched'
+        : "the code matches but the metadata hash does not: these sources or metadata settings are not exactly the build's",
+    );
   }
   if (repairs.length > 0) parts.push(`the flattened file compiled only with these lines removed: ${flatteningRepairsText(repairs.slice(0, 20))}`);
   return parts.length > 0 ? parts.join('; ') : null;

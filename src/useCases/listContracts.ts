@@ -48,12 +48,18 @@ export function listMatches(s: ListServices, page: { limit: number; after: ListC
 
 /**
  * Every verified contract newest first, `batch` rows at a time by keyset (bounded memory, the
- * event loop free between batches), each batch checked as a list page is.
+ * event loop free between batches). Each batch's rows are checked as a list page's are, within
+ * the same budget, but not waited for: an export of the whole store must not wait on the node,
+ * and a row a check takes off is gone from the next read.
  */
 export async function* everyVerified(s: ListServices, batch: number): AsyncGenerator<VerifiedContractSummary[]> {
   let after: ListCursor | null = null;
   for (;;) {
-    const rows = await listVerified(s, { limit: batch, after });
+    const rows = await listVerifiedContracts(s.store.db, { limit: batch, after });
+    void s.records.checkListed(
+      rows.map((r) => r.address),
+      { wait: false },
+    );
     if (rows.length > 0) yield rows;
     if (rows.length < batch) return;
     const last = rows[rows.length - 1]!;

@@ -18,12 +18,19 @@ import { dailyQuota, type Submitter, submitterId } from './submitter.js';
 /** Accepted with its receipt (the job is durable), or refused with why. */
 export type Submitted = { ok: true; receipt: string } | { ok: false; refusal: SubmitRefusal };
 
-/**
- * A source verification. A dry run is verified and diagnosed like any submission but publishes
- * nothing: it is not admitted against the record (it replaces nothing) and counts against the
- * dry runs of the day.
- */
-export async function submitSource(s: Services, who: Submitter, submission: SourceSubmission, options: { dryRun?: boolean } = {}): Promise<Submitted> {
+export interface SubmitSourceOptions {
+  /** Verified and diagnosed like any submission but published nowhere: not admitted against the record (it replaces nothing), counted against the dry runs of the day. */
+  dryRun?: boolean | undefined;
+  /**
+   * How the door's clients learn that the address holds no code: refused at once (`refuse`,
+   * Etherscan's clients retry on it), or from the job, which fails `contract_not_deployed`
+   * (`job`, as Sourcify's clients expect). Either way nothing is verified there.
+   */
+  noCode?: 'refuse' | 'job' | undefined;
+}
+
+/** A source verification. */
+export async function submitSource(s: Services, who: Submitter, submission: SourceSubmission, options: SubmitSourceOptions = {}): Promise<Submitted> {
   const address = submission.address;
   if (options.dryRun) {
     const found = await codeAtAddress(s, address);
@@ -36,12 +43,13 @@ export async function submitSource(s: Services, who: Submitter, submission: Sour
   const open = await openRecord(s, address);
   if (!open.ok) return open;
   const found = await codeAtAddress(s, address);
-  if (!found.ok) return { ok: false, refusal: found.refusal };
+  const reportedByJob = !found.ok && found.refusal.code === 'no_code' && options.noCode === 'job';
+  if (!found.ok && !reportedByJob) return { ok: false, refusal: found.refusal };
   // An exact copy of a verified contract is verified through it at once, whatever this
   // submission proves (its job then replaces the copy with the same compilation, or finds it
   // final). A partial copy is not waited for: the chain follower and reads record one, and this
   // submission's job may be a full match.
-  if (!open.existing) await s.copies.tryVerifyExact(address, found.code);
+  if (found.ok && !open.existing) await s.copies.tryVerifyExact(address, found.code);
 
   // The submitter's own unfinished verification of the address refuses its duplicate.
   const queued = await queue(s, who, { kind: 'source', submission }, 'verify', { refuseDuplicate: true });

@@ -112,7 +112,7 @@ describe('transport and compiler-source attacks on a service of its own', () => 
     const read = await sendPartialBody(service.port, '/api', total, readPrefix);
     expect(JSON.parse(read!)).toMatchObject({
       status: '0',
-      result: 'Request bodies over 1048576 bytes are accepted only for verifysourcecode and verifyproxycontract',
+      result: 'Request bodies over 1048576 bytes are accepted only for verifysourcecode, verifyproxycontract and verifybuild',
     });
 
     // A valid key's large submission is read and accepted as usual.

@@ -254,7 +254,7 @@ describe('bodies and requests that are not what they claim', () => {
     ).toEqual(fail('Error! Invalid address format'));
     // A read action is not read past its first MB.
     expect(await post({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `address=0x12&pad=${'x'.repeat(LIMIT - 100)}` })).toEqual(
-      fail('Request bodies over 1048576 bytes are accepted only for verifysourcecode and verifyproxycontract'),
+      fail('Request bodies over 1048576 bytes are accepted only for verifysourcecode, verifyproxycontract and verifybuild'),
     );
   });
 

@@ -73,14 +73,40 @@ describeOnDialects('a store written by the previous release', (dialect) => {
 
   const api = async (query: string): Promise<string> => (await fetch(`${service.apiUrl}?${query}&apikey=${key}`)).text();
 
-  it('serves getabi and getsourcecode byte for byte as the release did', async () => {
+  it('serves getabi byte for byte as the release did, and getsourcecode with the proven compilation as its standard JSON', async () => {
     const addresses = Object.keys(answers.addresses);
     expect(addresses.length).toBeGreaterThanOrEqual(7);
+    let standardJson = 0;
     for (const address of addresses) {
       const expected = answers.addresses[address]!;
       expect(await api(`module=contract&action=getabi&address=${address}`), `getabi ${address}`).toBe(expected.getabi);
-      expect(await api(`module=contract&action=getsourcecode&address=${address}`), `getsourcecode ${address}`).toBe(expected.getsourcecode);
+      const served = await api(`module=contract&action=getsourcecode&address=${address}`);
+      const release = JSON.parse(expected.getsourcecode) as { result: Record<string, string>[] };
+      if (!release.result[0]!.SourceCode!.startsWith('{{')) {
+        expect(served, `getsourcecode ${address}`).toBe(expected.getsourcecode);
+        continue;
+      }
+      // The release served the input as submitted. What is published now is the proven compilation: its language, its
+      // sources and the settings compiled, without the outputSelection the compile ignores. Every other field is the same.
+      standardJson++;
+      const submitted = JSON.parse(release.result[0]!.SourceCode!.slice(1, -1)) as {
+        language: string;
+        sources: Record<string, { content: string }>;
+        settings: Record<string, unknown>;
+      };
+      const { outputSelection: _ignored, ...settings } = submitted.settings;
+      const record = (JSON.parse(served) as { result: Record<string, string>[] }).result[0]!;
+      const published = JSON.parse(record.SourceCode!.slice(1, -1)) as typeof submitted;
+      // The settings compiled: the submitted ones, with the libraries the submission's fields named merged in.
+      expect(published, `getsourcecode ${address}`).toEqual({ language: submitted.language, sources: published.sources, settings: published.settings });
+      expect(published.settings).toMatchObject(settings);
+      expect(published.settings).not.toHaveProperty('outputSelection');
+      // The sources its metadata lists (a library's input may carry the contracts that use it), each as submitted.
+      expect(Object.keys(published.sources)).toContain(record.ContractFileName);
+      for (const [path, source] of Object.entries(published.sources)) expect(source).toEqual({ content: submitted.sources[path]!.content });
+      expect({ ...record, SourceCode: '' }).toEqual({ ...release.result[0], SourceCode: '' });
     }
+    expect(standardJson).toBeGreaterThan(0);
   });
 
   it('serves the CSV byte for byte', async () => {

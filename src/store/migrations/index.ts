@@ -21,6 +21,7 @@ import { m0009_metadata_hash_lookup } from './0009_metadata_hash_lookup.js';
 import { m0010_dry_run_and_diagnosis_quotas } from './0010_dry_run_and_diagnosis_quotas.js';
 import { m0011_rollbacks } from './0011_rollbacks.js';
 import { m0012_change_notifications } from './0012_change_notifications.js';
+import { m0013_copy_lookups } from './0013_copy_lookups.js';
 
 /**
  * Every migration, keyed by a name that sorts in the order they must run. The names are what
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0010_dry_run_and_diagnosis_quotas': m0010_dry_run_and_diagnosis_quotas,
   '0011_rollbacks': m0011_rollbacks,
   '0012_change_notifications': m0012_change_notifications,
+  '0013_copy_lookups': m0013_copy_lookups,
 };
 
 /** The provider openStore hands Kysely's Migrator. */

@@ -64,7 +64,7 @@ const COMPILERS_EXAMPLE = `{
 const SOURCIFY_ROUTES: readonly { route: string; what: string }[] = [
   {
     route: 'POST /sourcify/v2/verify/{chainId}/{address}',
-    what: 'Body {stdJsonInput, compilerVersion, contractIdentifier ("path:Name"), creationTransactionHash?}: 202 {verificationId}; 409 already_verified when creation and runtime are both exact_match; 429 duplicate_verification_request while the address is being verified.',
+    what: 'Body {stdJsonInput, compilerVersion, contractIdentifier ("path:Name"), creationTransactionHash?}: 202 {verificationId}; 409 already_verified when the address has a full match of its runtime code (no submission can better it; partial and similar matches stay open); 429 duplicate_verification_request while a verification of the address by the same client is waiting or running (another client’s never holds it back).',
   },
   {
     route: 'POST /sourcify/v2/verify/metadata/{chainId}/{address}',
