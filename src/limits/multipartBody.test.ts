@@ -120,7 +120,7 @@ describe('readMultipart', () => {
       ...options(),
       onPart: (part) => {
         handed.push(part.name);
-        if (part.name === 'apikey') return new Promise<void>((resolve) => (release = resolve));
+        return part.name === 'apikey' ? new Promise<void>((resolve) => (release = resolve)) : undefined;
       },
     });
     // The key's part ends where the next boundary begins.
