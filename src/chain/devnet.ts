@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { bytesToHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type { Address, Hex } from '../core/types.js';
+import { keepOwnGenesis } from './devnetState.js';
 
 /** anvil's well-known development mnemonic: every key derived from it is public. */
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -88,8 +89,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     DEVNET_MNEMONIC,
     '--silent',
   ];
-  // The state is also written every few seconds, so a killed service keeps its devnet's chain.
-  if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', '5');
+  if (options.stateFile) {
+    // Block 0 stays the chain's own: its hash is the chain's identity (devnetState.ts).
+    await keepOwnGenesis(options.stateFile);
+    // The state is also written every few seconds, so a killed service keeps its devnet's chain.
+    args.push('--state', options.stateFile, '--state-interval', '5');
+  }
   // anvil runs under a small shell that holds a pipe from this process: when this process
   // ends in any way (even SIGKILL) the pipe closes, `read` returns and the shell stops anvil.
   const watchdog = '"$0" "$@" </dev/null & anvil=$!; read _ignored; kill $anvil 2>/dev/null; wait $anvil';

@@ -24,6 +24,8 @@ export interface RunningService {
    */
   outputWith(text: string, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
+  /** SIGINT, as Ctrl-C in a terminal sends it: to the whole process group when started with `ownProcessGroup`. Resolves on exit. */
+  interrupt(): Promise<void>;
   kill(): Promise<void>;
 }
 
@@ -35,6 +37,8 @@ export interface StartServiceOptions {
   env?: Record<string, string>;
   /** Copy the npm-installed compilers into the data dir's cache first (default true). */
   seedCompilers?: boolean;
+  /** Run in a process group of its own, as a terminal runs `npm start` (see interrupt()). */
+  ownProcessGroup?: boolean;
 }
 
 /** A data dir with the test compilers seeded, so the service never downloads one. */
@@ -56,6 +60,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     // every earlier file's blocks would only slow it (a flag overrides this).
     env: { ...cleanEnv(), SOLPROOF_LOG_LEVEL: 'warn', SOLPROOF_FOLLOW_BACKFILL_BLOCKS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -100,6 +105,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       const done = exited();
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await done;
+      clearTimeout(t);
+    },
+    interrupt: async () => {
+      const done = exited();
+      if (options.ownProcessGroup) process.kill(-child.pid!, 'SIGINT');
+      else child.kill('SIGINT');
+      const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
       await done;
       clearTimeout(t);
     },
