@@ -1,8 +1,10 @@
 import { expect, it } from 'vitest';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
+import { sourceJob } from '../../test/helpers/jobs.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
 import type { Address, Hex, SingleFileSubmission, SourceSubmission } from '../core/types.js';
 import type { CopyTemplate } from '../store/copyTemplates.js';
+import { claimNextJob, insertJob, LeaseLostError, leaseOf } from '../store/verificationJobs.js';
 import { getVerifiedContract, listReplacedVerifications } from '../store/verifiedContracts.js';
 import { publishedSourceCode } from '../useCases/index.js';
 import type { CompiledContract, CopyMatch, VerificationResult } from '../verify/index.js';
@@ -72,6 +74,21 @@ describeOnDialects('recording a verification', (dialect) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+
+  it('a job whose lease was lost writes nothing; the one that took it over writes the record', async () => {
+    const address = addr(77);
+    const job = await insertJob(stores.store.db, { request: sourceJob(address), now: 1_000 });
+    const slow = await claimNextJob(stores.store.db, { owner: 'slow', leaseMs: 1_000, now: 1_000 });
+    // The slow runner's lease lapsed and another runner took the job over.
+    const fast = await claimNextJob(stores.other.db, { owner: 'fast', leaseMs: 1_000, now: 5_000 });
+    expect(fast?.receipt).toBe(job.receipt);
+    const before = await Promise.all((['compilations', 'inputDocuments', 'deployments', 'verifiedContracts'] as const).map(count));
+    const from = { submission: single(address), result: verdictOf(SOURCE), receipt: job.receipt };
+    await expect(recordVerification(stores.store.db, { deployment: deployment(address), from, lease: leaseOf(slow!) })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await Promise.all((['compilations', 'inputDocuments', 'deployments', 'verifiedContracts'] as const).map(count))).toEqual(before);
+    expect(await getVerifiedContract(stores.store.db, address)).toBeNull();
+    expect((await recordVerification(stores.other.db, { deployment: deployment(address), from, lease: leaseOf(fast!) })).outcome).toBe('inserted');
+  });
 
   it("writes a submission's compilation, input, deployment and record, read back as served", async () => {
     const address = addr(1);

@@ -17,6 +17,7 @@ import { recordDeployment } from '../store/deployments.js';
 import { type InputDocument, saveInputDocument } from '../store/inputDocuments.js';
 import { storedTransformations } from '../store/matchFacts.js';
 import { writeTransaction } from '../store/transactions.js';
+import { assertLease, type JobLease } from '../store/verificationJobs.js';
 import { type NewVerifiedContract, type SaveOutcome, writeVerifiedContract } from '../store/verifiedContracts.js';
 import {
   type BuildFormat,
@@ -67,6 +68,8 @@ export type VerifiedFrom =
 export interface RecordVerificationArgs {
   deployment: SeenDeployment;
   from: VerifiedFrom;
+  /** The job's lease, when a job writes it: nothing is written once the lease is lost (LeaseLostError). */
+  lease?: JobLease | undefined;
 }
 
 /** What recording did, and the compiled contract the record links. */
@@ -84,6 +87,7 @@ export interface RecordedVerification {
 export async function recordVerification(db: Kysely<Database>, args: RecordVerificationArgs): Promise<RecordedVerification> {
   const { compiled, input, record, verdict } = await whatToRecord(db, args.from);
   return writeTransaction(db, async (trx) => {
+    if (args.lease) await assertLease(trx, args.lease);
     const compiledContractId =
       'id' in compiled ? compiled.id : (await saveCompilation(trx, compiled.compilerVersion, compiled.input, [compiled.unit])).contractIds[0]!;
     const inputDocumentId = 'id' in input ? input.id : await saveInputDocument(trx, input);
@@ -231,6 +235,8 @@ export interface CompiledBuild {
   /** The standard JSON input as it was submitted, served as its contracts' SourceCode. */
   submitted: Record<string, unknown>;
   format: BuildFormat;
+  /** The job's lease: nothing is written once it is lost (LeaseLostError). */
+  lease?: JobLease | undefined;
 }
 
 /**
@@ -240,6 +246,7 @@ export interface CompiledBuild {
  */
 export async function recordBuild(db: Kysely<Database>, build: CompiledBuild): Promise<string[]> {
   return writeTransaction(db, async (trx) => {
+    if (build.lease) await assertLease(trx, build.lease);
     const { compilationId, contractIds } = await saveCompilation(trx, build.compilerVersion, build.input, build.units);
     const inputDocumentId = await saveInputDocument(trx, { kind: 'standard-json', input: build.submitted });
     await saveBuild(trx, { receipt: build.receipt, compilationId, inputDocumentId, compilerVersion: `v${build.compilerVersion}`, format: build.format });

@@ -182,7 +182,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
       concurrency: config.jobConcurrency,
       perKeyRunning: runningJobsPerKey(config),
       leaseMs: jobLeaseMs(config),
-      pollMs: 1000,
+      pollMs: config.jobPollMs,
       owner: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
       logger,
       maxAttempts: config.jobMaxAttempts,

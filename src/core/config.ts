@@ -1,6 +1,13 @@
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 
+/**
+ * A job's lease when none is configured. A dead worker's job is taken over this long after its
+ * last renewal, whatever the compile time limit: a running job renews it every third of it, and
+ * its compiles run in threads that leave the renewals on time (BullMQ's lock is 30 s too).
+ */
+export const DEFAULT_JOB_LEASE_MS = 30_000;
+
 /** Everything the service can be told, from CLI flags and environment variables. */
 export interface Config {
   /** JSON-RPC URL of the chain; undefined means: start a local devnet. */
@@ -37,7 +44,10 @@ export interface Config {
   /** Requests per second per key by tier. */
   rateFree: number;
   ratePro: number;
-  /** Jobs of one key run at once; 0: all job slots but one (at least one). */
+  /**
+   * A key's share: its jobs run at once across every worker while another key's job waits (0:
+   * all job slots but one, at least one). Past it a key's jobs run only in slots nobody else waits for.
+   */
   keyRunningJobs: number;
   /** Jobs of one key waiting or running; more submissions are refused until some finish (0: no limit). */
   keyQueuedJobs: number;
@@ -83,8 +93,10 @@ export interface Config {
   role: ServiceRole;
   /** On SIGTERM, how long running requests and jobs may take to finish; jobs still running then are released at once. */
   drainSeconds: number;
-  /** How long a claimed job is held without renewal before another worker may take it (0: three compile time limits, at least a minute). */
+  /** How long a claimed job is held without renewal before another worker may take it; a running job renews it every third of it. */
   jobLeaseMs: number;
+  /** How often a worker looks for due jobs besides being woken (a submission wakes every worker at once). */
+  jobPollMs: number;
   /** One log line per HTTP request (method, route, status, time, key id). */
   accessLog: boolean;
   /** The JSON log's level. */
@@ -162,7 +174,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     flag: 'key-running-jobs',
     env: 'SOLPROOF_KEY_RUNNING_JOBS',
     kind: 'int',
-    help: "one key's jobs run at once (default: all job slots but one)",
+    help: "one key's jobs run at once while another key's job waits; past it, only slots nobody waits for (default: all job slots but one)",
   },
   { key: 'keyQueuedJobs', flag: 'key-queued-jobs', env: 'SOLPROOF_KEY_QUEUED_JOBS', kind: 'int', help: "one key's jobs waiting or running (default 50)" },
   {
@@ -304,7 +316,14 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     flag: 'job-lease-ms',
     env: 'SOLPROOF_JOB_LEASE_MS',
     kind: 'int',
-    help: "how long a dead worker's job stays claimed before another worker takes it (default: 3 compile time limits, at least 60000)",
+    help: "how long a dead worker's job stays claimed before another worker takes it; a running job renews it every third (default 30000)",
+  },
+  {
+    key: 'jobPollMs',
+    flag: 'job-poll-ms',
+    env: 'SOLPROOF_JOB_POLL_MS',
+    kind: 'int',
+    help: 'how often a worker looks for due jobs besides being woken by a submission (default 1000)',
   },
   {
     key: 'accessLog',
@@ -364,7 +383,8 @@ export function defaultConfig(): Config {
     selfServiceKeys: 0,
     role: 'all',
     drainSeconds: 30,
-    jobLeaseMs: 0,
+    jobLeaseMs: DEFAULT_JOB_LEASE_MS,
+    jobPollMs: 1000,
     accessLog: false,
     logLevel: 'info',
   };
@@ -416,12 +436,12 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
   return result;
 }
 
-/** How many jobs of one key run at once: the configured number, or all job slots but one. */
-/** How long a claimed job is held between renewals: the configured lease, or three compile time limits (at least a minute). */
-export function jobLeaseMs(config: Pick<Config, 'jobLeaseMs' | 'compileTimeoutMs'>): number {
-  return config.jobLeaseMs > 0 ? config.jobLeaseMs : Math.max(60_000, config.compileTimeoutMs * 3);
+/** How long a claimed job is held between renewals: the configured lease, or 30 s. */
+export function jobLeaseMs(config: Pick<Config, 'jobLeaseMs'>): number {
+  return config.jobLeaseMs > 0 ? config.jobLeaseMs : DEFAULT_JOB_LEASE_MS;
 }
 
+/** A key's share of the job slots: the configured number, or all job slots but one. */
 export function runningJobsPerKey(config: Pick<Config, 'keyRunningJobs' | 'jobConcurrency'>): number {
   return config.keyRunningJobs > 0 ? config.keyRunningJobs : Math.max(1, config.jobConcurrency - 1);
 }

@@ -67,6 +67,18 @@ const ended = (output: Promise<SolcOutput>): Promise<void> =>
 // Inputs are built the same way each time, so the same input gives the same text.
 const keyOf = (version: string, input: SolcInput): string => `${version}\n${JSON.stringify(input)}`;
 
+/** Both signals, either of which stops a compile. */
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
+/** `compiler`, every compile of which also stops when `signal` fires (a job's: its lease lost, or put back in the queue). */
+export function stoppedBy(compiler: Compiler, signal: AbortSignal | undefined): Compiler {
+  if (!signal) return compiler;
+  return { compile: (version, input, callerSignal) => compiler.compile(version, input, eitherSignal(signal, callerSignal)) };
+}
+
+/** The job's `signal` stops the early compile, and every other compile it asks for. */
 export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCompiler {
   let early: { key: string; output: Promise<SolcOutput>; controller: AbortController; adopted?: true } | null = null;
   let tookAdopted = false;
@@ -94,7 +106,7 @@ export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCo
         early = null;
         return taken;
       }
-      return compiler.compile(version, input, callerSignal);
+      return compiler.compile(version, input, eitherSignal(signal, callerSignal));
     },
     discard() {
       early?.controller.abort(new Error('early compile not needed'));

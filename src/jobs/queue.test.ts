@@ -5,7 +5,7 @@ import { proxyJob, sourceJob } from '../../test/helpers/jobs.js';
 import { SolproofError } from '../core/errors.js';
 import type { JobResult } from '../core/jobResults.js';
 import type { Address } from '../core/types.js';
-import { claimNextJob, countJobs, getJob, insertJob, type VerificationJob } from '../store/verificationJobs.js';
+import { claimNextJob, countJobs, getJob, insertJob, LeaseLostError, type VerificationJob } from '../store/verificationJobs.js';
 import { proxyStatusText, verifyStatusText } from '../texts/index.js';
 import { type JobRunner, type JobRunnerOptions, startJobRunner } from './queue.js';
 
@@ -246,5 +246,91 @@ describeOnDialects('job runner', (dialect) => {
     expect(signal?.aborted).toBe(true);
     // Released, not left leased: another runner claims it now, not when the lease lapses; the attempt is not counted.
     expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'queued', leaseOwner: null, leaseUntil: null, attempts: 0 });
+  });
+
+  it("full, it puts back its newest job over a key's share for another key's job, which runs at once; every job passes once", async () => {
+    const started: string[] = [];
+    const stoppedBy = new Map<string, unknown>();
+    const gates = new Map<string, () => void>();
+    run({
+      concurrency: 2,
+      perKeyRunning: 1,
+      pollMs: 600_000,
+      handler: (job, ctx) =>
+        new Promise((resolve) => {
+          started.push(job.receipt);
+          gates.set(job.receipt, () => resolve({ state: 'pass' }));
+          ctx.signal.addEventListener('abort', () => {
+            stoppedBy.set(job.receipt, ctx.signal.reason);
+            resolve({ retry: true, delayMs: 0, error: 'stopped' });
+          });
+        }),
+    });
+    const a = [];
+    for (let i = 0; i < 3; i++) a.push(await insertJob(stores.store.db, { request: sourceJob(addr(60 + i)), apiKeyId: 'key_a', now: 1_000 + i }));
+    runner!.wake();
+    // Nobody else waits: key A takes both slots, one over its share.
+    await waitFor(async () => started.length === 2);
+    expect(started).toEqual([a[0]!.receipt, a[1]!.receipt]);
+    const b = await insertJob(stores.store.db, { request: sourceJob(addr(70)), apiKeyId: 'key_b' });
+    runner!.wake();
+    await waitFor(async () => started.includes(b.receipt));
+    // A's newer job went back to the queue, its attempt not counted, and its handler was stopped.
+    expect(await getJob(stores.store.db, a[1]!.receipt)).toMatchObject({ state: 'queued', attempts: 0, leaseOwner: null });
+    expect(String(stoppedBy.get(a[1]!.receipt))).toContain("another key's job");
+    expect(await getJob(stores.store.db, a[0]!.receipt)).toMatchObject({ state: 'running', attempts: 1 });
+    expect(runner!.running()).toBe(2);
+    // Finishing jobs frees slots: A's other jobs run in turn and pass once each.
+    const open = async () => {
+      for (const [receipt, pass] of gates) {
+        gates.delete(receipt);
+        pass();
+      }
+    };
+    for (const job of [...a, b]) {
+      await waitFor(async () => {
+        await open();
+        const j = await getJob(stores.store.db, job.receipt);
+        return j?.state === 'pass' ? j : null;
+      });
+    }
+    expect((await getJob(stores.store.db, a[1]!.receipt))?.attempts).toBe(1);
+    expect(await countJobs(stores.store.db)).toMatchObject({ pass: 4, queued: 0, running: 0 });
+  });
+
+  it('a handler that finds its lease lost records nothing, and the job is left to the runner that holds it', async () => {
+    let thrown = false;
+    run({
+      handler: async (job) => {
+        // Another runner took the job over while this one ran it.
+        await stores.store.db.updateTable('verificationJobs').set({ leaseOwner: 'other-runner' }).where('receipt', '=', job.receipt).execute();
+        thrown = true;
+        throw new LeaseLostError(job.receipt);
+      },
+    });
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(80)) });
+    runner!.wake();
+    await waitFor(async () => thrown);
+    await sleep(100);
+    expect(await getJob(stores.store.db, job.receipt)).toMatchObject({ state: 'running', leaseOwner: 'other-runner', result: null });
+  });
+
+  it("with polls an hour apart, it takes a dead runner's job when its lease lapses and a retried job when it is due", async () => {
+    const dead = await insertJob(stores.store.db, { request: sourceJob(addr(90)) });
+    await claimNextJob(stores.store.db, { owner: 'dead-runner', leaseMs: 300 });
+    const later = await insertJob(stores.store.db, { request: sourceJob(addr(91)), notBefore: Date.now() + 400 });
+    const claimed: string[][] = [];
+    run({
+      pollMs: 3_600_000,
+      handler: async () => {
+        await sleep(100);
+        return { state: 'pass' };
+      },
+      onClaimed: (running) => claimed.push([...running]),
+    });
+    expect(await finished(dead.receipt)).toMatchObject({ state: 'pass', attempts: 2 });
+    expect(await finished(later.receipt)).toMatchObject({ state: 'pass', attempts: 1 });
+    // Each round of claims reported what the runner ran then: both jobs, each in its turn.
+    expect(claimed.flat()).toEqual(expect.arrayContaining([dead.receipt, later.receipt]));
   });
 });

@@ -3,7 +3,18 @@ import { type JobResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
 import type { ServiceMetrics } from '../core/metrics.js';
 import type { Database } from '../store/database.js';
-import { claimNextJob, type FinalJobState, finishJob, releaseJob, renewLease, retryJob, type VerificationJob } from '../store/verificationJobs.js';
+import {
+  claimNextJob,
+  type FinalJobState,
+  finishJob,
+  keysOverShare,
+  LeaseLostError,
+  nextDueAt,
+  releaseJob,
+  renewLease,
+  retryJob,
+  type VerificationJob,
+} from '../store/verificationJobs.js';
 
 /** What a handler decided: a final state, or "try again later" for passing trouble. */
 export type JobOutcome =
@@ -13,7 +24,7 @@ export type JobOutcome =
   | { retry: true; delayMs: number; error: string };
 
 export interface JobHandlerContext {
-  /** Aborted when the runner lost the job's lease or gave up waiting for it at stop(). */
+  /** Aborted when the runner lost the job's lease, put the job back for another key's (its key is over its share), or gave up waiting for it at stop(). */
   signal: AbortSignal;
 }
 
@@ -28,11 +39,16 @@ export interface JobRunnerOptions {
   handler: JobHandler;
   /** Jobs run at the same time by this runner. */
   concurrency: number;
-  /** Jobs of one API key run at the same time (default: no limit beyond `concurrency`). */
+  /**
+   * A key's share: its jobs running at once across every runner of the store (default: no
+   * limit). Past it a key's jobs take only slots that no other key's job waits for; when one
+   * waits and this runner is full, the newest of its jobs over a key's share is put back in the
+   * queue (not counted as an attempt) and the waiting job runs in its place.
+   */
   perKeyRunning?: number;
   /** How long a claim holds a job; renewed every leaseMs/3 while the handler runs. */
   leaseMs: number;
-  /** How often to look for due jobs when nobody calls wake(). */
+  /** How often to look for due jobs when nobody calls wake() (a job's retry time or a lapsing lease is also waited for, when sooner). */
   pollMs: number;
   /** This runner's name in the lease column; unique per process. */
   owner: string;
@@ -45,6 +61,8 @@ export interface JobRunnerOptions {
   stopTimeoutMs?: number;
   /** Counts jobs and their durations by outcome. */
   metrics?: Pick<ServiceMetrics, 'jobDone'>;
+  /** Called after each round of claims with the receipts of the jobs this runner runs now. */
+  onClaimed?: (running: ReadonlySet<string>) => void;
 }
 
 export interface JobRunner {
@@ -54,7 +72,7 @@ export interface JobRunner {
    * right away, without waiting for the lease to lapse).
    */
   stop(): Promise<void>;
-  /** Jobs running now. */
+  /** Jobs running now (not counting those put back in the queue whose handlers are still stopping). */
   running(): number;
   /** Looks for due jobs now instead of at the next poll (call after inserting one). */
   wake(): void;
@@ -83,17 +101,32 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, handler, owner, logger } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
   const leaseMs = Math.max(1, options.leaseMs);
+  const pollMs = Math.max(1, options.pollMs);
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const retryDelayMs = Math.max(0, options.retryDelayMs ?? 5_000);
   const stopTimeoutMs = Math.max(0, options.stopTimeoutMs ?? 30_000);
+  const perKey = options.perKeyRunning ? Math.max(1, Math.floor(options.perKeyRunning)) : undefined;
 
-  const running = new Map<number, { promise: Promise<void>; controller: AbortController; job: VerificationJob; released: boolean }>();
+  interface Running {
+    promise: Promise<void>;
+    controller: AbortController;
+    job: VerificationJob;
+    /** Put back in the queue: whatever its handler does next is not recorded. */
+    released: boolean;
+    /** Order of start, to put back the newest first. */
+    order: number;
+  }
+  const running = new Map<number, Running>();
   let nextRunId = 0;
   let stopped = false;
   /** True while a claim loop runs; its promise lets stop() wait for it. */
   let filling = false;
   let fillDone: Promise<void> = Promise.resolve();
   let fillAgain = false;
+  let dueTimer: NodeJS.Timeout | undefined;
+
+  /** The jobs whose outcome this runner still records. */
+  const active = (): Running[] => [...running.values()].filter((r) => !r.released);
 
   /** Claims due jobs until the runner is full or the queue is empty. */
   function fill(): void {
@@ -113,8 +146,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     try {
       do {
         fillAgain = false;
-        while (!stopped && running.size < concurrency) {
-          const job = await claimNextJob(db, { owner, leaseMs, ...(options.perKeyRunning ? { perKeyRunning: options.perKeyRunning } : {}) });
+        while (!stopped && active().length < concurrency) {
+          const job = await claimNextJob(db, { owner, leaseMs, ...(perKey ? { perKeyRunning: perKey } : {}) });
           if (!job) break;
           if (stopped) {
             await retryJob(db, job.receipt, { delayMs: 0, error: 'runner stopped before starting', owner });
@@ -122,17 +155,79 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
           }
           start(job);
         }
+        if (!stopped && perKey !== undefined && active().length >= concurrency) await makeRoom(perKey);
       } while (fillAgain && !stopped);
+      claimed();
+      await wakeWhenDue();
     } catch (err) {
-      // The database is unreachable or failing: wait for the next poll.
+      claimed();
+      // The database is unreachable or failing: try again shortly.
       logger.error({ err, owner }, 'claiming a verification job failed');
+      wakeIn(Math.min(pollMs, 1000));
     }
+  }
+
+  function claimed(): void {
+    options.onClaimed?.(new Set(active().map((r) => r.job.receipt)));
+  }
+
+  /**
+   * Full, while a job of a key within its share waits: one of this runner's jobs of a key over
+   * its share (the newest) goes back to the queue and the waiting job runs instead. The
+   * waiting job is claimed first, so that of two full runners only the one that got it puts a
+   * job back.
+   */
+  async function makeRoom(share: number): Promise<void> {
+    while (!stopped) {
+      const keyed = active().filter((r) => r.job.apiKeyId !== null);
+      if (keyed.length === 0) return;
+      const over = await keysOverShare(db, [...new Set(keyed.map((r) => r.job.apiKeyId!))], share);
+      if (over.size === 0) return;
+      const job = await claimNextJob(db, { owner, leaseMs, perKeyRunning: share, withinShare: true });
+      if (!job) return;
+      const victim = active()
+        .filter((r) => r.job.apiKeyId !== null && r.job.apiKeyId !== job.apiKeyId && over.has(r.job.apiKeyId))
+        .sort((a, b) => b.order - a.order)[0];
+      if (victim) {
+        logger.info(
+          { receipt: victim.job.receipt, key: victim.job.apiKeyId, for: job.receipt },
+          "a job over its key's share was put back in the queue for another key's job",
+        );
+        await putBack(victim, "put back for another key's job");
+      }
+      start(job);
+    }
+  }
+
+  /** Releases a running job at once (another runner may claim it right away) and stops its handler. */
+  async function putBack(r: Running, why: string): Promise<void> {
+    r.released = true;
+    try {
+      if (await releaseJob(db, r.job.receipt, owner)) options.metrics?.jobDone(r.job.kind, 'released', 0);
+    } catch (err) {
+      logger.warn({ err, receipt: r.job.receipt }, 'could not put a running job back in the queue; it is taken again when its lease lapses');
+    }
+    r.controller.abort(new Error(why));
+  }
+
+  /** With room left, looks again when the next job is due (a retry's time, a lapsing lease), when that is sooner than the next poll. */
+  async function wakeWhenDue(): Promise<void> {
+    if (stopped || active().length >= concurrency) return;
+    const at = await nextDueAt(db);
+    if (at !== null) wakeIn(Math.max(0, at - Date.now()) + 1);
+  }
+
+  function wakeIn(ms: number): void {
+    if (stopped || ms >= pollMs) return;
+    clearTimeout(dueTimer);
+    dueTimer = setTimeout(fill, ms);
+    dueTimer.unref?.();
   }
 
   function start(job: VerificationJob): void {
     const id = nextRunId++;
     const controller = new AbortController();
-    const entry = { promise: Promise.resolve(), controller, job, released: false };
+    const entry: Running = { promise: Promise.resolve(), controller, job, released: false, order: id };
     entry.promise = runJob(job, controller, entry)
       .catch((err) => logger.error({ err, receipt: job.receipt }, 'recording a job outcome failed'))
       .finally(() => {
@@ -152,14 +247,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     }
 
     let leaseLost = false;
+    const loseLease = (): void => {
+      if (leaseLost || entry.released) return;
+      leaseLost = true;
+      log.warn('lease on a running verification job was lost');
+      controller.abort(new Error('lease lost'));
+    };
     const renewEvery = Math.max(10, Math.floor(leaseMs / 3));
     const renewTimer = setInterval(() => {
       renewLease(db, job.receipt, { owner, leaseMs }).then(
         (held) => {
-          if (held || leaseLost) return;
-          leaseLost = true;
-          log.warn('lease on a running verification job was lost');
-          controller.abort(new Error('lease lost'));
+          if (!held) loseLease();
         },
         (err) => log.warn({ err }, 'renewing a job lease failed'),
       );
@@ -170,8 +268,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     try {
       outcome = await handler(job, { signal: controller.signal });
     } catch (err) {
+      if (err instanceof LeaseLostError) loseLease();
       outcome = outcomeOfError(job, err);
-      if (!('retry' in outcome)) log.error({ err }, 'verification job failed unexpectedly');
+      if (!('retry' in outcome) && !leaseLost && !entry.released) log.error({ err }, 'verification job failed unexpectedly');
     } finally {
       clearInterval(renewTimer);
     }
@@ -218,16 +317,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  const pollTimer = setInterval(fill, Math.max(1, options.pollMs));
+  const pollTimer = setInterval(fill, pollMs);
   fill();
 
   return {
     wake: fill,
-    running: () => running.size,
+    running: () => active().length,
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(pollTimer);
+      clearTimeout(dueTimer);
       let timeout: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {
         timeout = setTimeout(() => resolve('timeout'), stopTimeoutMs);
@@ -238,17 +338,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         if ((await Promise.race([done, timedOut])) === 'timeout') {
           logger.warn({ owner, running: running.size }, 'stopping with verification jobs still running: putting them back in the queue');
           // Released first, then stopped: whatever the handler does after this is not recorded.
-          await Promise.all(
-            [...running.values()].map(async (r) => {
-              r.released = true;
-              try {
-                if (await releaseJob(db, r.job.receipt, owner)) options.metrics?.jobDone(r.job.kind, 'released', 0);
-              } catch (err) {
-                logger.warn({ err, receipt: r.job.receipt }, 'could not put a running job back in the queue; it is taken again when its lease lapses');
-              }
-              r.controller.abort(new Error('runner stopped'));
-            }),
-          );
+          await Promise.all(active().map((r) => putBack(r, 'runner stopped')));
         }
       } finally {
         clearTimeout(timeout);

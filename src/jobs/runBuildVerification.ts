@@ -6,7 +6,7 @@ import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
 import type { CompiledUnit } from '../store/compilations.js';
 import type { Store } from '../store/openStore.js';
-import type { VerificationJob } from '../store/verificationJobs.js';
+import { leaseOf, type VerificationJob } from '../store/verificationJobs.js';
 import {
   CONTRACT_OUTPUTS,
   type Compiler,
@@ -16,7 +16,7 @@ import {
   type SolcInput,
   type SolcOutput,
 } from '../verify/index.js';
-import { type JobOutcome, retryDelay } from './queue.js';
+import { type JobHandlerContext, type JobOutcome, retryDelay } from './queue.js';
 
 export interface BuildVerificationDeps {
   store: Store;
@@ -41,7 +41,7 @@ const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result
  */
 export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
-  return async function runBuildVerification(job: VerificationJob): Promise<JobOutcome> {
+  return async function runBuildVerification(job: VerificationJob, context?: JobHandlerContext): Promise<JobOutcome> {
     if (job.request?.kind !== 'build') {
       return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a build' } });
     }
@@ -60,7 +60,7 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     }
     let output: SolcOutput;
     try {
-      output = await deps.compiler.compile(compilerVersion, input);
+      output = await deps.compiler.compile(compilerVersion, input, context?.signal);
     } catch (error) {
       if (isSolproofError(error) && error.retryable) {
         deps.logger.warn({ receipt: job.receipt, code: error.code, details: error.details }, 'build verification will be retried');
@@ -81,7 +81,15 @@ export function createBuildVerificationHandler(deps: BuildVerificationDeps) {
     }
     if (units.length === 0) return failed({ code: 'no_contract_in_build', details: {} });
 
-    const contractIds = await recordBuild(deps.store.db, { receipt: job.receipt, compilerVersion, input, units, submitted: given, format });
+    const contractIds = await recordBuild(deps.store.db, {
+      receipt: job.receipt,
+      compilerVersion,
+      input,
+      units,
+      submitted: given,
+      format,
+      lease: leaseOf(job),
+    });
     await deps.deploymentsRecorded?.();
     const addresses = await deps.recogniser.recogniseDeploymentsOf(contractIds);
     const verified = await describe(deps.store, addresses);

@@ -11,7 +11,7 @@ import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Hex, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import { takeQuota } from '../store/quotas.js';
-import type { VerificationJob } from '../store/verificationJobs.js';
+import { leaseOf, type VerificationJob } from '../store/verificationJobs.js';
 import { getStoredVerdict } from '../store/verifiedContracts.js';
 import {
   type ChainReader,
@@ -25,8 +25,8 @@ import {
   type VerificationResult,
   verifyContract,
 } from '../verify/index.js';
-import { type CompilesAhead, type EarlyCompiler, earlyCompiler, firstCompile, lookupsOnce } from './earlyCompile.js';
-import { type JobOutcome, retryDelay } from './queue.js';
+import { type CompilesAhead, type EarlyCompiler, earlyCompiler, firstCompile, lookupsOnce, stoppedBy } from './earlyCompile.js';
+import { type JobHandlerContext, type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
 export interface VerificationDeps {
@@ -74,7 +74,7 @@ const passed = (document: SourcePassResult): JobOutcome => ({ state: 'pass', res
  */
 export function createVerificationHandler(deps: VerificationDeps) {
   const retryDelayMs = deps.retryDelayMs ?? 5000;
-  return async function runVerification(job: VerificationJob): Promise<JobOutcome> {
+  return async function runVerification(job: VerificationJob, context?: JobHandlerContext): Promise<JobOutcome> {
     if (job.request?.kind !== 'source') {
       return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a source verification' } });
     }
@@ -91,7 +91,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
     const t0 = performance.now();
     let chainMs = 0;
     const known = lookupsOnce(storedCompilations(deps.store.db));
-    const compiler = earlyCompiler(deps.compiler);
+    const compiler = earlyCompiler(deps.compiler, context?.signal);
     const ahead = deps.ahead?.take(job.receipt);
     if (ahead) compiler.adopt(ahead);
     try {
@@ -142,7 +142,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       }
       if (isSolproofError(error)) {
         if (deps.diagnosis && DIAGNOSABLE.has(error.code) && runtimeCode !== '0x') {
-          return diagnosedFailure(deps, deps.diagnosis, job, submission, runtimeCode, creation, error);
+          return diagnosedFailure(deps, deps.diagnosis, job, submission, runtimeCode, creation, error, context?.signal);
         }
         return failed(errorFacts(error));
       }
@@ -165,6 +165,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
     const { outcome, compiledContractId } = await recordVerification(deps.store.db, {
       deployment: { address, generation: await deps.generation.current(), runtimeCode, creation },
       from: { submission, result, receipt: job.receipt },
+      lease: leaseOf(job),
     });
     deps.logger.debug(
       {
@@ -226,6 +227,7 @@ async function diagnosedFailure(
   runtimeCode: Hex,
   creation: ContractCreation | null,
   error: AnySolproofError,
+  signal: AbortSignal | undefined,
 ): Promise<JobOutcome> {
   const receipt = job.receipt;
   try {
@@ -242,7 +244,7 @@ async function diagnosedFailure(
       }
     }
     const found = await diagnoseFailure({
-      compiler: deps.compiler,
+      compiler: stoppedBy(deps.compiler, signal),
       submission,
       runtimeCode,
       creation,

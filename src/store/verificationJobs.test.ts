@@ -6,18 +6,25 @@ import type { Address } from '../core/types.js';
 import { quotaUsed } from './quotas.js';
 import { queueSubmission } from './submissions.js';
 import {
+  assertLease,
   claimNextJob,
   countJobs,
   finishJob,
   getJob,
   getJobStatus,
+  holdsLease,
   insertJob,
+  keysOverShare,
+  LeaseLostError,
+  leaseOf,
   listJobsForAddress,
   newReceipt,
+  nextDueAt,
   pruneJobPayloads,
   renewLease,
   requeueRunningJobs,
   retryJob,
+  runningOfJobsKey,
 } from './verificationJobs.js';
 
 const T0 = 1_700_000_000_000;
@@ -117,21 +124,56 @@ describeOnDialects('verification jobs', (dialect) => {
     expect((await claimNextJob(stores.store.db, { owner: 'w1', leaseMs: 30_000, now: T0 + 60_000 }))?.address).toBe(addr(3));
   });
 
-  it("shares the runners between keys: another key's job goes before a key's backlog, and a key's running jobs are capped", async () => {
+  it("shares the runners between keys: another key's job goes before a key's backlog; past its share a key takes only slots nobody else waits for", async () => {
     // Key A queued five jobs before key B queued one.
     const a = [];
     for (let i = 0; i < 5; i++) a.push(await insertJob(stores.store.db, { request: sourceJob(addr(10 + i)), apiKeyId: 'key_a', now: T0 + i }));
     const b = await insertJob(stores.store.db, { request: sourceJob(addr(20)), apiKeyId: 'key_b', now: T0 + 100 });
-    const claim = (perKeyRunning: number) => claimNextJob(stores.store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning });
-    expect((await claim(2))?.receipt).toBe(a[0]!.receipt);
+    const claim = (withinShare = false) => claimNextJob(stores.store.db, { owner: 'w', leaseMs: 60_000, now: T0 + 200, perKeyRunning: 2, withinShare });
+    expect((await claim())?.receipt).toBe(a[0]!.receipt);
     // A has one running, B none: B's job goes next although it is the newest.
-    expect((await claim(2))?.receipt).toBe(b.receipt);
-    expect((await claim(2))?.receipt).toBe(a[1]!.receipt);
-    // A is at its cap of two running jobs: nothing else is due for it.
-    expect(await claim(2)).toBeNull();
-    // Jobs without a key are never held back by a cap.
-    const internal = await insertJob(stores.store.db, { request: sourceJob(addr(30)), now: T0 + 150 });
-    expect((await claim(2))?.receipt).toBe(internal.receipt);
+    expect((await claim())?.receipt).toBe(b.receipt);
+    expect((await claim())?.receipt).toBe(a[1]!.receipt);
+    // A is at its share of two running jobs: a runner that takes only jobs within their key's share gets none...
+    expect(await claim(true)).toBeNull();
+    expect(await keysOverShare(stores.store.db, ['key_a', 'key_b'], 2, T0 + 200)).toEqual(new Set());
+    // ...while a free slot that no other key's job waits for goes to A.
+    expect((await claim())?.receipt).toBe(a[2]!.receipt);
+    expect(await keysOverShare(stores.store.db, ['key_a', 'key_b'], 2, T0 + 200)).toEqual(new Set(['key_a']));
+    // A job of a key within its share goes before A's, and jobs without a key are never held back.
+    const c = await insertJob(stores.store.db, { request: sourceJob(addr(21)), apiKeyId: 'key_c', now: T0 + 150 });
+    const internal = await insertJob(stores.store.db, { request: sourceJob(addr(30)), now: T0 + 160 });
+    expect((await claim(true))?.receipt).toBe(c.receipt);
+    expect((await claim(true))?.receipt).toBe(internal.receipt);
+    expect(await claim(true)).toBeNull();
+    expect((await claim())?.receipt).toBe(a[3]!.receipt);
+    // Leases that lapsed are not counted.
+    expect(await keysOverShare(stores.store.db, ['key_a'], 2, T0 + 60_200)).toEqual(new Set());
+    expect(await runningOfJobsKey(stores.store.db, a[4]!.receipt, T0 + 200)).toEqual({ apiKeyId: 'key_a', running: 4 });
+    expect(await runningOfJobsKey(stores.store.db, internal.receipt, T0 + 200)).toEqual({ apiKeyId: null, running: 0 });
+    expect(await runningOfJobsKey(stores.store.db, newReceipt())).toBeNull();
+  });
+
+  it('knows when the next job is due: a retry time or a lapsing lease', async () => {
+    expect(await nextDueAt(stores.store.db)).toBeNull();
+    await insertJob(stores.store.db, { request: sourceJob(addr(40)), now: T0, notBefore: T0 + 5_000 });
+    expect(await nextDueAt(stores.store.db)).toBe(T0 + 5_000);
+    await insertJob(stores.store.db, { request: sourceJob(addr(41)), now: T0 });
+    await claimNextJob(stores.store.db, { owner: 'w', leaseMs: 3_000, now: T0 });
+    expect(await nextDueAt(stores.store.db)).toBe(T0 + 3_000);
+  });
+
+  it("a lease is held while it is its owner's, and a write that checks it is refused once it was lost", async () => {
+    const job = await insertJob(stores.store.db, { request: sourceJob(addr(42)), now: T0 });
+    const claimed = await claimNextJob(stores.store.db, { owner: 'slow', leaseMs: 1_000, now: T0 });
+    const lease = leaseOf(claimed!)!;
+    expect(lease).toEqual({ receipt: job.receipt, owner: 'slow' });
+    // Lapsed (at T0 + 1 s) but taken by nobody: still its owner's to finish.
+    expect(await holdsLease(stores.store.db, lease)).toBe(true);
+    await claimNextJob(stores.other.db, { owner: 'fast', leaseMs: 1_000, now: T0 + 2_000 });
+    expect(await holdsLease(stores.store.db, lease)).toBe(false);
+    await expect(assertLease(stores.store.db, lease)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(leaseOf(job)).toBeUndefined();
   });
 
   it('gives 20 parallel claimers over 10 jobs 10 distinct jobs', async () => {

@@ -162,15 +162,19 @@ export async function listJobStatusesForAddress(db: Kysely<Database>, address: A
  * lease (its worker died) — marks it running under `owner` until `now + leaseMs`, counts the
  * attempt and returns it. Null when nothing is due.
  *
- * Keys share the runners fairly: a key with `perKeyRunning` jobs running gets no more, and
- * among the rest the key with the fewest running jobs goes first (so a key that queued a
- * hundred jobs delays another key's job by one at most), then the oldest job.
+ * Keys share the runners: the key with the fewest running jobs goes first (so a key that
+ * queued a hundred jobs delays another key's job by one at most), then the oldest job. A key
+ * may run more than its share (`perKeyRunning` jobs across every runner) only while no other
+ * key's job waits: its job sorts after every job of a key within its share, and takes a slot
+ * nobody else wants; with `withinShare`, only jobs of keys within their share are taken (a
+ * runner that makes room for one by putting back a job over its key's share, see queue.ts).
+ * Jobs without a key are never held back.
  * Exclusive across connections and processes: a row lock skipped by others on PostgreSQL,
  * the single-writer UPDATE on SQLite.
  */
 export async function claimNextJob(
   db: Kysely<Database>,
-  options: { owner: string; leaseMs: number; now?: number; perKeyRunning?: number },
+  options: { owner: string; leaseMs: number; now?: number; perKeyRunning?: number; withinShare?: boolean },
 ): Promise<VerificationJob | null> {
   const now = options.now ?? Date.now();
   const perKey = Math.max(1, Math.floor(options.perKeyRunning ?? Number.MAX_SAFE_INTEGER));
@@ -180,7 +184,7 @@ export async function claimNextJob(
     .where((eb) =>
       eb.or([eb.and([eb('j.state', '=', 'queued'), eb('j.notBefore', '<=', now)]), eb.and([eb('j.state', '=', 'running'), eb('j.leaseUntil', '<=', now)])]),
     )
-    .where((eb) => eb.or([eb('j.apiKeyId', 'is', null), eb(runningOfKey(eb, now), '<', perKey)]))
+    .$if(options.withinShare === true, (qb) => qb.where((eb) => eb.or([eb('j.apiKeyId', 'is', null), eb(runningOfKey(eb, now), '<', perKey)])))
     .orderBy((eb) => runningOfKey(eb, now))
     .orderBy('j.createdAt')
     .orderBy('j.receipt')
@@ -209,6 +213,81 @@ function runningOfKey(eb: ExpressionBuilder<Database & { j: VerificationJobsTabl
     .whereRef('r.apiKeyId', '=', 'j.apiKeyId')
     .where('r.state', '=', 'running')
     .where('r.leaseUntil', '>', now);
+}
+
+/** Which of `keys` run more than `perKey` jobs under a live lease, across every runner. */
+export async function keysOverShare(db: Kysely<Database>, keys: readonly string[], perKey: number, now = Date.now()): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('verificationJobs')
+    .select('apiKeyId')
+    .where('apiKeyId', 'in', [...keys])
+    .where('state', '=', 'running')
+    .where('leaseUntil', '>', now)
+    .groupBy('apiKeyId')
+    .having((eb) => eb.fn.countAll(), '>', perKey)
+    .execute();
+  return new Set(rows.map((r) => r.apiKeyId).filter((k): k is string => k !== null));
+}
+
+/**
+ * The key of the job `receipt` and how many of that key's jobs run under a live lease (0 for a
+ * job without a key); null when there is no such job.
+ */
+export async function runningOfJobsKey(db: Kysely<Database>, receipt: string, now = Date.now()): Promise<{ apiKeyId: string | null; running: number } | null> {
+  const job = await db.selectFrom('verificationJobs').select('apiKeyId').where('receipt', '=', receipt).executeTakeFirst();
+  if (!job) return null;
+  if (job.apiKeyId === null) return { apiKeyId: null, running: 0 };
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('apiKeyId', '=', job.apiKeyId)
+    .where('state', '=', 'running')
+    .where('leaseUntil', '>', now)
+    .executeTakeFirstOrThrow();
+  return { apiKeyId: job.apiKeyId, running: Number(row.n) };
+}
+
+/** The lease a runner holds on a running job (its receipt and the runner's name). */
+export interface JobLease {
+  receipt: string;
+  owner: string;
+}
+
+/** The lease of a claimed job, as the job was handed to its runner; undefined for one not claimed. */
+export function leaseOf(job: Pick<JobStatus, 'receipt' | 'leaseOwner'>): JobLease | undefined {
+  return job.leaseOwner ? { receipt: job.receipt, owner: job.leaseOwner } : undefined;
+}
+
+/** A job's lease was lost (it lapsed and another runner took the job, or it was put back): whatever this runner found is not written. */
+export class LeaseLostError extends Error {
+  constructor(readonly receipt: string) {
+    super(`the lease on job ${receipt} was lost: another runner runs it`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** Throws LeaseLostError unless `lease` is still held; inside a write transaction, holds the job until the commit (holdsLease). */
+export async function assertLease(db: Kysely<Database>, lease: JobLease): Promise<void> {
+  if (!(await holdsLease(db, lease))) throw new LeaseLostError(lease.receipt);
+}
+
+/**
+ * Whether `owner` still holds the lease of the running job `receipt`. Inside a write
+ * transaction it also holds the job's row (locked on PostgreSQL; SQLite writes one at a time)
+ * until the commit: a worker whose lease lapsed writes nothing, and nobody takes the job over
+ * while its verdict is being written.
+ */
+export async function holdsLease(db: Kysely<Database>, lease: JobLease): Promise<boolean> {
+  const row = await db
+    .selectFrom('verificationJobs')
+    .select('receipt')
+    .where('receipt', '=', lease.receipt)
+    .where('state', '=', 'running')
+    .where('leaseOwner', '=', lease.owner)
+    .$if(isPostgres(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Takes one queued job by its receipt (as claimNextJob does); null when it is not queued any more. */
@@ -422,6 +501,24 @@ export async function unfinishedSourceJob(db: Kysely<Database>, address: string,
     .limit(1)
     .executeTakeFirst();
   return row?.receipt ?? null;
+}
+
+/** When a job is due next: the earliest start of a waiting job or lapse of a running one's lease (epoch ms); null when none waits or runs. */
+export async function nextDueAt(db: Kysely<Database>): Promise<number | null> {
+  const [queued, running] = await Promise.all([
+    db
+      .selectFrom('verificationJobs')
+      .select((eb) => eb.fn.min('notBefore').as('at'))
+      .where('state', '=', 'queued')
+      .executeTakeFirst(),
+    db
+      .selectFrom('verificationJobs')
+      .select((eb) => eb.fn.min('leaseUntil').as('at'))
+      .where('state', '=', 'running')
+      .executeTakeFirst(),
+  ]);
+  const times = [queued?.at, running?.at].filter((t) => t !== null && t !== undefined).map(Number);
+  return times.length > 0 ? Math.min(...times) : null;
 }
 
 /** When the oldest job waiting in the queue (not running, not finished) was submitted, in epoch ms; null when none waits. */
