@@ -215,6 +215,8 @@ export function postgresChanges(versions: ChangeVersions, url: string, pool: pg.
         versions.bumpAll();
         listening = true;
         retryMs = 250;
+        // A job announced while nobody listened was not heard: whoever waits for jobs looks now.
+        for (const fn of jobListeners) fn();
       })
       .catch(lost);
   };

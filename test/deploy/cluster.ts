@@ -3,6 +3,7 @@
  * and Redis reached through TCP relays the test can cut (the machine's servers are never
  * stopped), and `solproof start --role ...` processes sharing them.
  */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { type Abi, createPublicClient, createWalletClient, encodeDeployData, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -97,6 +98,44 @@ export async function startOwnChain(): Promise<OwnChain> {
     },
   };
 }
+
+/**
+ * A JSON-RPC relay that, while `held`, keeps every eth_getCode request waiting (a job reads the
+ * deployed code first): a job stays in the middle of its work for as long as the test wants.
+ */
+export async function startHoldingRelay(upstream: string) {
+  let release: () => void = () => {};
+  let gate: Promise<void> = Promise.resolve();
+  const state = { held: 0, hold: () => {}, release: () => {} };
+  state.hold = () => {
+    gate = new Promise<void>((r) => (release = r));
+  };
+  state.release = () => release();
+  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString();
+        if (body.includes('"eth_getCode"')) {
+          state.held++;
+          await gate;
+          state.held--;
+        }
+        const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  });
+}
+
+export type HoldingRelay = Awaited<ReturnType<typeof startHoldingRelay>>;
 
 /** `url` with its host and port replaced by the relay's. */
 export function throughRelay(url: string, relay: Relay): string {

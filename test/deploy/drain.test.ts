@@ -1,50 +1,24 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPost, waitForVerdict } from '../helpers/api.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { createKey, newDataDir, type RunningService } from '../helpers/service.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
-import { clusterUnavailable, type OwnChain, REDIS_URL, readiness, scrape, startOwnChain, startRole, total, until } from './cluster.js';
+import {
+  clusterUnavailable,
+  type HoldingRelay,
+  type OwnChain,
+  REDIS_URL,
+  readiness,
+  scrape,
+  startHoldingRelay,
+  startOwnChain,
+  startRole,
+  total,
+  until,
+} from './cluster.js';
 
 const unavailable = await clusterUnavailable();
-
-/**
- * A JSON-RPC relay that, while `held`, keeps every eth_getCode request waiting (a job reads the
- * deployed code first): a job stays in the middle of its work for as long as the test wants.
- */
-async function startHoldingRelay(upstream: string) {
-  let release: () => void = () => {};
-  let gate: Promise<void> = Promise.resolve();
-  const state = { held: 0, hold: () => {}, release: () => {} };
-  state.hold = () => {
-    gate = new Promise<void>((r) => (release = r));
-  };
-  state.release = () => release();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const body = Buffer.concat(chunks).toString();
-        if (body.includes('"eth_getCode"')) {
-          state.held++;
-          await gate;
-          state.held--;
-        }
-        const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(await answer.text());
-      })().catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  });
-}
 
 const source = (i: number) => `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -54,7 +28,7 @@ contract Drained${i} { uint256 public constant N = ${i}; function n() external p
 describe.skipIf(unavailable !== null)('workers that die or drain: jobs are finished or handed on, never lost or run twice', () => {
   let database: TestDatabase;
   let chain: OwnChain;
-  let relay: Awaited<ReturnType<typeof startHoldingRelay>>;
+  let relay: HoldingRelay;
   let api: RunningService;
   let sql: pg.Client;
   let key: string;

@@ -104,6 +104,27 @@ describeOnDialects('store changes', (dialect) => {
     expect(store.changes.version('keys')).toBe(keys);
   });
 
+  postgresOnly('a job listener is woken once the store starts listening: an announcement before that was not heard', async () => {
+    const fresh = await stores.tdb.open();
+    try {
+      let woken = 0;
+      const stop = fresh.changes.onJobQueued(() => woken++);
+      // Nothing announced: the wake-up is the start of listening itself.
+      await heard(fresh, 'records');
+      expect(woken).toBe(1);
+      const before = woken;
+      await stores.other.changes.announceJobQueued();
+      const deadline = Date.now() + 10_000;
+      while (woken === before) {
+        if (Date.now() > deadline) throw new Error('the announcement never arrived');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      stop();
+    } finally {
+      await fresh.close();
+    }
+  });
+
   postgresOnly('a lost notification connection keeps nothing until it is back, then moves every group', async () => {
     const { store } = stores;
     const records = await heard(store, 'records');
