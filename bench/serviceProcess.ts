@@ -26,6 +26,8 @@ export interface ServiceProcess {
    */
   warmedUp(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+  /** SIGKILL, as a machine lost or `kill -9`: resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'];
@@ -157,7 +159,12 @@ export async function startServiceProcess(
     await new Promise((r) => setTimeout(r, 50));
     while (warmUps.ended < warmUps.started && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   };
-  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, jobsDone, warmedUp, stop };
+  const kill = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return { apiUrl, pid: child.pid!, startMs: performance.now() - t0, compiles, jobsDone, warmedUp, stop, kill };
 }
 
 /** An /api answer. */
