@@ -30,7 +30,7 @@ import { WorkGate } from '../jobs/workGate.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { openStore, type Store } from '../store/openStore.js';
-import { requeueRunningJobs } from '../store/verificationJobs.js';
+import { requeueRunningJobs, runningOfJobsKey } from '../store/verificationJobs.js';
 import { AccessControl, KeptAnswers, type Services } from '../useCases/index.js';
 import { shareableRpcUrl } from '../web/context.js';
 import { createPrometheusMetrics, type PrometheusMetrics } from './metrics.js';
@@ -149,7 +149,11 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
   // A submission's compile starts when its job is queued, if this process's own runner has room for it.
   let runner: JobRunner | null = null;
   const ahead = works
-    ? compilesAhead(measuredCompiler, { room: () => runner !== null && runner.running() < config.jobConcurrency && compiler.stats().queued === 0 })
+    ? compilesAhead(measuredCompiler, {
+        room: () => runner !== null && runner.running() < config.jobConcurrency && compiler.stats().queued === 0,
+        share: { perKey: runningJobsPerKey(config), runningOfJobsKey: (receipt) => runningOfJobsKey(store.db, receipt) },
+        logger,
+      })
     : undefined;
   const diagnosis = diagnosisDeps(config, compiler, metrics);
   const handler = dispatchByKind({
@@ -189,6 +193,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
       retryDelayMs: config.jobRetryDelayMs,
       stopTimeoutMs: config.drainSeconds * 1000,
       metrics: metrics.port,
+      ...(ahead ? { onClaimed: (running: ReadonlySet<string>, lookedAt: number) => ahead.keepOnly(running, lookedAt) } : {}),
     });
   }
   const waker = createJobWaker({ runner, ahead, changes: store.changes });

@@ -53,7 +53,7 @@ describe('compilesAhead (a compile started when the job is queued)', () => {
     const { compiler, calls } = recordingCompiler();
     const ahead = compilesAhead(compiler, { room: () => true });
     const sent = submission('pragma solidity ^0.8.0;\ncontract A {}\n');
-    ahead.start({ receipt: 'r1', submission: sent });
+    await ahead.start({ receipt: 'r1', submission: sent });
     expect(calls).toHaveLength(1);
     const expected = firstCompile(sent)!;
     expect(calls[0]!.input).toEqual(expected.input);
@@ -72,44 +72,70 @@ describe('compilesAhead (a compile started when the job is queued)', () => {
     expect(early.tookAdopted()).toBe(true);
   });
 
-  it('starts nothing when its runner has no room, or too many wait to be taken', () => {
+  it('starts nothing when its runner has no room, or too many wait to be taken', async () => {
     const { compiler, calls } = recordingCompiler();
     let room = false;
     const ahead = compilesAhead(compiler, { room: () => room, maxKept: 2 });
-    ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
+    await ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
     expect(calls).toHaveLength(0);
     room = true;
-    for (const receipt of ['r2', 'r3', 'r4']) ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) });
+    for (const receipt of ['r2', 'r3', 'r4']) await ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) });
     expect(calls).toHaveLength(2);
     expect(ahead.take('r4')).toBeNull();
   });
 
-  it('keeps a compile nobody takes while it runs, and drops it keepMs after it ends', async () => {
+  it("never starts more compiles for a key than its share, counting its running jobs; another key's goes ahead", async () => {
     const { compiler, calls } = recordingCompiler();
-    const ahead = compilesAhead(compiler, { room: () => true, keepMs: 20 });
-    for (const receipt of ['r1', 'r2', 'r3']) ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) });
-    await new Promise((r) => setTimeout(r, 60));
-    // Still running after longer than keepMs: a job claimed late takes it.
-    expect(ahead.take('r1')).not.toBeNull();
-    // Just ended: still there for a claim on its way.
-    calls[1]!.answer({ contracts: {} });
-    await new Promise((r) => setImmediate(r));
-    expect(ahead.take('r2')).not.toBeNull();
-    // Ended longer than keepMs ago: dropped.
-    calls[2]!.answer({ contracts: {} });
-    await new Promise((r) => setTimeout(r, 60));
-    expect(ahead.take('r3')).toBeNull();
+    const keys: Record<string, string> = { s1: 'sourcify:1.2.3.4', s2: 'sourcify:1.2.3.4', s3: 'sourcify:1.2.3.4', k1: 'key_k', r1: 'key_r' };
+    const running: Record<string, number> = { 'sourcify:1.2.3.4': 0, key_k: 0, key_r: 1 };
+    const ahead = compilesAhead(compiler, {
+      room: () => true,
+      share: { perKey: 1, runningOfJobsKey: async (receipt) => ({ apiKeyId: keys[receipt]!, running: running[keys[receipt]!]! }) },
+    });
+    // Submitted together: decided one at a time, so only the first of the key gets a compile.
+    await Promise.all(['s1', 's2', 's3', 'k1', 'r1'].map((receipt) => ahead.start({ receipt, submission: submission(`contract A {} // ${receipt}`) })));
+    expect(calls).toHaveLength(2);
+    expect(ahead.take('s2')).toBeNull();
+    expect(ahead.take('s3')).toBeNull();
+    // key_r already runs its share: nothing ahead for it.
+    expect(ahead.take('r1')).toBeNull();
+    expect(ahead.take('k1')).not.toBeNull();
+    expect(ahead.take('s1')).not.toBeNull();
   });
 
-  it('lets a job that needs another input stop the adopted compile and start its own', () => {
+  it('stops a compile whose job the runner did not take in the claims that followed, at once; keeps the taken and the newer ones', async () => {
     const { compiler, calls } = recordingCompiler();
     const ahead = compilesAhead(compiler, { room: () => true });
-    ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
+    await ahead.start({ receipt: 'r1', submission: submission('contract A {} // r1') });
+    await ahead.start({ receipt: 'r2', submission: submission('contract A {} // r2') });
+    const lookedAt = performance.now();
+    await ahead.start({ receipt: 'r3', submission: submission('contract A {} // r3') });
+    // The round looked at the queue after r1 and r2 were queued: it took r1, not r2 (another runner did, or it waits).
+    ahead.keepOnly(new Set(['r1']), lookedAt);
+    expect(calls[1]!.signal?.aborted).toBe(true);
+    expect(ahead.take('r2')).toBeNull();
+    expect(calls[0]!.signal?.aborted).toBe(false);
+    // r3 was queued after that look: left for the next round.
+    expect(calls[2]!.signal?.aborted).toBe(false);
+    expect(ahead.take('r1')).not.toBeNull();
+    expect(ahead.take('r3')).not.toBeNull();
+  });
+
+  it("lets a job that needs another input stop the adopted compile and start its own; the job's signal stops an adopted compile", async () => {
+    const { compiler, calls } = recordingCompiler();
+    const ahead = compilesAhead(compiler, { room: () => true });
+    await ahead.start({ receipt: 'r1', submission: submission('contract A {}') });
     const early = earlyCompiler(compiler);
     early.adopt(ahead.take('r1')!);
     void early.start('0.8.28+commit.7893614a', input('contract B {}'));
     expect(calls).toHaveLength(2);
     expect(calls[0]!.signal?.aborted).toBe(true);
+
+    await ahead.start({ receipt: 'r2', submission: submission('contract A {} // r2') });
+    const job = new AbortController();
+    earlyCompiler(compiler, job.signal).adopt(ahead.take('r2')!);
+    job.abort(new Error('put back for another key'));
+    expect(calls[2]!.signal?.aborted).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Logger } from '../core/log.js';
 import type { SourceSubmission } from '../core/types.js';
 import {
   type BuiltSolcInput,
@@ -97,7 +98,10 @@ export function earlyCompiler(compiler: Compiler, signal?: AbortSignal): EarlyCo
     adopt(started) {
       early?.controller.abort(new Error('early compile not needed'));
       early = { key: keyOf(started.version, started.input), output: started.output, controller: started.controller, adopted: true };
-      void ended(started.output);
+      // The job's signal stops it as it stops the job's own compiles.
+      const stop = () => started.controller.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      void ended(started.output).then(() => signal?.removeEventListener('abort', stop));
     },
     compile(version, input, callerSignal) {
       if (early && early.key === keyOf(version, input)) {
@@ -137,46 +141,91 @@ export function lookupsOnce(known: KnownCompilations): KnownCompilations {
 
 /**
  * Compiles started when a job is queued, in the process whose runner will take it: the job
- * adopts the compile under way instead of starting it after its claim. A compile nobody takes
- * (another worker claimed the job) is dropped `keepMs` after it ends: its output is not held
- * longer than a claim that is on its way needs.
+ * adopts the compile under way instead of starting it after its claim. A compile is started
+ * only when the runner has room for the job and the job's key is within its share (its running
+ * jobs, across every runner, and the compiles started ahead for it here, below the share): a
+ * key never holds more compiles than its share through compiles started ahead. A compile whose
+ * job the runner did not take in the round of claims that followed (another runner took it, or
+ * the runner filled up with other jobs) is stopped at once, not finished and then done again.
  */
 export interface CompilesAhead {
-  /** Starts compiling the submission's first input for its job, when `room()` says the runner will take it soon. */
-  start(queued: QueuedSource): void;
+  /**
+   * Starts compiling the submission's first input for its job when that is allowed (above).
+   * Resolves once decided: the runner is woken after it, so that its claims see the compile.
+   */
+  start(queued: QueuedSource): Promise<void>;
   /** The compile started for `receipt`, once. */
   take(receipt: string): StartedCompile | null;
+  /**
+   * After a round of claims: stops and drops the compiles started before `lookedAt` (the
+   * round's last look at the queue) whose jobs are not among `running`, this runner's jobs.
+   */
+  keepOnly(running: ReadonlySet<string>, lookedAt: number): void;
 }
 
-export function compilesAhead(compiler: Compiler, options: { room: () => boolean; maxKept?: number; keepMs?: number }): CompilesAhead {
-  const kept = new Map<string, StartedCompile & { timer?: NodeJS.Timeout }>();
+export interface CompilesAheadOptions {
+  /** Whether this process's runner has a free slot (and its compiler nothing waiting). */
+  room: () => boolean;
+  /** A key's share of the running jobs, and how many run now for the key of a job; without it, keys are not counted. */
+  share?: {
+    perKey: number;
+    runningOfJobsKey: (receipt: string) => Promise<{ apiKeyId: string | null; running: number } | null>;
+  };
+  /** At most this many compiles started ahead at once (default 4). */
+  maxKept?: number;
+  logger?: Logger;
+}
+
+export function compilesAhead(compiler: Compiler, options: CompilesAheadOptions): CompilesAhead {
+  const kept = new Map<string, StartedCompile & { apiKeyId: string | null; startedAt: number }>();
   const maxKept = options.maxKept ?? 4;
-  const keepMs = options.keepMs ?? 10_000;
+  // One decision at a time: two submissions of one key must not both see room for one more.
+  let deciding: Promise<void> = Promise.resolve();
+
+  async function decide({ receipt, submission }: QueuedSource): Promise<void> {
+    const allowed = () => kept.size < maxKept && !kept.has(receipt) && options.room();
+    if (!allowed()) return;
+    const first = firstCompile(submission);
+    if (!first) return;
+    let apiKeyId: string | null = null;
+    if (options.share) {
+      const key = await options.share.runningOfJobsKey(receipt).catch(() => null);
+      if (!key) return;
+      apiKeyId = key.apiKeyId;
+      const aheadOfKey = [...kept.values()].filter((e) => e.apiKeyId === apiKeyId).length;
+      if (apiKeyId !== null && key.running + aheadOfKey >= options.share.perKey) {
+        options.logger?.debug({ receipt, running: key.running, ahead: aheadOfKey }, "no compile ahead: the job's key has its share of running jobs");
+        return;
+      }
+      if (!allowed()) return;
+    }
+    const { version, input } = first;
+    const controller = new AbortController();
+    const output = compiler.compile(version, input, controller.signal);
+    void ended(output);
+    kept.set(receipt, { version, input, output, controller, apiKeyId, startedAt: performance.now() });
+    options.logger?.debug({ receipt, key: apiKeyId }, 'compile started ahead');
+  }
+
   return {
-    start({ receipt, submission }) {
-      if (kept.size >= maxKept || kept.has(receipt) || !options.room()) return;
-      const first = firstCompile(submission);
-      if (!first) return;
-      const { version, input } = first;
-      const controller = new AbortController();
-      const output = compiler.compile(version, input, controller.signal);
-      const entry: StartedCompile & { timer?: NodeJS.Timeout } = { version, input, output, controller };
-      kept.set(receipt, entry);
-      void ended(output).then(() => {
-        if (kept.get(receipt) !== entry) return;
-        entry.timer = setTimeout(() => {
-          if (kept.get(receipt) === entry) kept.delete(receipt);
-        }, keepMs);
-        entry.timer.unref();
-      });
+    start(queued) {
+      deciding = deciding.then(() => decide(queued)).catch(() => undefined);
+      return deciding;
     },
     take(receipt) {
       const started = kept.get(receipt);
       if (!started) return null;
       kept.delete(receipt);
-      if (started.timer) clearTimeout(started.timer);
-      const { timer: _timer, ...compile } = started;
+      const { apiKeyId: _key, startedAt: _at, ...compile } = started;
       return compile;
+    },
+    keepOnly(running, lookedAt) {
+      for (const [receipt, entry] of kept) {
+        if (running.has(receipt) || entry.startedAt >= lookedAt) continue;
+        kept.delete(receipt);
+        entry.controller.abort(new Error('its job was not taken by this runner'));
+        options.logger?.debug({ receipt }, 'a compile started ahead was stopped: this runner did not take its job');
+      }
     },
   };
 }

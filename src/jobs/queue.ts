@@ -61,8 +61,12 @@ export interface JobRunnerOptions {
   stopTimeoutMs?: number;
   /** Counts jobs and their durations by outcome. */
   metrics?: Pick<ServiceMetrics, 'jobDone'>;
-  /** Called after each round of claims with the receipts of the jobs this runner runs now. */
-  onClaimed?: (running: ReadonlySet<string>) => void;
+  /**
+   * Called after each round of claims with the receipts of the jobs this runner runs now, and
+   * when (performance.now()) the round's last look at the queue began: a job queued before that
+   * and not among them was left to others, or to wait.
+   */
+  onClaimed?: (running: ReadonlySet<string>, lookedAt: number) => void;
 }
 
 export interface JobRunner {
@@ -139,13 +143,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     filling = true;
     fillDone = claimUntilFull().finally(() => {
       filling = false;
+      // Asked again after the last look at the queue: look once more.
+      if (fillAgain) fill();
     });
   }
 
   async function claimUntilFull(): Promise<void> {
+    let lookedAt = performance.now();
     try {
       do {
         fillAgain = false;
+        lookedAt = performance.now();
         while (!stopped && active().length < concurrency) {
           const job = await claimNextJob(db, { owner, leaseMs, ...(perKey ? { perKeyRunning: perKey } : {}) });
           if (!job) break;
@@ -157,18 +165,18 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         }
         if (!stopped && perKey !== undefined && active().length >= concurrency) await makeRoom(perKey);
       } while (fillAgain && !stopped);
-      claimed();
+      claimed(lookedAt);
       await wakeWhenDue();
     } catch (err) {
-      claimed();
+      claimed(lookedAt);
       // The database is unreachable or failing: try again shortly.
       logger.error({ err, owner }, 'claiming a verification job failed');
       wakeIn(Math.min(pollMs, 1000));
     }
   }
 
-  function claimed(): void {
-    options.onClaimed?.(new Set(active().map((r) => r.job.receipt)));
+  function claimed(lookedAt: number): void {
+    options.onClaimed?.(new Set(active().map((r) => r.job.receipt)), lookedAt);
   }
 
   /**

@@ -4,9 +4,10 @@ import type { JobRunner } from './queue.js';
 
 export interface JobWaker {
   /**
-   * Tells the runners a job was queued: this process's own at once and, through the store
-   * (PostgreSQL NOTIFY), every worker's. Given the source submission just queued, this process
-   * starts compiling it when its own runner will take it.
+   * Tells the runners a job was queued: this process's own and, through the store (PostgreSQL
+   * NOTIFY), every worker's. Given the source submission just queued, this process first decides
+   * whether to start compiling it (its own runner has room, the job's key is within its share),
+   * then wakes them: the claims that follow see the compile.
    */
   wake(queued?: QueuedSource): void;
   /** Stops listening for other processes' jobs. */
@@ -19,9 +20,12 @@ export function createJobWaker(parts: { runner: JobRunner | null; ahead?: Compil
   const stopListening = runner ? changes.onJobQueued(() => runner.wake()) : () => {};
   return {
     wake(queued) {
-      if (queued) ahead?.start(queued);
-      runner?.wake();
-      void changes.announceJobQueued();
+      const wake = (): void => {
+        runner?.wake();
+        void changes.announceJobQueued();
+      };
+      if (queued && ahead) void ahead.start(queued).then(wake);
+      else wake();
     },
     stop: stopListening,
   };

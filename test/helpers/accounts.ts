@@ -62,6 +62,7 @@ const DEPLOYERS = [
   'verify/leanCompile',
   'api/compileAhead',
   'doors/oneAnswer',
+  'attacks/compileShare',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
