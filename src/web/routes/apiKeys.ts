@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { countKeysCreatedSince, createApiKey } from '../../store/apiKeys.js';
+import { clientKey, retryAfterSeconds } from '../../limits/clientAddress.js';
+import { createApiKeyWithin } from '../../store/apiKeys.js';
 import { utcSecond } from '../../texts/index.js';
 import type { WebContext } from '../context.js';
 import { apiKeyPage } from '../pages/apiKeyPage.js';
@@ -13,13 +14,11 @@ const fromThisSite = (site: string | string[] | undefined): boolean => site === 
 
 /**
  * `/keys`: how to get an API key. With `--self-service-keys N` a visitor creates a free key
- * here (a POST), shown once and stored hashed like any other, N per client address per UTC
- * day (counted in the store); otherwise the page says the operator issues keys.
+ * here (a POST), shown once and stored hashed like any other, N per client (`clientKey`: an IPv6
+ * /64 is one) per UTC day (counted in the store); otherwise the page says the operator issues keys.
  */
 export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
   const perDay = ctx.config.selfServiceKeys;
-  // One creation at a time per address, so two requests at once cannot both take the last key.
-  const creating = new Map<string, Promise<unknown>>();
 
   web.get('/keys', async (request, reply) =>
     sendPage(
@@ -36,28 +35,21 @@ export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
     if (!fromThisSite(request.headers['sec-fetch-site'])) {
       return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'other_site', perDay } }), 403);
     }
-    const client = request.ip;
-    const previous = creating.get(client) ?? Promise.resolve();
-    const turn = previous.then(async () => {
-      const now = Date.now();
-      const dayStart = now - (now % 86_400_000);
-      const owner = selfServiceOwner(client);
-      const made = await countKeysCreatedSince(ctx.store.db, owner, dayStart);
-      if (made >= perDay) return { limit: utcSecond(new Date(dayStart + 86_400_000)) };
-      const { key } = await createApiKey(ctx.store.db, { owner, tier: 'free', now });
-      return { key, left: perDay - made - 1 };
-    });
-    const settled = turn.catch(() => undefined);
-    creating.set(client, settled);
-    void settled.then(() => {
-      if (creating.get(client) === settled) creating.delete(client);
-    });
-    const outcome = await turn;
-    if ('limit' in outcome) {
-      void reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(outcome.limit) - Date.now()) / 1000))));
-      return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'limit_reached', perDay, resetsAt: outcome.limit } }), 429);
+    const client = clientKey(request.ip);
+    const now = Date.now();
+    const dayStart = now - (now % 86_400_000);
+    // Counted and created in one step in the store: API nodes sharing it never pass the limit together.
+    const { created, made } = await createApiKeyWithin(ctx.store.db, { owner: selfServiceOwner(client), since: dayStart, limit: perDay, tier: 'free', now });
+    if (!created) {
+      const resetsAt = dayStart + 86_400_000;
+      void reply.header('retry-after', String(retryAfterSeconds(resetsAt - Date.now())));
+      return sendPage(
+        reply,
+        apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'limit_reached', perDay, resetsAt: utcSecond(new Date(resetsAt)) } }),
+        429,
+      );
     }
     ctx.logger.info({ client }, 'a visitor created a free API key');
-    return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'created', key: outcome.key, perDay, left: outcome.left } }));
+    return sendPage(reply, apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'created', key: created.key, perDay, left: perDay - made } }));
   });
 }
