@@ -54,6 +54,8 @@ export interface Config {
   sourcifyRate: number;
   /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
   webRate: number;
+  /** The explorer's receipt event streams open at once, shared fairly among clients (at most 8 each). */
+  receiptStreams: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   /** redis:// URL: rate limits shared by every process using it; undefined keeps them in memory. */
@@ -215,6 +217,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     help: 'explorer contract calls and address pages per second per client (default 10)',
   },
   {
+    key: 'receiptStreams',
+    flag: 'receipt-streams',
+    env: 'SOLPROOF_RECEIPT_STREAMS',
+    kind: 'int',
+    help: 'receipt event streams open at once, shared fairly among clients, at most 8 each (default 500)',
+  },
+  {
     key: 'trustedProxies',
     flag: 'trusted-proxies',
     env: 'SOLPROOF_TRUSTED_PROXIES',
@@ -352,6 +361,7 @@ export function defaultConfig(): Config {
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
     webRate: 10,
+    receiptStreams: 500,
     trustedProxies: [],
     followChain: true,
     followPollMs: 1000,

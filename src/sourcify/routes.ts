@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey, retryAfterSeconds } from '../limits/clientAddress.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 import { type Answer, sendError } from './answers.js';
 import type { SourcifyContext } from './context.js';
@@ -34,14 +35,14 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
 
       // Keyless: each client address is limited (`--sourcify-rate` a second) before its body is read.
       api.addHook('onRequest', async (request, reply) => {
-        if (!(await ctx.limits.takeToken('sourcify', request.ip.slice(0, 64), ctx.config.sourcifyRate))) {
-          return sendError(reply, 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
-        }
+        const wait = await ctx.limits.takeTokenOrWait('sourcify', clientKey(request.ip), ctx.config.sourcifyRate);
+        if (wait > 0) return sendError(reply.header('retry-after', String(retryAfterSeconds(wait))), 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
       });
 
       api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
         if (error instanceof InvalidJson) return sendError(reply, 400, 'invalid_json', SOURCIFY_TEXT.invalidJson);
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.bodyLimit));
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+          return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.bodyLimit));
         if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);
         ctx.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
         return sendError(reply, 500, 'internal_error', SOURCIFY_TEXT.internalError);
@@ -50,7 +51,10 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
         sendError(reply, 404, 'route_not_found', SOURCIFY_TEXT.routeNotFound(request.method, request.url.split('?')[0] ?? '')),
       );
 
-      const answer = (reply: FastifyReply, a: Answer) => reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(a.body);
+      const answer = (reply: FastifyReply, a: Answer) => {
+        if (a.retryAfterSeconds !== undefined) void reply.header('retry-after', String(a.retryAfterSeconds));
+        return reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(a.body);
+      };
       const params = (request: FastifyRequest) => request.params as Params;
       const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import type { Address } from '../core/types.js';
 import { unfinishedSourceJob } from '../store/verificationJobs.js';
 import { getStoredVerdict, getVerifiedContract } from '../store/verifiedContracts.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
-import { type Answer, checksummed, errorAnswer, matched } from './answers.js';
+import { type Answer, checksummed, errorAnswer, JOB_WAIT_SECONDS, matched } from './answers.js';
 import { checkTarget, isAnswer } from './checkTarget.js';
 import type { SourcifyContext } from './context.js';
 
@@ -26,7 +26,10 @@ export async function verifySimilar(ctx: SourcifyContext, params: { chainId?: st
     return errorAnswer(409, 'already_verified', SOURCIFY_TEXT.alreadyVerified(checksummed(address), ctx.chainId));
   }
   if (await unfinishedSourceJob(ctx.store.db, address)) {
-    return errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(address), ctx.chainId));
+    return {
+      ...errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(address), ctx.chainId)),
+      retryAfterSeconds: JOB_WAIT_SECONDS,
+    };
   }
   if (!existing) await ctx.copies.tryVerify(address as Address);
   const contract = await getVerifiedContract(ctx.store.db, address);

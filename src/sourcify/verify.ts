@@ -3,18 +3,19 @@
  * queued as the same verification job `/api`'s verifysourcecode queues. Keyless: the job
  * counts against the client address's daily quota and its limit of unfinished jobs.
  */
+import { clientKey, retryAfterSeconds } from '../limits/clientAddress.js';
 import { queueSubmission } from '../store/submissions.js';
 import { unfinishedSourceJob } from '../store/verificationJobs.js';
 import { getStoredVerdict } from '../store/verifiedContracts.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
-import { type Answer, checksummed, errorAnswer } from './answers.js';
+import { type Answer, checksummed, errorAnswer, JOB_WAIT_SECONDS } from './answers.js';
 import { checkTarget, isAnswer } from './checkTarget.js';
 import type { SourcifyContext } from './context.js';
 import { readSourcifySubmission } from './readSubmission.js';
 
 /** The id a keyless client's jobs and quotas are counted under: its address. */
 export function clientSubmitter(client: string): string {
-  return `sourcify:${client.slice(0, 64)}`;
+  return `sourcify:${clientKey(client)}`;
 }
 
 export async function verify(ctx: SourcifyContext, params: { chainId?: string; address?: string }, body: unknown, client: string): Promise<Answer> {
@@ -31,7 +32,10 @@ export async function verify(ctx: SourcifyContext, params: { chainId?: string; a
     return errorAnswer(409, 'already_verified', SOURCIFY_TEXT.alreadyVerified(checksummed(address), ctx.chainId));
   }
   if (await unfinishedSourceJob(ctx.store.db, address)) {
-    return errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(address), ctx.chainId));
+    return {
+      ...errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(address), ctx.chainId)),
+      retryAfterSeconds: JOB_WAIT_SECONDS,
+    };
   }
 
   const limit = ctx.config.sourcifyDailyQuota;
@@ -42,8 +46,13 @@ export async function verify(ctx: SourcifyContext, params: { chainId?: string; a
     maxUnfinished: ctx.config.keyQueuedJobs,
   });
   if (!queued.ok) {
-    const message = queued.reason === 'quota' ? SOURCIFY_TEXT.dailyQuota(limit, queued.resetsAt) : SOURCIFY_TEXT.tooManyUnfinished(queued.unfinished);
-    return errorAnswer(429, 'too_many_requests', message);
+    if (queued.reason === 'quota') {
+      return {
+        ...errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.dailyQuota(limit, queued.resetsAt)),
+        retryAfterSeconds: retryAfterSeconds(queued.resetsAt.getTime() - Date.now()),
+      };
+    }
+    return { ...errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.tooManyUnfinished(queued.unfinished)), retryAfterSeconds: JOB_WAIT_SECONDS };
   }
   const receipt = queued.job.receipt;
   // Sources compiled before need no compiler: the verdict is there by the first status check.

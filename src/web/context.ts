@@ -8,7 +8,7 @@ import type { ChainReader } from '../verify/index.js';
 
 /** What the explorer needs from the rest of the service (wired by cli/). */
 export interface WebContext {
-  config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit' | 'selfServiceKeys'>;
+  config: Pick<Config, 'publicUrl' | 'webRate' | 'bodyLimit' | 'selfServiceKeys' | 'receiptStreams'>;
   /** The chain id the service serves. */
   chainId: number;
   /** The chain's JSON-RPC URL as users reach it (the devnet the service started); absent when it is not for the public. */

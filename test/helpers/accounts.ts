@@ -61,6 +61,8 @@ const DEPLOYERS = [
   'api/keptAnswers',
   'verify/leanCompile',
   'api/compileAhead',
+  'limits/keylessClients',
+  'attacks/keylessStalls',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

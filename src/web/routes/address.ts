@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAddress } from '../../core/hex.js';
 import type { Address } from '../../core/types.js';
+import { clientKey } from '../../limits/clientAddress.js';
 import { loadCompiledContract } from '../../store/compilations.js';
 import { getProxyRecord } from '../../store/proxyRecords.js';
 import { listJobStatusesForAddress } from '../../store/verificationJobs.js';
@@ -26,9 +27,8 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
   const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
 
   web.get('/address/:address', async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-      return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
-    }
+    const wait = await runtime.limits.takeTokenOrWait('web-address', clientKey(request.ip), ADDRESS_PAGES_PER_SECOND);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`, wait);
     const given = (request.params as { address: string }).address;
     if (!isAddress(given)) {
       return sendPage(
@@ -86,8 +86,9 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
 
   // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
   const verifiedFor = async (request: FastifyRequest, reply: FastifyReply): Promise<VerifiedContract | null> => {
-    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-      void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+    const wait = await runtime.limits.takeTokenOrWait('web-address', clientKey(request.ip), ADDRESS_PAGES_PER_SECOND);
+    if (wait > 0) {
+      void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`, wait);
       return null;
     }
     const given = (request.params as { address: string }).address;
