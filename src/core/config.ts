@@ -52,6 +52,8 @@ export interface Config {
   sourcifyDailyQuota: number;
   /** Requests per second per client address to the Sourcify API (its keyless rate). */
   sourcifyRate: number;
+  /** Largest body the keyless Sourcify API reads, in bytes (what its clients send, with room; bounded apart from `bodyLimit`). */
+  sourcifyBodyLimit: number;
   /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
   webRate: number;
   /** The explorer's receipt event streams open at once, shared fairly among clients (at most 8 each). */
@@ -187,6 +189,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     env: 'SOLPROOF_SOURCIFY_RATE',
     kind: 'int',
     help: 'requests per second per client address to the keyless Sourcify API (default 5)',
+  },
+  {
+    key: 'sourcifyBodyLimit',
+    flag: 'sourcify-body-limit',
+    env: 'SOLPROOF_SOURCIFY_BODY_LIMIT',
+    kind: 'int',
+    help: 'largest request body the keyless Sourcify API reads, in bytes (default 8 MiB)',
   },
   {
     key: 'dailyProxyQuota',
@@ -360,6 +369,7 @@ export function defaultConfig(): Config {
     dailyDiagnosisQuota: 20,
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
+    sourcifyBodyLimit: 8 * 1024 * 1024,
     webRate: 10,
     receiptStreams: 500,
     trustedProxies: [],

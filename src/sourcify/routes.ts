@@ -14,7 +14,7 @@ import type { SourcifyContext } from './context.js';
 import { getContract } from './contract.js';
 import { listContracts } from './contracts.js';
 import { jobStatus } from './jobStatus.js';
-import { InvalidJson, readJsonBody } from './jsonBody.js';
+import { InvalidJson, MAX_JSON_VALUES, readJsonBody } from './jsonBody.js';
 import { readMetadataRequest } from './metadataRequest.js';
 import { verifySimilar } from './similarity.js';
 import { checkAllByAddresses, verifyFiles } from './v1.js';
@@ -31,7 +31,7 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
     async (api) => {
       // Sourcify's bodies are JSON, whatever content type a client names (or none).
       api.removeAllContentTypeParsers();
-      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, ctx.config.bodyLimit));
+      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, ctx.config.sourcifyBodyLimit));
 
       // Keyless: each client address is limited (`--sourcify-rate` a second) before its body is read.
       api.addHook('onRequest', async (request, reply) => {
@@ -40,9 +40,16 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
       });
 
       api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-        if (error instanceof InvalidJson) return sendError(reply, 400, 'invalid_json', SOURCIFY_TEXT.invalidJson);
+        if (error instanceof InvalidJson) {
+          return sendError(
+            reply,
+            400,
+            'invalid_json',
+            error.reason === 'too many values' ? SOURCIFY_TEXT.tooManyJsonValues(MAX_JSON_VALUES) : SOURCIFY_TEXT.invalidJson,
+          );
+        }
         if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-          return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.bodyLimit));
+          return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.sourcifyBodyLimit));
         if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);
         ctx.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
         return sendError(reply, 500, 'internal_error', SOURCIFY_TEXT.internalError);

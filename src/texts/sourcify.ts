@@ -16,6 +16,7 @@ export const SOURCIFY_TEXT = {
   invalidField: (name: string, problem: string) => `Invalid ${name}: ${problem}`,
   invalidJson: 'The request body is not a JSON object',
   bodyTooLarge: (limit: number) => `The request body is too large: the limit is ${limit} bytes`,
+  tooManyJsonValues: (max: number) => `The request body holds more than ${max} JSON values (objects, arrays and their members); it was not read`,
   invalidVerificationId: (given: string) => `Invalid verificationId "${given.slice(0, 64)}"`,
   jobNotFound: (id: string) => `The verification job with id ${id.slice(0, 64)} was not found`,
   alreadyVerified: (address: string, chainId: number) =>
