@@ -72,7 +72,9 @@ describe('transport', () => {
       new Promise<{ status: number; keepAlive: string | undefined; connection: string | undefined }>((resolve, reject) => {
         const r = request(`${baseUrl}${path}`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'] as string | undefined, connection: res.headers.connection }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'] as string | undefined, connection: res.headers.connection }),
+          );
         });
         r.on('socket', (socket) => sockets.add(socket));
         r.on('error', reject);

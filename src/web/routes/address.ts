@@ -10,6 +10,7 @@ import type { WebContext } from '../context.js';
 import { html } from '../html.js';
 import { contractPage, sourceFiles } from '../pages/contractPage.js';
 import { messagePage } from '../pages/messagePage.js';
+import { prepareSources } from '../pages/sourceView.js';
 import { checkedRecord } from './records.js';
 import { baseUrlOf, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
@@ -61,8 +62,11 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
         hasCode = null;
       }
     }
-    const fileText = (request.query as Record<string, unknown>).file;
+    const { file: fileText, from: fromText } = request.query as Record<string, unknown>;
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
+    const from = typeof fromText === 'string' && /^\d{1,9}$/.test(fromText) ? Number(fromText) : null;
+    // Found and highlighted a slice at a time: a large source gives way to other requests.
+    const sources = contract ? await prepareSources(sourceFiles(contract), chosenFile, from) : null;
     const compiled = contract ? await loadCompiledContract(ctx.store.db, contract.compiledContractId) : null;
     const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
     return sendPage(
@@ -78,6 +82,7 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
         hasCode,
         history,
         chosenFile,
+        sources,
         compiledCode,
         receipts,
       }),
