@@ -40,11 +40,9 @@ export interface ShownFile {
   path: string;
   /** The file's lines (a final newline ends the last line, it starts none). */
   totalLines: number;
-  /** The first line shown (1-based) and one Html per line shown. */
+  /** The first line shown (1-based) and each line shown, numbered and linkable (`lineMarkup`). */
   first: number;
   lines: Html[];
-  /** Whether the file ends with a newline (its last line is written with one). */
-  trailingNewline: boolean;
 }
 
 /** What the source view shows, found and highlighted ahead (`prepareSources`). */
@@ -175,11 +173,20 @@ function* showFile(file: SourceFile, index: number, from: number): Generator<voi
       const at = k - a;
       slice[at] = html`${slice[at]!}<span class="muted cut"> … ${lost} more characters: download the file for the whole line</span>`;
     }
-    lines.push(...slice.slice(0, b - a));
+    for (let k = a; k < b; k++) lines.push(lineMarkup(`f${index + 1}`, first + k, slice[k - a]!, first + k < found.total || found.trailingNewline));
     a = b;
     yield;
   }
-  return { index, path: file.path, totalLines: found.total, first, lines, trailingNewline: found.trailingNewline };
+  return { index, path: file.path, totalLines: found.total, first, lines };
+}
+
+/**
+ * A line of code: a block that ends with its own newline (a trailing newline in a block adds no
+ * second line), so the code's text is the file's and every line takes one line's height.
+ */
+function lineMarkup(id: string, n: number, line: Html, newline: boolean): Html {
+  const lineId = `${id}-L${n}`;
+  return html`<span class="line" id="${lineId}"><a class="ln" href="#${lineId}" data-n="${n}" aria-label="line ${n}"></a>${line}${newline ? '\n' : ''}</span>`;
 }
 
 function* prepareSteps(files: SourceFile[], chosen: number | null, from: number | null): Generator<void, PreparedSources> {
@@ -257,7 +264,7 @@ function partLinks(file: ShownFile): Html | string {
 
 /** One file: open, or (`folded`) a summary line that opens it. */
 function fileBlock(address: string, file: ShownFile, count: number, folded: 'open' | 'folded' | 'plain'): Html {
-  const { index, lines, first, totalLines, trailingNewline } = file;
+  const { index, lines, first, totalLines } = file;
   const id = `f${index + 1}`;
   const partial = first > 1 || first + lines.length - 1 < totalLines;
   const head = html`<div class="file-head"><span class="mono">${file.path}</span><span class="file-actions"><span class="muted">File ${index + 1} of ${count} · ${totalLines} lines${partial ? html` (${first}–${first + lines.length - 1} shown)` : ''}</span>
@@ -270,12 +277,7 @@ function fileBlock(address: string, file: ShownFile, count: number, folded: 'ope
 ${head}`
       : html`<details class="file" id="${id}"${folded === 'open' ? html` open` : ''}><summary>${head}</summary>`
   }
-${parts}<pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines.map((line, k) => {
-    // Each line is a block that ends with its own newline (a trailing newline in a block adds no
-    // second line), so the code's text is the file's and every line takes one line's height.
-    const n = first + k;
-    return html`<span class="line" id="${id}-L${n}"><a class="ln" href="#${id}-L${n}" data-n="${n}" aria-label="line ${n}"></a>${line}${n < totalLines || trailingNewline ? '\n' : ''}</span>`;
-  })}</code></pre>${parts}
+${parts}<pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines}</code></pre>${parts}
 ${folded === 'plain' ? html`</div>` : html`</details>`}`;
 }
 
