@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidJson, JsonShape, MAX_DEPTH, MAX_JSON_VALUES, readJsonBody } from './jsonBody.js';
+import { InvalidJson, JsonShape, MAX_DEPTH, MAX_JSON_VALUES, PARSE_INLINE_BYTES, readJsonBody } from './jsonBody.js';
 
 /** The shape of `text` fed in pieces of `size` bytes. */
 function shapeOf(text: string, size: number): JsonShape {
@@ -55,9 +55,9 @@ describe('readJsonBody over HTTP', () => {
   const post = (body: string, pieceSize = 65536): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/' }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve(JSON.parse(text)));
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
       });
       req.on('error', reject);
       const bytes = Buffer.from(body, 'utf8');
@@ -70,6 +70,11 @@ describe('readJsonBody over HTTP', () => {
     expect(await post(JSON.stringify(value), 3)).toEqual({ ok: value });
     expect(await post('  \n ')).toEqual({ ok: 'empty' });
     expect(await post('{"a":')).toEqual({ error: 'not JSON' });
+    // Past PARSE_INLINE_BYTES a body is parsed by the worker thread: the same answers.
+    const large = { sources: { 'a.sol': { content: 'é'.repeat(PARSE_INLINE_BYTES) } }, n: [1, 2.5, null, true] };
+    expect(await post(JSON.stringify(large), 1000)).toEqual({ ok: large });
+    expect(await post(`${JSON.stringify(large).slice(0, -1)},`)).toEqual({ error: 'not JSON' });
+    expect(await post(' '.repeat(PARSE_INLINE_BYTES * 2))).toEqual({ ok: 'empty' });
   });
 
   it('refuses a body over the limit, too deep or of too many values without parsing it, and the connection answers', async () => {

@@ -14,7 +14,7 @@ import type { SourcifyContext } from './context.js';
 import { getContract } from './contract.js';
 import { listContracts } from './contracts.js';
 import { jobStatus } from './jobStatus.js';
-import { InvalidJson, MAX_JSON_VALUES, readJsonBody } from './jsonBody.js';
+import { BodyReaderBusy, InvalidJson, MAX_JSON_VALUES, readJsonBody } from './jsonBody.js';
 import { readMetadataRequest } from './metadataRequest.js';
 import { verifySimilar } from './similarity.js';
 import { checkAllByAddresses, verifyFiles } from './v1.js';
@@ -48,6 +48,7 @@ export async function registerSourcifyRoutes(app: FastifyInstance, ctx: Sourcify
             error.reason === 'too many values' ? SOURCIFY_TEXT.tooManyJsonValues(MAX_JSON_VALUES) : SOURCIFY_TEXT.invalidJson,
           );
         }
+        if (error instanceof BodyReaderBusy) return sendError(reply.header('retry-after', '1'), 429, 'too_many_requests', SOURCIFY_TEXT.readingLargeBodies);
         if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
           return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(ctx.config.sourcifyBodyLimit));
         if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);

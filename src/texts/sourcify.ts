@@ -23,6 +23,7 @@ export const SOURCIFY_TEXT = {
     `Contract ${address} on chain ${chainId} is already verified with runtimeMatch and creationMatch both being exact matches.`,
   beingVerified: (address: string, chainId: number) => `Contract ${address} on chain ${chainId} is already being verified.`,
   tooManyRequests: 'You are sending too many requests; please slow down',
+  readingLargeBodies: 'The service is reading other large requests; please send this one again in a second',
   dailyQuota: (limit: number, resetsAt: Date) => `Daily limit of ${limit} verifications reached for this client address; it resets at ${utcSecond(resetsAt)}`,
   tooManyUnfinished: (count: number) => `This client address has ${count} verifications waiting or running; submit more when some have finished`,
   routeNotFound: (method: string, path: string) => `${method.slice(0, 16)} ${path.slice(0, 200)} is not a route of this API`,
