@@ -195,7 +195,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     flag: 'sourcify-body-limit',
     env: 'SOLPROOF_SOURCIFY_BODY_LIMIT',
     kind: 'int',
-    help: 'largest request body the keyless Sourcify API reads, in bytes (default 8 MiB)',
+    help: 'largest request body the keyless Sourcify API reads, in bytes (default 4 MiB)',
   },
   {
     key: 'dailyProxyQuota',
@@ -369,7 +369,7 @@ export function defaultConfig(): Config {
     dailyDiagnosisQuota: 20,
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
-    sourcifyBodyLimit: 8 * 1024 * 1024,
+    sourcifyBodyLimit: 4 * 1024 * 1024,
     webRate: 10,
     receiptStreams: 500,
     trustedProxies: [],

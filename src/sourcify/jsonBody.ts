@@ -4,7 +4,7 @@
  * each chunk's JSON structure is checked as it arrives (strings are skipped at memory speed),
  * and a body that is too large, too deep or made of too many values is refused before it is
  * parsed (300,000 empty sources in 14 MB took 0.44 s to parse). A body past PARSE_INLINE_BYTES
- * is decoded and parsed by a worker thread (an 8 MB one took the thread 60 ms); the values it
+ * is decoded and parsed by a worker thread (8 MB took the thread 60 ms); the values it
  * may hold bound what handing the result back costs.
  *
  * A larger body is read on and forgotten (up to DRAIN_FACTOR times the limit) before it is
@@ -72,7 +72,7 @@ async function parseAside(bytes: Buffer): Promise<unknown> {
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 30_000,
-    // Bodies are at most --sourcify-body-limit (8 MiB by default) and 100,000 values.
+    // Bodies are at most --sourcify-body-limit (4 MiB by default) and 100,000 values.
     resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
   if (pool.queueSize >= PARSE_QUEUE) throw new BodyReaderBusy('large bodies are waiting to be read');

@@ -86,7 +86,7 @@ describe('one keyless client against everyone else', () => {
     expect(await (await fetch(`${service.baseUrl}/address/${blankAddress}/source/1`, { headers: from('198.51.100.12') })).text()).toBe(blankSource);
   });
 
-  it('a 15 MB comment, and 280,000 source entries within the size limit, are refused before they are parsed, and queue nothing', async () => {
+  it('a 15 MB comment, and 130,000 source entries within the size limit, are refused before they are parsed, and queue nothing', async () => {
     const source = `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Commented { uint256 public n = 3; }\n`;
     const built = await build('0.8.28', standardInput({ 'Commented.sol': source }), 'Commented.sol', 'Commented');
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
@@ -98,9 +98,9 @@ describe('one keyless client against everyone else', () => {
       });
 
     const comment = await sourcify(service, `v2/verify/${CHAIN_ID}/${address}`, submission(`${source}//${'x'.repeat(15_000_000)}\n`), '198.51.100.20');
-    expect(comment).toEqual({ status: 400, body: sourcifyErrorWith('invalid_parameter', 'too large: the limit is 8388608 bytes') });
-    const entries = `{"stdJsonInput":{"language":"Solidity","sources":{${Array.from({ length: 280_000 }, (_, i) => `"s${i}.sol":{"content":""}`).join(',')}}}}`;
-    expect(entries.length).toBeLessThan(8 * 1024 * 1024);
+    expect(comment).toEqual({ status: 400, body: sourcifyErrorWith('invalid_parameter', 'too large: the limit is 4194304 bytes') });
+    const entries = `{"stdJsonInput":{"language":"Solidity","sources":{${Array.from({ length: 130_000 }, (_, i) => `"s${i}.sol":{"content":""}`).join(',')}}}}`;
+    expect(entries.length).toBeLessThan(4 * 1024 * 1024);
     const many = await sourcify(service, `v2/verify/${CHAIN_ID}/${address}`, entries, '198.51.100.21');
     expect(many).toEqual({ status: 400, body: sourcifyErrorWith('invalid_json', 'more than 100000 JSON values') });
     const deep = await sourcify(service, `v2/verify/${CHAIN_ID}/${address}`, `${'['.repeat(10_000)}${']'.repeat(10_000)}`, '198.51.100.22');
