@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from '../core/log.js';
+import { KEEP_ALIVE_TIMEOUT_MS, keepAliveLongerThanTold } from '../limits/keepAlive.js';
 import { accessRefusalText, TEXT } from '../texts/index.js';
 import { type AccessDecision, type ActionClass, KeptAnswer, type Services } from '../useCases/index.js';
 import { checkBuildStatus } from './actions/checkBuildStatus.js';
@@ -34,8 +35,6 @@ export const REQUEST_TIMEOUT_MS = 75_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A socket with no traffic at all is closed after this. */
 export const IDLE_TIMEOUT_MS = 30_000;
-/** How long a kept-alive connection waits for its next request. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** Actions by `module.action` in lower case. */
 const ACTIONS = new Map<string, ActionSpec>([
@@ -91,6 +90,8 @@ export async function buildServer(s: Services): Promise<FastifyInstance> {
       void (reply as FastifyReply).code(200).header('content-type', 'application/json; charset=utf-8').send(fail(text));
     },
   });
+  // Idle connections are kept longer than clients are told to reuse them (see limits/keepAlive.ts).
+  keepAliveLongerThanTold(app.server);
   // A client that closes its sending side once the request is out (HTTP/1.0 tools, scripts
   // with a raw socket) still gets its answer: by default Node drops the pending response when
   // the request's socket half-closes, which turned any lookup slower than the FIN into nothing.

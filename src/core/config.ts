@@ -62,8 +62,12 @@ export interface Config {
   sourcifyDailyQuota: number;
   /** Requests per second per client address to the Sourcify API (its keyless rate). */
   sourcifyRate: number;
+  /** Largest body the keyless Sourcify API reads, in bytes (what its clients send, with room; bounded apart from `bodyLimit`). */
+  sourcifyBodyLimit: number;
   /** Explorer requests that may reach the node (contract calls, address pages) per second per client; the CSV export once per 10 s per client. */
   webRate: number;
+  /** The explorer's receipt event streams open at once, shared fairly among clients (at most 8 each). */
+  receiptStreams: number;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   /** redis:// URL: rate limits shared by every process using it; undefined keeps them in memory. */
@@ -199,6 +203,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     help: 'requests per second per client address to the keyless Sourcify API (default 5)',
   },
   {
+    key: 'sourcifyBodyLimit',
+    flag: 'sourcify-body-limit',
+    env: 'SOLPROOF_SOURCIFY_BODY_LIMIT',
+    kind: 'int',
+    help: 'largest request body the keyless Sourcify API reads, in bytes (default 4 MiB)',
+  },
+  {
     key: 'dailyProxyQuota',
     flag: 'daily-proxy-quota',
     env: 'SOLPROOF_DAILY_PROXY_QUOTA',
@@ -225,6 +236,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     env: 'SOLPROOF_WEB_RATE',
     kind: 'int',
     help: 'explorer contract calls and address pages per second per client (default 10)',
+  },
+  {
+    key: 'receiptStreams',
+    flag: 'receipt-streams',
+    env: 'SOLPROOF_RECEIPT_STREAMS',
+    kind: 'int',
+    help: 'receipt event streams open at once, shared fairly among clients, at most 8 each (default 500)',
   },
   {
     key: 'trustedProxies',
@@ -370,7 +388,9 @@ export function defaultConfig(): Config {
     dailyDiagnosisQuota: 20,
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
+    sourcifyBodyLimit: 4 * 1024 * 1024,
     webRate: 10,
+    receiptStreams: 500,
     trustedProxies: [],
     followChain: true,
     followPollMs: 1000,

@@ -44,7 +44,12 @@ export class TokenBucketLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   take(id: string, ratePerSecond: number, now = Date.now()): boolean {
-    if (ratePerSecond <= 0) return true;
+    return this.takeOrWait(id, ratePerSecond, now) === 0;
+  }
+
+  /** Takes a token: 0 when there was one, else the milliseconds until the bucket holds one. */
+  takeOrWait(id: string, ratePerSecond: number, now = Date.now()): number {
+    if (ratePerSecond <= 0) return 0;
     const bucket = this.buckets.get(id) ?? { tokens: ratePerSecond, at: now };
     bucket.tokens = Math.min(ratePerSecond, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSecond);
     bucket.at = now;
@@ -53,8 +58,13 @@ export class TokenBucketLimiter {
     this.buckets.delete(id);
     this.buckets.set(id, bucket);
     prune(this.buckets);
-    return allowed;
+    return allowed ? 0 : tokenWaitMs(bucket.tokens, ratePerSecond);
   }
+}
+
+/** Milliseconds until a bucket holding `tokens` (fewer than one) refills to one at `ratePerSecond` (at least 1). */
+export function tokenWaitMs(tokens: number, ratePerSecond: number): number {
+  return Math.max(1, Math.ceil(((1 - tokens) * 1000) / ratePerSecond));
 }
 
 /** Counts failures per client in a window and blocks the client for a cool-down past a threshold. */
@@ -103,6 +113,8 @@ export interface RateLimitStore {
   intervalWait(scope: string, client: string, intervalMs: number): Promise<number>;
   /** Takes a token from the bucket of `id` (`ratePerSecond` sustained, bursts up to the same); true when there was one. */
   takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean>;
+  /** takeToken, answering the wait a refused request is told: 0 when a token was taken, else the milliseconds until the bucket holds one. */
+  takeTokenOrWait(scope: string, id: string, ratePerSecond: number): Promise<number>;
   /** Counts a failure of `client`; true when the client is now blocked. */
   recordFailure(scope: string, client: string, policy: FailurePolicy): Promise<boolean>;
   /** True while `client` is in a cool-down started by `recordFailure`. */
@@ -129,9 +141,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {
+    return (await this.takeTokenOrWait(scope, id, ratePerSecond)) === 0;
+  }
+
+  async takeTokenOrWait(scope: string, id: string, ratePerSecond: number): Promise<number> {
     let limiter = this.buckets.get(scope);
     if (!limiter) this.buckets.set(scope, (limiter = new TokenBucketLimiter()));
-    return limiter.take(id, ratePerSecond);
+    return limiter.takeOrWait(id, ratePerSecond);
   }
 
   async recordFailure(scope: string, client: string, policy: FailurePolicy): Promise<boolean> {

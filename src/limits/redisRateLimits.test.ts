@@ -124,6 +124,22 @@ describe.each(kinds)('the $kind store: the limits AccessControl relies on', ({ o
     expect(granted + after).toBeLessThanOrEqual(refillBound(10, Date.now() - t0));
   });
 
+  it('a refused token names its wait: at most one token interval, and a take after that wait goes ahead', async () => {
+    const store = await open();
+    expect(await store.takeTokenOrWait('web', '192.0.2.5', 2)).toBe(0);
+    expect(await store.takeTokenOrWait('web', '192.0.2.5', 2)).toBe(0);
+    const wait = await store.takeTokenOrWait('web', '192.0.2.5', 2);
+    // The bucket holds less than one token: the next one comes within 1000 / 2 ms, never sooner than 1 ms.
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(500);
+    // Another client's bucket is full.
+    expect(await store.takeTokenOrWait('web', '192.0.2.6', 2)).toBe(0);
+    await sleep(wait);
+    expect(await store.takeTokenOrWait('web', '192.0.2.5', 2)).toBe(0);
+    // No limit: never a wait.
+    expect(await store.takeTokenOrWait('web', '192.0.2.5', 0)).toBe(0);
+  });
+
   it('failures block a client at the threshold for the cool-down, and only that client', async () => {
     const store = await open();
     expect(await store.recordFailure('invalid-key', '192.0.2.66', POLICY)).toBe(false);

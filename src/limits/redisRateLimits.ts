@@ -14,7 +14,8 @@ import type { FailurePolicy, RateLimitStore } from './rateLimits.js';
 /**
  * A token bucket: `rate` tokens sustained per second, up to `rate` at once. The server's
  * clock is used, so processes with skewed clocks still share one bucket fairly. Floats go
- * back to Redis as strings: Lua numbers handed to redis.call are cut to integers.
+ * back to Redis as strings: Lua numbers handed to redis.call are cut to integers. Answers 0
+ * when a token was taken, else the milliseconds until the bucket holds one (at least 1).
  */
 const TAKE_TOKEN_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
@@ -26,15 +27,16 @@ local saved = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 if saved[1] and saved[2] then
   tokens = math.min(rate, tonumber(saved[1]) + math.max(0, now - tonumber(saved[2])) * rate / 1000)
 end
-local allowed = 0
+local wait = 0
 if tokens >= 1 then
   tokens = tokens - 1
-  allowed = 1
+else
+  wait = math.max(1, math.ceil((1 - tokens) * 1000 / rate))
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 -- Once the bucket would be full again, a missing key means the same thing.
 redis.call('PEXPIRE', KEYS[1], math.ceil((rate - tokens) * 1000 / rate) + 1000)
-return allowed
+return wait
 `;
 
 /**
@@ -178,12 +180,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {
-    if (ratePerSecond <= 0) return Promise.resolve(true);
-    return this.guard(true, async () => {
-      const allowed = await this.client.solproofTakeToken(`${this.prefix}bucket:${scope}:${id}`, String(ratePerSecond));
-      return allowed === 1;
-    });
+  async takeToken(scope: string, id: string, ratePerSecond: number): Promise<boolean> {
+    return (await this.takeTokenOrWait(scope, id, ratePerSecond)) === 0;
+  }
+
+  takeTokenOrWait(scope: string, id: string, ratePerSecond: number): Promise<number> {
+    if (ratePerSecond <= 0) return Promise.resolve(0);
+    return this.guard(0, () => this.client.solproofTakeToken(`${this.prefix}bucket:${scope}:${id}`, String(ratePerSecond)));
   }
 
   recordFailure(scope: string, client: string, policy: FailurePolicy): Promise<boolean> {
@@ -216,7 +219,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** Runs a Redis step; when Redis fails, answers `failOpen` (allow) instead. */
-  private async guard(failOpen: boolean, step: () => Promise<boolean>): Promise<boolean> {
+  private async guard<T>(failOpen: T, step: () => Promise<T>): Promise<T> {
     try {
       const answer = await step();
       if (this.failing) {

@@ -93,11 +93,18 @@ export function sendError(reply: FastifyReply, status: number, customCode: strin
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(sourcifyError(customCode, message));
 }
 
-/** A route's answer: the HTTP status and the JSON body. */
+/** A route's answer: the HTTP status and the JSON body (and, for a 429, when to come back: Retry-After). */
 export interface Answer {
   status: number;
   body: unknown;
+  retryAfterSeconds?: number;
 }
+
+/**
+ * Retry-After of a 429 that waits for a job rather than for a limiter (the address's own
+ * verification, or some of the client's): when its state is worth asking again.
+ */
+export const JOB_WAIT_SECONDS = 5;
 
 export function errorAnswer(status: number, customCode: string, message: string, more: Record<string, unknown> = {}): Answer {
   return { status, body: sourcifyError(customCode, message, more) };

@@ -7,13 +7,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey, retryAfterSeconds } from '../limits/clientAddress.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 import type { Services } from '../useCases/index.js';
 import { type Answer, sendError } from './answers.js';
 import { getContract } from './contract.js';
 import { listContracts } from './contracts.js';
 import { jobStatus } from './jobStatus.js';
-import { InvalidJson, readJsonBody } from './jsonBody.js';
+import { BodyReaderBusy, InvalidJson, MAX_JSON_VALUES, readJsonBody } from './jsonBody.js';
 import { readMetadataRequest } from './metadataRequest.js';
 import { verifySimilar } from './similarity.js';
 import { checkAllByAddresses, verifyFiles } from './v1.js';
@@ -30,18 +31,26 @@ export async function registerSourcifyRoutes(app: FastifyInstance, s: Services):
     async (api) => {
       // Sourcify's bodies are JSON, whatever content type a client names (or none).
       api.removeAllContentTypeParsers();
-      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, s.config.bodyLimit));
+      api.addContentTypeParser('*', (_request: FastifyRequest, payload: IncomingMessage) => readJsonBody(payload, s.config.sourcifyBodyLimit));
 
       // Keyless: each client address is limited (`--sourcify-rate` a second) before its body is read.
       api.addHook('onRequest', async (request, reply) => {
-        if (!(await s.limits.takeToken('sourcify', request.ip.slice(0, 64), s.config.sourcifyRate))) {
-          return sendError(reply, 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
-        }
+        const wait = await s.limits.takeTokenOrWait('sourcify', clientKey(request.ip), s.config.sourcifyRate);
+        if (wait > 0) return sendError(reply.header('retry-after', String(retryAfterSeconds(wait))), 429, 'too_many_requests', SOURCIFY_TEXT.tooManyRequests);
       });
 
       api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-        if (error instanceof InvalidJson) return sendError(reply, 400, 'invalid_json', SOURCIFY_TEXT.invalidJson);
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(s.config.bodyLimit));
+        if (error instanceof InvalidJson) {
+          return sendError(
+            reply,
+            400,
+            'invalid_json',
+            error.reason === 'too many values' ? SOURCIFY_TEXT.tooManyJsonValues(MAX_JSON_VALUES) : SOURCIFY_TEXT.invalidJson,
+          );
+        }
+        if (error instanceof BodyReaderBusy) return sendError(reply.header('retry-after', '1'), 429, 'too_many_requests', SOURCIFY_TEXT.readingLargeBodies);
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+          return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.bodyTooLarge(s.config.sourcifyBodyLimit));
         if (error.statusCode !== undefined && error.statusCode < 500) return sendError(reply, 400, 'invalid_parameter', SOURCIFY_TEXT.invalidJson);
         s.logger.error({ err: error, url: request.url }, 'Sourcify API request failed');
         return sendError(reply, 500, 'internal_error', SOURCIFY_TEXT.internalError);
@@ -50,7 +59,10 @@ export async function registerSourcifyRoutes(app: FastifyInstance, s: Services):
         sendError(reply, 404, 'route_not_found', SOURCIFY_TEXT.routeNotFound(request.method, request.url.split('?')[0] ?? '')),
       );
 
-      const answer = (reply: FastifyReply, a: Answer) => reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(a.body);
+      const answer = (reply: FastifyReply, a: Answer) => {
+        if (a.retryAfterSeconds !== undefined) void reply.header('retry-after', String(a.retryAfterSeconds));
+        return reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(a.body);
+      };
       const params = (request: FastifyRequest) => request.params as Params;
       const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 

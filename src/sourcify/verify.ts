@@ -3,9 +3,10 @@
  * submitted as `/api`'s verifysourcecode submits (the same admission, quota and job). Keyless:
  * the job counts against the client address's daily quota and its limit of unfinished jobs.
  */
+import { retryAfterSeconds } from '../limits/clientAddress.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 import { type Services, type SubmitRefusal, submitSource } from '../useCases/index.js';
-import { type Answer, checksummed, errorAnswer } from './answers.js';
+import { type Answer, checksummed, errorAnswer, JOB_WAIT_SECONDS } from './answers.js';
 import { checkTarget, isAnswer } from './checkTarget.js';
 import { readSourcifySubmission } from './readSubmission.js';
 
@@ -30,14 +31,20 @@ function refusalAnswer(s: Services, refusal: SubmitRefusal): Answer {
     case 'already_verified':
       return errorAnswer(409, 'already_verified', SOURCIFY_TEXT.alreadyVerified(checksummed(refusal.address), s.chainId));
     case 'own_job_unfinished':
-      return errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(refusal.address), s.chainId));
+      return {
+        ...errorAnswer(429, 'duplicate_verification_request', SOURCIFY_TEXT.beingVerified(checksummed(refusal.address), s.chainId)),
+        retryAfterSeconds: JOB_WAIT_SECONDS,
+      };
     case 'no_code':
       return errorAnswer(404, 'contract_not_deployed', SOURCIFY_TEXT.notDeployed(s.chainId, checksummed(refusal.address)));
     case 'node_unavailable':
       return errorAnswer(502, 'rpc_unavailable', SOURCIFY_TEXT.nodeUnavailable);
     case 'daily_quota':
-      return errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.dailyQuota(refusal.limit, refusal.resetsAt));
+      return {
+        ...errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.dailyQuota(refusal.limit, refusal.resetsAt)),
+        retryAfterSeconds: retryAfterSeconds(refusal.resetsAt.getTime() - Date.now()),
+      };
     case 'too_many_unfinished':
-      return errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.tooManyUnfinished(refusal.unfinished));
+      return { ...errorAnswer(429, 'too_many_requests', SOURCIFY_TEXT.tooManyUnfinished(refusal.unfinished)), retryAfterSeconds: JOB_WAIT_SECONDS };
   }
 }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.js';
 import { createTestDatabase } from '../../test/helpers/testDatabase.js';
-import { createApiKey, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
+import { countKeysCreatedSince, createApiKey, createApiKeyWithin, findApiKey, listApiKeys, revokeApiKey, touchApiKey } from './apiKeys.js';
 import { SQLITE_FILE_NAME } from './openStore.js';
 
 describeOnDialects('api keys', (dialect) => {
@@ -61,6 +61,29 @@ describeOnDialects('api keys', (dialect) => {
     expect(listed.find((k) => k.id === id)).toMatchObject({ owner: 'carol', revokedAt: 1_800_000_000_500 });
     expect(listed.length).toBeGreaterThanOrEqual(5);
     expect(JSON.stringify(listed)).not.toMatch(/keyHash/);
+  });
+
+  it('a limited creation counts and inserts in one step: creations at once through two stores never pass the limit', async () => {
+    const since = 1_900_000_000_000;
+    const owners = ['self-service 192.0.2.1', 'self-service 192.0.2.2', 'self-service 2001:db8:0:1::/64'];
+    // An older key of the first owner is not counted.
+    await createApiKey(stores.store.db, { owner: owners[0], now: since - 1 });
+    const attempts = owners.flatMap((owner) =>
+      Array.from({ length: 6 }, (_, i) => createApiKeyWithin((i % 2 ? stores.other : stores.store).db, { owner, since, limit: 2, now: since + i })),
+    );
+    const outcomes = await Promise.all(attempts);
+    for (const [n, owner] of owners.entries()) {
+      const mine = outcomes.slice(n * 6, n * 6 + 6);
+      expect(
+        mine.filter((o) => o.created !== null),
+        owner,
+      ).toHaveLength(2);
+      expect(mine.filter((o) => o.created === null).map((o) => o.made)).toEqual([2, 2, 2, 2]);
+      expect((await listApiKeys(stores.store.db)).filter((k) => k.owner === owner && k.createdAt >= since)).toHaveLength(2);
+      expect(await countKeysCreatedSince(stores.other.db, owner, since)).toBe(2);
+    }
+    const made = outcomes.find((o) => o.created !== null)!.created!;
+    expect(await findApiKey(stores.other.db, made.key)).toMatchObject({ id: made.id, tier: 'free' });
   });
 });
 

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { randomString } from '../core/random.js';
 import type { ApiKeysTable, ApiKeyTier, Database } from './database.js';
+import { isPostgres } from './dialect.js';
 import { writeTransaction } from './transactions.js';
 
 /** An API key as the service knows it: never the key itself (nor its hash), only how to show it. */
@@ -107,4 +108,25 @@ export async function countKeysCreatedSince(db: Kysely<Database>, owner: string,
     .where('createdAt', '>=', since)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Creates a key for `owner` unless `limit` keys of that owner were created at or after `since`
+ * (epoch ms): `created` is null when the limit is reached; `made` counts this owner's keys
+ * since then, this one included. The count and the insert are one step, so requests at once,
+ * in one process or in several sharing the store, never create more than `limit`: SQLite's
+ * write lock is taken before the count, and on PostgreSQL a transaction-scoped advisory lock on
+ * the owner makes creations for that owner wait for each other.
+ */
+export async function createApiKeyWithin(
+  db: Kysely<Database>,
+  options: { owner: string; since: number; limit: number; tier?: ApiKeyTier; now?: number },
+): Promise<{ created: { id: string; key: string } | null; made: number }> {
+  return writeTransaction(db, async (trx) => {
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`api-key-owner:${options.owner}`}, 0))`.execute(trx);
+    const made = await countKeysCreatedSince(trx, options.owner, options.since);
+    if (made >= options.limit) return { created: null, made };
+    const created = await createApiKey(trx, { owner: options.owner, tier: options.tier ?? 'free', now: options.now ?? Date.now() });
+    return { created, made: made + 1 };
+  });
 }

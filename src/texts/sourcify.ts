@@ -16,6 +16,7 @@ export const SOURCIFY_TEXT = {
   invalidField: (name: string, problem: string) => `Invalid ${name}: ${problem}`,
   invalidJson: 'The request body is not a JSON object',
   bodyTooLarge: (limit: number) => `The request body is too large: the limit is ${limit} bytes`,
+  tooManyJsonValues: (max: number) => `The request body holds more than ${max} JSON values (objects, arrays and their members); it was not read`,
   invalidVerificationId: (given: string) => `Invalid verificationId "${given.slice(0, 64)}"`,
   jobNotFound: (id: string) => `The verification job with id ${id.slice(0, 64)} was not found`,
   alreadyVerified: (address: string, chainId: number) =>
@@ -24,6 +25,7 @@ export const SOURCIFY_TEXT = {
     `Contract ${address} on chain ${chainId} is already being verified by a submission of yours; wait for its verdict before submitting again.`,
   nodeUnavailable: 'The network node could not be reached; please try again later.',
   tooManyRequests: 'You are sending too many requests; please slow down',
+  readingLargeBodies: 'The service is reading other large requests; please send this one again in a second',
   dailyQuota: (limit: number, resetsAt: Date) => `Daily limit of ${limit} verifications reached for this client address; it resets at ${utcSecond(resetsAt)}`,
   tooManyUnfinished: (count: number) => `This client address has ${count} verifications waiting or running; submit more when some have finished`,
   routeNotFound: (method: string, path: string) => `${method.slice(0, 16)} ${path.slice(0, 200)} is not a route of this API`,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../core/config.js';
 import type { AccessRefusal } from '../core/refusals.js';
+import { clientKey } from '../limits/clientAddress.js';
 import { type FailurePolicy, MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
 import { type ApiKeyRecord, findApiKey, touchApiKeys } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
@@ -18,8 +19,6 @@ const BLOCKED_LOOKUP_RATE = 5;
 const KEYLESS_STATUS_RATE = 5;
 /** A key's `last used` is written at most once per this many ms; a use in between is written when it ends. */
 const TOUCH_INTERVAL_MS = 1000;
-/** Addresses are at most 45 characters (IPv6); anything longer is cut so it cannot bloat the limiters. */
-const MAX_CLIENT_LENGTH = 64;
 /** Valid keys kept in memory at most; past it they are all dropped and looked up again. */
 const MAX_KEPT_KEYS = 10_000;
 
@@ -48,12 +47,12 @@ export class AccessControl {
 
   /**
    * Decides whether a request may run: a valid key within its tier's rate, or a keyless
-   * request within the per-address limits. `client` is the request's address (after trusted
-   * proxies). A key is checked on every request, from memory while no key changed since it was
+   * request within the per-client limits. `clientAddress` is the request's address (after trusted
+   * proxies), counted as `clientKey` says (an IPv6 /64 is one client). A key is checked on every request, from memory while no key changed since it was
    * read, so a revocation applies at once.
    */
   async decide(apiKey: string, clientAddress: string, actionClass: ActionClass): Promise<AccessDecision> {
-    const client = clientAddress.slice(0, MAX_CLIENT_LENGTH);
+    const client = clientKey(clientAddress);
     let key: ApiKeyRecord | null = null;
     if (apiKey) {
       const found = await this.lookUp(apiKey, client);
@@ -117,7 +116,7 @@ export class AccessControl {
    */
   async checkKey(apiKey: string, clientAddress: string): Promise<{ key: ApiKeyRecord } | { refusal: AccessRefusal }> {
     if (!apiKey) return { refusal: 'invalid_key' };
-    const found = await this.lookUp(apiKey, clientAddress.slice(0, MAX_CLIENT_LENGTH));
+    const found = await this.lookUp(apiKey, clientKey(clientAddress));
     if ('refusal' in found) return found;
     return found.key ? { key: found.key } : { refusal: 'invalid_key' };
   }

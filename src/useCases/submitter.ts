@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.js';
 import type { SubmissionQuota } from '../core/refusals.js';
+import { clientKey } from '../limits/clientAddress.js';
 import type { ApiKeyRecord } from '../store/apiKeys.js';
 
 /**
@@ -9,9 +10,9 @@ import type { ApiKeyRecord } from '../store/apiKeys.js';
  */
 export type Submitter = { key: ApiKeyRecord } | { client: string };
 
-/** The id a submitter's jobs and quotas are counted under: its key's id, or `sourcify:<address>` for a keyless client. */
+/** The id a submitter's jobs and quotas are counted under: its key's id, or `sourcify:<address>` for a keyless client (an IPv6 client by its /64). */
 export function submitterId(who: Submitter): string {
-  return 'key' in who ? who.key.id : `sourcify:${who.client.slice(0, 64)}`;
+  return 'key' in who ? who.key.id : `sourcify:${clientKey(who.client)}`;
 }
 
 /** The daily quota of `kind` a submitter has: a key's per kind, a keyless client's one quota for all it may submit. */

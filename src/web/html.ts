@@ -35,6 +35,8 @@ function render(value: HtmlValue): string {
   if (value instanceof Html) return value.value;
   if (value === null || value === undefined || value === false || value === true) return '';
   if (Array.isArray(value)) return value.map(render).join('');
+  // Digits, a sign, a point, an exponent or Infinity/NaN: nothing to escape (pages number their lines by the thousand).
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   return escapeHtml(String(value));
 }
 

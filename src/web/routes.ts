@@ -24,7 +24,7 @@ import { verifyRoutes } from './routes/verify.js';
  * call endpoints) instead of the API's envelopes.
  */
 export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext): Promise<void> {
-  const runtime = createWebRuntime(ctx.limits);
+  const runtime = createWebRuntime(ctx.limits, ctx.config.receiptStreams);
   // API requests in flight: while there are any, the CSV export pauses between batches, so a
   // download of the whole store takes longer rather than taking the API's CPU.
   app.addHook('onRequest', async (request, reply) => {

@@ -19,6 +19,11 @@ const TAG = /<span class="[a-z -]+">|<\/span>/g;
 /** One Html per line of `source`: highlighted when it is not too large, escaped text otherwise. */
 export function highlightSolidityLines(source: string): Html[] {
   if (source.length > MAX_HIGHLIGHT_BYTES) return source.split('\n').map((line) => new Html(escapeHtml(line)));
+  return highlightedLines(source);
+}
+
+/** One Html per line of `source`, highlighted whatever its size (callers bound what they pass). */
+export function highlightedLines(source: string): Html[] {
   const highlighted = Prism.highlight(source, Prism.languages['solidity']!, 'solidity');
   const lines: Html[] = [];
   const open: string[] = [];

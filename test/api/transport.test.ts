@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, apiPost, type Envelope, sharedService } from '../helpers/api.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
@@ -62,6 +63,35 @@ describe('transport', () => {
     expect((await apiGet(apiUrl, { module: 'contract', action: 'nope' })).result).toBe('Error! Unknown action "nope" for module contract');
     expect((await apiGet(apiUrl, { module: 'contract' })).result).toBe('Error! Missing action parameter');
     expect((await apiGet(apiUrl, { module: 'account', action: 'balance' })).status).toBe('0');
+  });
+
+  it('tells clients to reuse an idle connection for 5 s and keeps it open past that: a request after 6 s idle is answered on it', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (path: string) =>
+      new Promise<{ status: number; keepAlive: string | undefined; connection: string | undefined }>((resolve, reject) => {
+        const r = request(`${baseUrl}${path}`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'] as string | undefined, connection: res.headers.connection }),
+          );
+        });
+        r.on('socket', (socket) => sockets.add(socket));
+        r.on('error', reject);
+        r.end();
+      });
+    try {
+      for (const path of ['/health', `/api?module=contract&action=getabi&address=${ZERO}&apikey=${apiKey}`, '/contracts', '/sourcify/v2/contracts/31337']) {
+        expect(await get(path), path).toEqual({ status: 200, keepAlive: 'timeout=5', connection: 'keep-alive' });
+      }
+      expect(sockets.size).toBe(1);
+      // A client that ignores the hint (or a late one) still finds the connection open a while longer.
+      await new Promise((r) => setTimeout(r, 6000));
+      expect(await get('/health')).toMatchObject({ status: 200 });
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('opens CORS for GET', async () => {

@@ -63,6 +63,8 @@ const DEPLOYERS = [
   'api/compileAhead',
   'doors/oneAnswer',
   'attacks/compileShare',
+  'limits/keylessClients',
+  'attacks/keylessStalls',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -284,7 +284,7 @@ describe("Sourcify's v2 API", () => {
       expect(got, JSON.stringify(got)).toEqual({ status, body: sourcifyErrorWith(customCode, text) });
     }
 
-    // Past --body-limit (16 MiB here): refused without reading on.
+    // Past --sourcify-body-limit (4 MiB by default): refused without being parsed.
     const huge = JSON.stringify({ ...request(built), padding: 'x'.repeat(17 * 1024 * 1024) });
     const oversized = await sourcifyPost(baseUrl, path, huge);
     expect(oversized).toEqual({ status: 400, body: sourcifyErrorWith('invalid_parameter', 'too large') });

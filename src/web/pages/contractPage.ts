@@ -9,7 +9,7 @@ import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCal
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
 import { recentReceipts } from './recentReceipts.js';
-import { markedCode, sourceView } from './sourceView.js';
+import { markedCode, type PreparedSources, prepareSourcesNow, sourceView } from './sourceView.js';
 
 /** Everything the contract page shows, gathered by the route. */
 export interface ContractPageData {
@@ -29,6 +29,8 @@ export interface ContractPageData {
   history?: ReplacedVerification[];
   /** The file asked for with `?file=N` (1-based), for contracts shown one file at a time. */
   chosenFile?: number | null;
+  /** The sources as the page shows them, prepared ahead (`prepareSources`); else prepared at once from `chosenFile`. */
+  sources?: PreparedSources | null;
   /** The compiled code the record was matched with (hex without 0x), when stored. */
   compiledCode?: { creation: string; runtime: string } | null;
   /** The address's recent verification attempts (passes and failures), newest first. */
@@ -382,7 +384,7 @@ ${proxyDetails(data)}
 <section class="tab-panel" id="code">
 <h2>Source code <span class="muted">(${files.length} file${files.length === 1 ? '' : 's'})</span> <a class="small" href="/address/${data.address}/standard-input.json" download>Download the standard JSON input</a></h2>
 ${contract.unpublishedSources > 0 ? html`<p class="notice info">The submitted input also carried ${contract.unpublishedSources === 1 ? 'one file' : `${contract.unpublishedSources} files`} that this contract does not use: its metadata does not list ${contract.unpublishedSources === 1 ? 'it' : 'them'}, so nothing proves ${contract.unpublishedSources === 1 ? 'it' : 'them'}, and ${contract.unpublishedSources === 1 ? 'it is' : 'they are'} not published.</p>` : ''}
-${sourceView(data.address, files, data.chosenFile ?? null)}
+${sourceView(data.address, data.sources ?? prepareSourcesNow(files, data.chosenFile ?? null, null))}
 <h2>Constructor arguments</h2>
 ${constructorArguments(contract)}
 <h2>Contract ABI <button type="button" class="secondary small js-only" data-copy="#abi-json" hidden>Copy ABI</button></h2>

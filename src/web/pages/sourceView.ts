@@ -2,25 +2,224 @@
  * The contract page's code: a file tree, each file highlighted with numbered, linkable lines
  * (`#f<file>-L<line>`), copy and download buttons; and the compiled creation and runtime code
  * with the regions the chain fills in marked (immutables, libraries, call protection, the
- * metadata hash, constructor arguments). A contract with many or large files shows one file at
- * a time (`?file=N`), so its page stays small.
+ * metadata hash, constructor arguments).
+ *
+ * A page holds at most PAGE_LINES lines and PAGE_BYTES of source: a contract whose files fit
+ * shows them all; a larger one shows one file at a time (`?file=N`), and a file past the bounds
+ * a part at a time (`?file=N&from=L`, lines L to L + PAGE_LINES - 1). Its line numbers and
+ * anchors stay those of the whole file; the download has all of it. Sources are keyless to
+ * submit (through the Sourcify API) and pages keyless to read, so neither a source's size nor
+ * its line count may decide what a page view costs. The lines are found and highlighted a
+ * slice at a time, giving way to other requests between slices (`prepareSources`).
  */
 import type { Transformation, TransformationValues } from '../../verify/index.js';
-import { type Html, html } from '../html.js';
-import { highlightSolidityLines } from '../solidityHighlight.js';
+import { escapeHtml, Html, html } from '../html.js';
+import { highlightedLines, MAX_HIGHLIGHT_BYTES } from '../solidityHighlight.js';
 
-/** Up to this many files and bytes, every file is on the page; beyond, one at a time. */
+/** Up to this many files and bytes (and PAGE_LINES lines), every file is on the page; beyond, one at a time. */
 export const ALL_FILES_MAX = 30;
 export const ALL_FILES_MAX_BYTES = 256 * 1024;
+/** Lines and bytes of source one page shows at most. */
+export const PAGE_LINES = 8000;
+export const PAGE_BYTES = 256 * 1024;
+/** A line longer than this is shown cut (the download has it whole). */
+export const LINE_MAX_CHARS = 20_000;
+/** Lines found, or lines highlighted, between two turns of the event loop. */
+const FIND_LINES_PER_TURN = 50_000;
+const HIGHLIGHT_LINES_PER_TURN = 1000;
+const HIGHLIGHT_BYTES_PER_TURN = 32 * 1024;
 
 export interface SourceFile {
   path: string;
   content: string;
 }
 
+/** The part of a file a page shows. */
+export interface ShownFile {
+  index: number;
+  path: string;
+  /** The file's lines (a final newline ends the last line, it starts none). */
+  totalLines: number;
+  /** The first line shown (1-based) and each line shown, numbered and linkable (`lineMarkup`). */
+  first: number;
+  lines: Html[];
+}
+
+/** What the source view shows, found and highlighted ahead (`prepareSources`). */
+export interface PreparedSources {
+  paths: string[];
+  /** Every file on the page, or only `current` (0-based). */
+  all: boolean;
+  current: number | null;
+  /** With many files on the page, the one open besides the contract's own (`?file=`, 0-based). */
+  opened: number;
+  shown: ShownFile[];
+}
+
 /** Whether every file is rendered on the page, or only the chosen one. */
 export function showsAllFiles(files: SourceFile[]): boolean {
-  return files.length <= ALL_FILES_MAX && files.reduce((n, f) => n + f.content.length, 0) <= ALL_FILES_MAX_BYTES;
+  if (files.length > ALL_FILES_MAX || files.reduce((n, f) => n + f.content.length, 0) > ALL_FILES_MAX_BYTES) return false;
+  // At most ALL_FILES_MAX_BYTES to count in: cheap.
+  let lines = 0;
+  for (const f of files) for (let at = f.content.indexOf('\n'); at >= 0 && lines <= PAGE_LINES; at = f.content.indexOf('\n', at + 1)) lines++;
+  return lines + files.length <= PAGE_LINES;
+}
+
+/** Where a file's lines start (`from` onwards, within the page's bounds) and how many lines it has; gives way every FIND_LINES_PER_TURN lines. */
+function* findLines(content: string, from: number): Generator<void, { total: number; starts: number[]; end: number; trailingNewline: boolean }> {
+  const starts: number[] = [];
+  let line = 1;
+  let at = 0;
+  let end = -1;
+  for (;;) {
+    if (line >= from && end < 0) {
+      if (starts.length < PAGE_LINES && (starts.length === 0 || at - starts[0]! <= PAGE_BYTES)) starts.push(at);
+      else end = at;
+    }
+    const next = content.indexOf('\n', at);
+    if (next < 0) break;
+    at = next + 1;
+    line++;
+    if (line % FIND_LINES_PER_TURN === 0) yield;
+  }
+  const trailingNewline = line > 1 && at === content.length;
+  const total = trailingNewline ? line - 1 : line;
+  // A final newline starts no line.
+  if (trailingNewline && starts[starts.length - 1] === content.length) starts.pop();
+  return { total, starts, end: end < 0 ? content.length : end, trailingNewline };
+}
+
+/** Whether the text of `content` before `upTo` leaves a block comment open (strings and line comments skipped). */
+function* openComment(content: string, from: number, upTo: number, state: { inComment: boolean }): Generator<void> {
+  let i = from;
+  while (i < upTo) {
+    if (state.inComment) {
+      const close = content.indexOf('*/', i);
+      if (close < 0 || close + 2 > upTo) {
+        i = upTo;
+        break;
+      }
+      state.inComment = false;
+      i = close + 2;
+      continue;
+    }
+    const c = content.charCodeAt(i);
+    if (c === 0x2f && content.charCodeAt(i + 1) === 0x2f) {
+      const eol = content.indexOf('\n', i);
+      i = eol < 0 ? upTo : eol + 1;
+    } else if (c === 0x2f && content.charCodeAt(i + 1) === 0x2a) {
+      state.inComment = true;
+      i += 2;
+    } else if (c === 0x22 || c === 0x27) {
+      // Solidity strings end at their quote or (unterminated) at the line's end.
+      let j = i + 1;
+      while (j < upTo) {
+        const d = content.charCodeAt(j);
+        if (d === 0x5c) j += 2;
+        else if (d === c || d === 0x0a) break;
+        else j++;
+      }
+      i = j + 1;
+    } else i++;
+  }
+  yield;
+}
+
+/** The text of lines `starts[a..b)` of `content`, each line cut at LINE_MAX_CHARS; with how much each cut line lost. */
+function linesText(content: string, starts: number[], a: number, b: number, end: number): { text: string; cut: Map<number, number> } {
+  const parts: string[] = [];
+  const cut = new Map<number, number>();
+  for (let k = a; k < b; k++) {
+    const from = starts[k]!;
+    const to = k + 1 < starts.length ? starts[k + 1]! - 1 : Math.min(end, content.length);
+    const stop = content.indexOf('\n', from);
+    const lineEnd = stop < 0 || stop > to ? to : stop;
+    if (lineEnd - from > LINE_MAX_CHARS) {
+      cut.set(k, lineEnd - from - LINE_MAX_CHARS);
+      parts.push(content.slice(from, from + LINE_MAX_CHARS));
+    } else parts.push(content.slice(from, lineEnd));
+  }
+  return { text: parts.join('\n'), cut };
+}
+
+/** The shown part of one file: found, then highlighted a slice at a time (plain escaped text for a file past MAX_HIGHLIGHT_BYTES). */
+function* showFile(file: SourceFile, index: number, from: number): Generator<void, ShownFile> {
+  const { content } = file;
+  let first = from;
+  let found = yield* findLines(content, first);
+  if (found.starts.length === 0) {
+    // Past the end: the file's last part.
+    first = Math.max(1, found.total - PAGE_LINES + 1);
+    found = yield* findLines(content, first);
+  }
+  const { starts } = found;
+  const highlight = content.length <= MAX_HIGHLIGHT_BYTES;
+  const lines: Html[] = [];
+  const comment = { inComment: false };
+  let scanned = 0;
+  for (let a = 0; a < starts.length; ) {
+    // A slice: at most HIGHLIGHT_LINES_PER_TURN lines and HIGHLIGHT_BYTES_PER_TURN bytes (at least one line).
+    let b = a + 1;
+    while (b < starts.length && b - a < HIGHLIGHT_LINES_PER_TURN && starts[b]! - starts[a]! < HIGHLIGHT_BYTES_PER_TURN) b++;
+    const { text, cut } = linesText(content, starts, a, b, found.end);
+    let slice: Html[];
+    if (highlight) {
+      // A slice that starts inside a block comment is highlighted as one.
+      yield* openComment(content, scanned, starts[a]!, comment);
+      scanned = starts[a]!;
+      slice = comment.inComment ? highlightedLines(`/*\n${text}`).slice(1) : highlightedLines(text);
+    } else slice = text.split('\n').map((line) => new Html(escapeHtml(line)));
+    for (const [k, lost] of cut) {
+      const at = k - a;
+      slice[at] = html`${slice[at]!}<span class="muted cut"> … ${lost} more characters: download the file for the whole line</span>`;
+    }
+    for (let k = a; k < b; k++) lines.push(lineMarkup(`f${index + 1}`, first + k, slice[k - a]!, first + k < found.total || found.trailingNewline));
+    a = b;
+    yield;
+  }
+  return { index, path: file.path, totalLines: found.total, first, lines };
+}
+
+/**
+ * A line of code: a block that ends with its own newline (a trailing newline in a block adds no
+ * second line), so the code's text is the file's and every line takes one line's height.
+ */
+function lineMarkup(id: string, n: number, line: Html, newline: boolean): Html {
+  const lineId = `${id}-L${n}`;
+  return html`<span class="line" id="${lineId}"><a class="ln" href="#${lineId}" data-n="${n}" aria-label="line ${n}"></a>${line}${newline ? '\n' : ''}</span>`;
+}
+
+function* prepareSteps(files: SourceFile[], chosen: number | null, from: number | null): Generator<void, PreparedSources> {
+  const all = showsAllFiles(files);
+  const current = all ? null : chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
+  const shown: ShownFile[] = [];
+  if (current === null) for (const [i, f] of files.entries()) shown.push(yield* showFile(f, i, 1));
+  else if (files[current]) shown.push(yield* showFile(files[current], current, Math.max(1, from ?? 1)));
+  const opened = chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
+  return { paths: files.map((f) => f.path), all, current, opened, shown };
+}
+
+/**
+ * What the source view shows of `files`: all of them, or the chosen one (`?file=`, 1-based)
+ * from line `from` on. Lines are found and highlighted a slice at a time, with a turn of the
+ * event loop between slices, so a large source delays other requests by a slice at most.
+ */
+export async function prepareSources(files: SourceFile[], chosen: number | null, from: number | null): Promise<PreparedSources> {
+  const steps = prepareSteps(files, chosen, from);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** prepareSources without giving way (for pages built at once: tests, small sources). */
+export function prepareSourcesNow(files: SourceFile[], chosen: number | null, from: number | null): PreparedSources {
+  const steps = prepareSteps(files, chosen, from);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 interface TreeNode {
@@ -28,10 +227,10 @@ interface TreeNode {
   files: { name: string; index: number }[];
 }
 
-function buildTree(files: SourceFile[]): TreeNode {
+function buildTree(paths: string[]): TreeNode {
   const root: TreeNode = { dirs: new Map(), files: [] };
-  files.forEach((f, index) => {
-    const parts = f.path.split('/');
+  paths.forEach((path, index) => {
+    const parts = path.split('/');
     let node = root;
     for (const dir of parts.slice(0, -1)) {
       let next = node.dirs.get(dir);
@@ -53,46 +252,48 @@ function renderTree(node: TreeNode, link: (index: number) => string, current: nu
 /** Beyond this many files, only the contract's own file (and one asked for) is open; the others open on demand. */
 export const OPEN_FILES_MAX = 3;
 
+/** Links to the parts before and after the one shown, when the file does not fit on a page. */
+function partLinks(file: ShownFile): Html | string {
+  const last = file.first + file.lines.length - 1;
+  if (file.first === 1 && last >= file.totalLines) return '';
+  const id = `f${file.index + 1}`;
+  const part = (from: number, text: Html) => html`<a href="?file=${file.index + 1}&amp;from=${from}#${id}-L${from}">${text}</a>`;
+  const before = Math.max(1, file.first - PAGE_LINES);
+  return html`<nav class="source-parts muted">${file.first > 1 ? html`${part(before, html`‹ lines ${before}–${file.first - 1}`)} · ` : ''}lines ${file.first}–${last} of ${file.totalLines}${last < file.totalLines ? html` · ${part(last + 1, html`lines ${last + 1}–${Math.min(file.totalLines, last + PAGE_LINES)} ›`)}` : ''}</nav>`;
+}
+
 /** One file: open, or (`folded`) a summary line that opens it. */
-function fileBlock(address: string, file: SourceFile, index: number, count: number, folded: 'open' | 'folded' | 'plain'): Html {
+function fileBlock(address: string, file: ShownFile, count: number, folded: 'open' | 'folded' | 'plain'): Html {
+  const { index, lines, first, totalLines } = file;
   const id = `f${index + 1}`;
-  const lines = highlightSolidityLines(file.content);
-  // A file that ends with a newline has no empty last line to show: its newline ends the line before.
-  const trailingNewline = lines.length > 1 && file.content.endsWith('\n');
-  if (trailingNewline) lines.pop();
-  const head = html`<div class="file-head"><span class="mono">${file.path}</span><span class="file-actions"><span class="muted">File ${index + 1} of ${count} · ${lines.length} lines</span>
-<button type="button" class="secondary small js-only" data-copy="#${id}-code" hidden>Copy</button>
+  const partial = first > 1 || first + lines.length - 1 < totalLines;
+  const head = html`<div class="file-head"><span class="mono">${file.path}</span><span class="file-actions"><span class="muted">File ${index + 1} of ${count} · ${totalLines} lines${partial ? html` (${first}–${first + lines.length - 1} shown)` : ''}</span>
+<button type="button" class="secondary small js-only" data-copy="#${id}-code" hidden>Copy${partial ? ' these lines' : ''}</button>
 <a class="small" href="/address/${address}/source/${index + 1}" download>Download</a></span></div>`;
+  const parts = partLinks(file);
   return html`${
     folded === 'plain'
       ? html`<div class="file" id="${id}">
 ${head}`
       : html`<details class="file" id="${id}"${folded === 'open' ? html` open` : ''}><summary>${head}</summary>`
   }
-<pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines.map(
-    // Each line is a block that ends with its own newline (a trailing newline in a block adds no
-    // second line), so the code's text is the file's and every line takes one line's height.
-    (line, n) =>
-      html`<span class="line" id="${id}-L${n + 1}"><a class="ln" href="#${id}-L${n + 1}" data-n="${n + 1}" aria-label="line ${n + 1}"></a>${line}${n < lines.length - 1 || trailingNewline ? '\n' : ''}</span>`,
-  )}</code></pre>
+${parts}<pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines}</code></pre>${parts}
 ${folded === 'plain' ? html`</div>` : html`</details>`}`;
 }
 
-/** The file tree and the files (all of them, or the one chosen by `?file=`, 1-based). */
-export function sourceView(address: string, files: SourceFile[], chosen: number | null): Html {
-  const all = showsAllFiles(files);
-  const current = all ? null : chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
+/** The file tree and the files prepared by `prepareSources` (all of them, or a part of the chosen one). */
+export function sourceView(address: string, prepared: PreparedSources): Html {
+  const { paths, all, current, opened, shown } = prepared;
+  const count = paths.length;
   const link = (i: number) => (all ? `#f${i + 1}` : `?file=${i + 1}#f${i + 1}`);
-  const shown = current === null ? files.map((f, i) => ({ f, i })) : [{ f: files[current]!, i: current }];
   // Many files on the page: the contract's own file open, the others folded (a link or `?file=N` opens one).
-  const fold = current === null && files.length > OPEN_FILES_MAX;
-  const opened = chosen !== null && chosen >= 1 && chosen <= files.length ? chosen - 1 : 0;
-  return html`<div class="source-layout${files.length > 1 ? ' with-tree' : ''}">
-${files.length > 1 ? html`<nav class="file-tree" aria-label="Files">${renderTree(buildTree(files), link, current)}</nav>` : ''}
+  const fold = all && count > OPEN_FILES_MAX;
+  return html`<div class="source-layout${count > 1 ? ' with-tree' : ''}">
+${count > 1 ? html`<nav class="file-tree" aria-label="Files">${renderTree(buildTree(paths), link, current)}</nav>` : ''}
 <div class="files">
-${current !== null ? html`<p class="muted">${files.length} files: one is shown at a time; choose another in the tree.</p>` : ''}
-${fold ? html`<p class="muted">${files.length} files: the contract's own file is open; open the others below or in the tree.</p>` : ''}
-${shown.map(({ f, i }) => fileBlock(address, f, i, files.length, !fold ? 'plain' : i === 0 || i === opened ? 'open' : 'folded'))}
+${current !== null && count > 1 ? html`<p class="muted">${count} files: one is shown at a time; choose another in the tree.</p>` : ''}
+${fold ? html`<p class="muted">${count} files: the contract's own file is open; open the others below or in the tree.</p>` : ''}
+${shown.map((f) => fileBlock(address, f, count, !fold ? 'plain' : f.index === 0 || f.index === opened ? 'open' : 'folded'))}
 </div>
 </div>`;
 }

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseAddress } from '../../core/hex.js';
+import { clientKey } from '../../limits/clientAddress.js';
 import { publishedFiles, publishedInput, readContract, readContractPage, type VerifiedContract } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
 import { contractPage } from '../pages/contractPage.js';
 import { messagePage } from '../pages/messagePage.js';
+import { prepareSources } from '../pages/sourceView.js';
 import { baseUrlOf, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
@@ -21,9 +23,8 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
   const ADDRESS_PAGES_PER_SECOND = ctx.config.webRate;
 
   web.get('/address/:address', async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-      return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
-    }
+    const wait = await runtime.limits.takeTokenOrWait('web-address', clientKey(request.ip), ADDRESS_PAGES_PER_SECOND);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`, wait);
     const given = (request.params as { address: string }).address;
     const address = parseAddress(given);
     if (!address) {
@@ -39,15 +40,22 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
       );
     }
     const read = await readContractPage(ctx, address, RECENT_RECEIPTS);
-    const fileText = (request.query as Record<string, unknown>).file;
+    const { file: fileText, from: fromText } = request.query as Record<string, unknown>;
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
-    return sendPage(reply, contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile }));
+    const from = typeof fromText === 'string' && /^\d{1,9}$/.test(fromText) ? Number(fromText) : null;
+    // Found and highlighted a slice at a time: a large source gives way to other requests.
+    const sources = read.contract ? await prepareSources(publishedFiles(read.contract), chosenFile, from) : null;
+    return sendPage(
+      reply,
+      contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile, sources }),
+    );
   });
 
   // Downloads of a verified contract: one source file (1-based, in the page's order), or the standard JSON input.
   const verifiedFor = async (request: FastifyRequest, reply: FastifyReply): Promise<VerifiedContract | null> => {
-    if (!(await runtime.limits.takeToken('web-address', request.ip, ADDRESS_PAGES_PER_SECOND))) {
-      void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`);
+    const wait = await runtime.limits.takeTokenOrWait('web-address', clientKey(request.ip), ADDRESS_PAGES_PER_SECOND);
+    if (wait > 0) {
+      void tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`, wait);
       return null;
     }
     const address = parseAddress((request.params as { address: string }).address);

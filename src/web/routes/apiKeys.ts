@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { retryAfterSeconds } from '../../limits/clientAddress.js';
 import { utcSecond } from '../../texts/index.js';
 import { createSelfServiceKey } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
@@ -10,8 +11,8 @@ const fromThisSite = (site: string | string[] | undefined): boolean => site === 
 
 /**
  * `/keys`: how to get an API key. With `--self-service-keys N` a visitor creates a free key
- * here (a POST), shown once and stored hashed like any other, N per client address per UTC
- * day (counted in the store); otherwise the page says the operator issues keys.
+ * here (a POST), shown once and stored hashed like any other, N per client (`clientKey`: an IPv6
+ * /64 is one) per UTC day (counted in the store); otherwise the page says the operator issues keys.
  */
 export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
   const perDay = ctx.config.selfServiceKeys;
@@ -34,7 +35,7 @@ export function apiKeysRoutes(web: FastifyInstance, ctx: WebContext): void {
     const client = request.ip;
     const outcome = await createSelfServiceKey(ctx, client, perDay);
     if (!outcome.ok) {
-      void reply.header('retry-after', String(Math.max(1, Math.ceil((outcome.resetsAt.getTime() - Date.now()) / 1000))));
+      void reply.header('retry-after', String(retryAfterSeconds(outcome.resetsAt.getTime() - Date.now())));
       return sendPage(
         reply,
         apiKeyPage({ chainId: ctx.chainId, baseUrl, state: { mode: 'limit_reached', perDay, resetsAt: utcSecond(outcome.resetsAt) } }),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseAddress } from '../../core/hex.js';
 import type { Address } from '../../core/types.js';
+import { clientKey } from '../../limits/clientAddress.js';
 import { abiForCalls } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { abiFunctions, CallError, encodeCall, findFunction, parseWei, readFunction } from '../contractCalls.js';
@@ -44,9 +45,8 @@ export function callsRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebR
   };
 
   web.post('/address/:address/read', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
-      return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
-    }
+    const wait = await runtime.limits.takeTokenOrWait('web-call', clientKey(request.ip), CALLS_PER_SECOND);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`, wait);
     const { address, abi, body } = await abiFor(request);
     const fn = findFunction(abiFunctions(abi), body.function, body.index);
     const result = await readFunction(ctx.chain, address, fn, body.args);
@@ -54,9 +54,8 @@ export function callsRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebR
   });
 
   web.post('/address/:address/encode', { bodyLimit: CALL_BODY_LIMIT }, async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-call', request.ip, CALLS_PER_SECOND))) {
-      return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`);
-    }
+    const wait = await runtime.limits.takeTokenOrWait('web-call', clientKey(request.ip), CALLS_PER_SECOND);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${CALLS_PER_SECOND} contract calls per second; please slow down.`, wait);
     const { address, abi, body } = await abiFor(request);
     const fn = findFunction(abiFunctions(abi), body.function, body.index);
     const data = encodeCall(fn, body.args);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { clientKey, retryAfterSeconds } from '../../limits/clientAddress.js';
 import type { WebContext } from '../context.js';
 import { compilersPage } from '../pages/compilersPage.js';
 import { sendPage, tooMany } from './reply.js';
@@ -15,10 +16,11 @@ export function compilersRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
   const COMPILER_LISTS_PER_SECOND = ctx.config.webRate;
 
   web.get('/compilers.json', async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
+    const wait = await runtime.limits.takeTokenOrWait('web-compilers', clientKey(request.ip), COMPILER_LISTS_PER_SECOND);
+    if (wait > 0) {
       return reply
         .code(429)
-        .header('retry-after', '1')
+        .header('retry-after', String(retryAfterSeconds(wait)))
         .send({ error: `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.` });
     }
     const listing = await ctx.compilers.list();
@@ -26,9 +28,8 @@ export function compilersRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
   });
 
   web.get('/compilers', async (request, reply) => {
-    if (!(await runtime.limits.takeToken('web-compilers', request.ip, COMPILER_LISTS_PER_SECOND))) {
-      return tooMany(ctx, request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`);
-    }
+    const wait = await runtime.limits.takeTokenOrWait('web-compilers', clientKey(request.ip), COMPILER_LISTS_PER_SECOND);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${COMPILER_LISTS_PER_SECOND} compiler lists per second; please slow down.`, wait);
     const params = request.query as Record<string, unknown>;
     const query = typeof params.q === 'string' ? params.q.trim().slice(0, 80) : '';
     const listing = await ctx.compilers.list();

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { isOpenSourceLicense, LICENSES, licenseName } from '../../core/licenses.js';
+import { clientKey, retryAfterSeconds } from '../../limits/clientAddress.js';
 import {
   everyVerified,
   formatListCursor,
@@ -74,11 +75,12 @@ export function contractsRoutes(web: FastifyInstance, ctx: WebContext, runtime: 
   });
 
   web.get('/verified-contracts.csv', async (request, reply) => {
-    if (runtime.csvExports >= CSV_AT_ONCE || !(await runtime.limits.takeInterval('web-csv', request.ip, CSV_INTERVAL_MS))) {
+    const client = clientKey(request.ip);
+    if (runtime.csvExports >= CSV_AT_ONCE || !(await runtime.limits.takeInterval('web-csv', client, CSV_INTERVAL_MS))) {
       // The real wait: this client's interval left (or a second while others' exports run), as
       // plain text on a .csv URL; a retry after Retry-After seconds is let through.
-      const waitMs = runtime.csvExports >= CSV_AT_ONCE ? 1000 : await runtime.limits.intervalWait('web-csv', request.ip, CSV_INTERVAL_MS);
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      const waitMs = runtime.csvExports >= CSV_AT_ONCE ? 1000 : await runtime.limits.intervalWait('web-csv', client, CSV_INTERVAL_MS);
+      const seconds = retryAfterSeconds(waitMs);
       const why =
         runtime.csvExports >= CSV_AT_ONCE
           ? `${CSV_AT_ONCE} CSV exports are being written now`

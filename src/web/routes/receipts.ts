@@ -1,18 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isReceipt } from '../../core/receipt.js';
+import { clientKey } from '../../limits/clientAddress.js';
 import { findJob } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { messagePage } from '../pages/messagePage.js';
 import { receiptPage } from '../pages/receiptPage.js';
 import { receiptDocument } from '../receiptDocument.js';
 import { sendPage, tooMany } from './reply.js';
-import type { WebRuntime } from './runtime.js';
+import { RECEIPT_STREAM_MAX_MS, type WebRuntime } from './runtime.js';
 
-/** Receipt event streams: open at once per client and in all, how often each reads, how long at most. */
-const RECEIPT_STREAMS_PER_CLIENT = 8;
-const RECEIPT_STREAMS_AT_ONCE = 500;
+/** How often a receipt event stream reads its receipt. */
 const RECEIPT_STREAM_POLL_MS = 500;
-const RECEIPT_STREAM_MAX_MS = 10 * 60_000;
 
 /** `/receipt/<guid>` (the page), `/receipt/<guid>.json` (for tools) and `/receipt/<guid>/events` (its changes as they come). */
 export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
@@ -39,21 +37,22 @@ export function receiptsRoutes(web: FastifyInstance, ctx: WebContext, runtime: W
       return reply.code(400).header('content-type', 'application/json; charset=utf-8').send({ error: 'A receipt is 50 lower-case letters and digits.' });
     const first = await findJob(ctx, guid);
     if (!first) return reply.code(404).header('content-type', 'application/json; charset=utf-8').send({ error: 'No verification has this receipt.' });
-    const { receiptStreams, openDownloads } = runtime;
-    const perClient = receiptStreams.get(request.ip) ?? 0;
-    if (perClient >= RECEIPT_STREAMS_PER_CLIENT || openDownloads.size >= RECEIPT_STREAMS_AT_ONCE) {
-      return tooMany(ctx, request, reply, 'Too many receipt streams are open; poll checkverifystatus or /receipt/<guid>.json instead.');
-    }
-    receiptStreams.set(request.ip, perClient + 1);
+    // Fair shares: a client holds at most its few streams, and when all are open a client with
+    // fewer takes the oldest stream of the one with the most (which ends, and its page reloads).
     const raw = reply.raw;
-    openDownloads.add(raw);
     let closed = false;
+    const taken = runtime.receiptStreams.open(clientKey(request.ip), () => {
+      closed = true;
+      raw.end();
+    });
+    if (!('slot' in taken)) {
+      return tooMany(ctx, request, reply, 'Too many receipt streams are open; poll checkverifystatus or /receipt/<guid>.json instead.', taken.waitMs);
+    }
+    runtime.openDownloads.add(raw);
     raw.once('close', () => {
       closed = true;
-      openDownloads.delete(raw);
-      const left = (receiptStreams.get(request.ip) ?? 1) - 1;
-      if (left > 0) receiptStreams.set(request.ip, left);
-      else receiptStreams.delete(request.ip);
+      runtime.openDownloads.delete(raw);
+      taken.slot.release();
     });
     reply.hijack();
     raw.writeHead(200, {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { retryAfterSeconds } from '../../limits/clientAddress.js';
 import type { WebContext } from '../context.js';
 import type { Html } from '../html.js';
 import { messagePage } from '../pages/messagePage.js';
@@ -8,9 +9,9 @@ export function sendPage(reply: FastifyReply, page: Html, status = 200): Fastify
   return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.value);
 }
 
-/** A request over its rate: JSON `{error}` to the call and form posts, a page to the rest. */
-export function tooMany(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
-  void reply.header('retry-after', '1');
+/** A request over its rate: JSON `{error}` to the call and form posts, a page to the rest; Retry-After is the limiter's wait. */
+export function tooMany(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, message: string, waitMs: number): FastifyReply {
+  void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
   if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
   return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
 }

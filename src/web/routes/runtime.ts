@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { FairSlots } from '../../limits/fairSlots.js';
 import type { RateLimitStore } from '../../limits/rateLimits.js';
 
 /**
@@ -14,10 +15,21 @@ export interface WebRuntime {
   csvExports: number;
   /** Responses held open (CSV downloads, receipt event streams): closing the service ends them. */
   openDownloads: Set<ServerResponse>;
-  /** Receipt event streams open now, per client. */
-  receiptStreams: Map<string, number>;
+  /** Receipt event streams open now, shared fairly among clients. */
+  receiptStreams: FairSlots;
 }
 
-export function createWebRuntime(limits: RateLimitStore): WebRuntime {
-  return { limits, apiInFlight: 0, csvExports: 0, openDownloads: new Set(), receiptStreams: new Map() };
+/** Receipt event streams: per client at most, and how long one is held at most. */
+export const RECEIPT_STREAMS_PER_CLIENT = 8;
+export const RECEIPT_STREAM_MAX_MS = 10 * 60_000;
+
+/** `receiptStreams`: the receipt event streams open at once in all (`--receipt-streams`). */
+export function createWebRuntime(limits: RateLimitStore, receiptStreams = 500): WebRuntime {
+  return {
+    limits,
+    apiInFlight: 0,
+    csvExports: 0,
+    openDownloads: new Set(),
+    receiptStreams: new FairSlots(receiptStreams, RECEIPT_STREAMS_PER_CLIENT, RECEIPT_STREAM_MAX_MS),
+  };
 }

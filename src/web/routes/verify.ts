@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
+import { clientKey } from '../../limits/clientAddress.js';
 import { accessRefusalText, type DiagnosisView, submitRefusalText } from '../../texts/index.js';
 import { findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
@@ -68,9 +69,8 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
       bodyLimit: ctx.config.bodyLimit,
       // Counted before the body is read: a client cannot make the service read megabytes at will.
       onRequest: async (request, reply) => {
-        if (!(await runtime.limits.takeToken('web-verify', request.ip, VERIFY_FORMS_PER_SECOND))) {
-          return tooMany(ctx, request, reply, `At most ${VERIFY_FORMS_PER_SECOND} verification forms per second; please slow down.`);
-        }
+        const wait = await runtime.limits.takeTokenOrWait('web-verify', clientKey(request.ip), VERIFY_FORMS_PER_SECOND);
+        if (wait > 0) return tooMany(ctx, request, reply, `At most ${VERIFY_FORMS_PER_SECOND} verification forms per second; please slow down.`, wait);
         return undefined;
       },
     },
