@@ -1,10 +1,11 @@
 /**
  * What some tests need from the machine: PostgreSQL, Redis, Debian's Chromium, Sourcify's
- * cases beside the repository. Where one is missing its tests are skipped with a warning,
- * unless SOLPROOF_REQUIRE names it (`.ci/run` sets postgres,redis,chromium,sourcify): then the
- * test file fails, so a green run proves the tests ran.
+ * cases beside the repository, the Vyper compilers from PyPI (scripts/install-vyper.mjs). Where
+ * one is missing its tests are skipped with a warning, unless SOLPROOF_REQUIRE names it
+ * (`.ci/run` sets postgres,redis,chromium,sourcify,vyper): then the test file fails, so a green
+ * run proves the tests ran.
  */
-export type Requirement = 'postgres' | 'redis' | 'chromium' | 'sourcify';
+export type Requirement = 'postgres' | 'redis' | 'chromium' | 'sourcify' | 'vyper';
 
 const REQUIRED = new Set(
   (process.env.SOLPROOF_REQUIRE ?? '')
