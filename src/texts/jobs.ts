@@ -147,7 +147,7 @@ export function buildStatusText(job: JobView): StatusText {
 function buildFailureText(failure: ErrorFacts): string {
   switch (failure.code) {
     case 'compiler_error':
-      return compilerErrorsText(failure.details.errors);
+      return compilerErrorsText(failure.details.errors, failure.details.language);
     case 'compile_timeout':
     case 'compile_out_of_memory':
     case 'compile_output_too_large':

@@ -38,7 +38,7 @@ export { codeFingerprint } from './fingerprint.js';
 export { type CodePart, type ContractMatch, matchCompiledContract } from './matchContract.js';
 export { type CopyMatch, type MatchCopyArgs, matchCopy } from './matchCopy.js';
 export { metadataSourcePaths } from './metadataSources.js';
-export type { ChainLog, ChainReader, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader } from './ports.js';
+export type { ChainLog, ChainReader, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader, VyperCompiler } from './ports.js';
 export {
   type DetectProxyOptions,
   detectProxy,
@@ -57,3 +57,16 @@ export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrap
 export type { Transformation, TransformationValues } from './transformations.js';
 export { canBeImproved, isBetterVerdict, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
+export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_OUTPUTS, vyperContractName } from './vyper/buildVyperInput.js';
+export { type MatchVyperArgs, matchVyperContract, type VyperContractMatch } from './vyper/matchVyper.js';
+export {
+  findVyperContractOutput,
+  type VerifyVyperContractArgs,
+  type VyperVerificationResult,
+  verifyVyperContract,
+  vyperCompiledContract,
+  vyperVersionOf,
+} from './vyper/verifyVyperContract.js';
+export { decodeVyperTail, type LocatedVyperAuxdata, locateVyperAuxdata, type VyperAuxdata, vyperTailPosition } from './vyper/vyperAuxdata.js';
+export { checkVyperJsonInput, parseVyperJsonText } from './vyper/vyperJsonInput.js';
+export type { VyperContractOutput, VyperError, VyperOutput } from './vyper/vyperTypes.js';
