@@ -66,8 +66,8 @@ export interface VyperInput {
   language: 'Vyper';
   /** Modules (`.vy`) and, from 0.4, interface files (`.vyi`), each with its inline text. */
   sources: Record<string, { content: string; keccak256?: string }>;
-  /** Before 0.4: interface files, as text (`.vy`, `.vyi`) or as an ABI (`.json`). */
-  interfaces?: Record<string, { content: string } | { abi: unknown[] }>;
+  /** Before 0.4: interface files, as text (`.vy`, `.vyi`), an ABI (`.json`: `{abi}` or a bare list) or an EthPM manifest (`{contractTypes}`). */
+  interfaces?: Record<string, { content: string } | { abi: unknown[] } | { contractTypes: Record<string, unknown> } | unknown[]>;
   settings: VyperSettings;
   /** Storage slots chosen by hand, by source path (0.3.10 on); the integrity hash covers them. */
   storage_layout_overrides?: Record<string, unknown>;

@@ -57,7 +57,7 @@ export function compilationIdentity(compilerVersion: string, input: CompilerInpu
     const vyper = input as VyperInput;
     if (vyper.interfaces && Object.keys(vyper.interfaces).length > 0) {
       extra['interfaces'] = Object.fromEntries(
-        Object.entries(vyper.interfaces).map(([path, item]) => [path, 'content' in item && typeof item.content === 'string' ? sourceHash(item.content) : item]),
+        Object.entries(vyper.interfaces).map(([path, item]) => [path, textOf(item) !== null ? sourceHash(textOf(item)!) : item]),
       );
     }
     if (vyper.storage_layout_overrides !== undefined) extra['storage_layout_overrides'] = vyper.storage_layout_overrides;
@@ -66,13 +66,20 @@ export function compilationIdentity(compilerVersion: string, input: CompilerInpu
   return { id, compilerVersion: version, language, sourceHashes, settings };
 }
 
+/** A Vyper interface given as text: its text; null for an ABI or a manifest. */
+function textOf(item: unknown): string | null {
+  const content = (item as { content?: unknown } | null)?.content;
+  return !Array.isArray(item) && typeof content === 'string' ? content : null;
+}
+
 /** The source files of an input: its sources, and a Vyper input's interface files given as text. */
 function inputFiles(input: CompilerInput): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [path, source] of Object.entries(input.sources)) files[path] = source.content ?? '';
   if (input.language === 'Vyper') {
     for (const [path, item] of Object.entries((input as VyperInput).interfaces ?? {})) {
-      if (!Object.hasOwn(files, path) && 'content' in item && typeof item.content === 'string') files[path] = item.content;
+      const text = textOf(item);
+      if (!Object.hasOwn(files, path) && text !== null) files[path] = text;
     }
   }
   return files;

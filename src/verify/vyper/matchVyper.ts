@@ -8,7 +8,7 @@ import type { CompiledContract } from '../compiledContract.js';
 import type { CodeMatch, CreationCodeMatch } from '../matchBytecode.js';
 import type { ContractCreation } from '../ports.js';
 import { constructorArgumentsAreCanonical, constructorInputs, type Transformation, type TransformationValues } from '../transformations.js';
-import { decodeVyperTail, type LocatedVyperAuxdata, locateVyperAuxdata, type VyperAuxdata } from './vyperAuxdata.js';
+import { decodeVyperTail, isVyperShapedAuxdata, type LocatedVyperAuxdata, locateVyperAuxdata, type VyperAuxdata } from './vyperAuxdata.js';
 
 export interface MatchVyperArgs {
   /** The compiled contract (Vyper has no link references and no immutable references). */
@@ -125,8 +125,8 @@ function matchVyperCreation(compiled: string, onchain: string, auxdata: LocatedV
 
 /**
  * The compiled code with its auxdata replaced by the deployed bytes at the same place, which
- * must be a Vyper auxdata of the same era and, from 0.3.10, describe the same code (its sizes):
- * only the version of a release without sizes, or the integrity hash, can differ. Null otherwise.
+ * must be a Vyper auxdata of the same length and, when it decodes, describe the same code (its
+ * sizes): the version, or the integrity hash, can differ. Null otherwise.
  */
 function replaceVyperAuxdata(
   compiled: string,
@@ -140,9 +140,15 @@ function replaceVyperAuxdata(
   if (to > onchain.length) return null;
   const found = onchain.slice(from, to);
   const decoded = decodeVyperTail(found, auxdata.era);
-  if (!decoded) return null;
-  const compiledSizes = JSON.stringify([auxdata.decoded.runtimeSize, auxdata.decoded.dataSizes, auxdata.decoded.immutableSize]);
-  if (JSON.stringify([decoded.runtimeSize, decoded.dataSizes, decoded.immutableSize]) !== compiledSizes) return null;
+  if (decoded) {
+    const compiledSizes = JSON.stringify([auxdata.decoded.runtimeSize, auxdata.decoded.dataSizes, auxdata.decoded.immutableSize]);
+    if (JSON.stringify([decoded.runtimeSize, decoded.dataSizes, decoded.immutableSize]) !== compiledSizes) return null;
+  } else if (!isVyperShapedAuxdata(found, auxdata.era)) {
+    // Auxdata that names a version of another era (an array naming 0.3.9, which bytecode-utils
+    // will not decode) is still metadata in its place, as Sourcify takes it: only bytes that
+    // are no CBOR of the declared length are not.
+    return null;
+  }
   return {
     code: compiled.slice(0, from) + found + compiled.slice(to),
     transformation: { type: 'replace', reason: 'cborAuxdata', offset: position.offset, id: position.id },

@@ -4,7 +4,7 @@
  * runtime code (0.3.4), the version and a length (0.3.5 to 0.3.9), a CBOR array at the end of
  * the init code (0.3.10, 0.4.0), the same array led by the integrity hash (from 0.4.1).
  */
-import { AuxdataStyle, decode } from '@ethereum-sourcify/bytecode-utils';
+import { AuxdataStyle, decode, isCborEncoded } from '@ethereum-sourcify/bytecode-utils';
 import type { VersionNumbers } from '../../core/compilerVersion.js';
 import { type VyperAuxdataEra, vyperAuxdataEra } from '../../core/vyperVersion.js';
 import type { AuxdataPosition } from '../auxdata.js';
@@ -84,6 +84,17 @@ export function decodeVyperTail(code: string, era: VyperAuxdataEra): VyperAuxdat
     out.integrity = Buffer.from(integrity).toString('hex');
   }
   return out;
+}
+
+/**
+ * True when `value` (hex without 0x) has the outer shape of an era's auxdata: CBOR followed by
+ * the length the era writes, whatever version it names.
+ */
+export function isVyperShapedAuxdata(value: string, era: VyperAuxdataEra): boolean {
+  const position = vyperTailPosition(value, era);
+  if (!position || position.offset !== 0) return false;
+  const cbor = era === 'version' ? value : value.slice(0, -4);
+  return /^[0-9a-f]*$/.test(cbor) && isCborEncoded(cbor);
 }
 
 /** The auxdata of a compiled Vyper contract: where it sits in each code, and what it says. */

@@ -24,8 +24,8 @@ export function parseVyperJsonText(text: string): VyperInput {
 /**
  * Checks a parsed Vyper standard JSON input: `"language": "Vyper"` (Solidity sent as vyper-json
  * is refused, saying so), inline `content` for every source (`urls` would make the compiler
- * read files), at most MAX_SOURCES sources and interfaces together, interfaces as text or as an
- * ABI list, `settings` an object. Returns the input as given (a copy); throws SolproofError
+ * read files), at most MAX_SOURCES sources and interfaces together, interfaces as text, an ABI
+ * or an EthPM manifest, `settings` an object. Returns the input as given (a copy); throws SolproofError
  * `invalid_standard_json`.
  */
 export function checkVyperJsonInput(parsed: unknown): VyperInput {
@@ -49,8 +49,16 @@ export function checkVyperJsonInput(parsed: unknown): VyperInput {
     if (typeof source['content'] !== 'string') throw new SolproofError('invalid_standard_json', { problem: 'source_without_content', path });
   }
   for (const [path, item] of Object.entries(interfaces)) {
-    // Vyper reads a bare list as an ABI too (its own backwards compatibility).
-    const ok = Array.isArray(item) || (isPlainObject(item) && (typeof item['content'] === 'string') !== Array.isArray(item['abi']) && !('urls' in item));
+    // Text (`content`), an ABI (`abi`, or a bare list, as Vyper still reads it), or an EthPM
+    // manifest (`contractTypes`): never a place to read from.
+    const ok =
+      Array.isArray(item) ||
+      (isPlainObject(item) &&
+        !('urls' in item) &&
+        (item['content'] === undefined || typeof item['content'] === 'string') &&
+        (item['abi'] === undefined || Array.isArray(item['abi'])) &&
+        (item['contractTypes'] === undefined || isPlainObject(item['contractTypes'])) &&
+        ['content', 'abi', 'contractTypes'].some((key) => key in item));
     if (!ok) throw new SolproofError('invalid_standard_json', { problem: 'interface_shape', path });
   }
   const settings = parsed['settings'] ?? {};
