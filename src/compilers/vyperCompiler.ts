@@ -160,7 +160,7 @@ export function createVyperCompiler(options: VyperCompilerOptions): VyperCompile
     return null;
   }
 
-  async function download(v: VyperVersion, commit: string | null): Promise<ResolvedVyper> {
+  async function download(v: VyperVersion, commit: string | null, long: string): Promise<ResolvedVyper> {
     const failures: string[] = [];
     if (listUrl && process.platform === 'linux' && process.arch === 'x64') {
       let assets: Map<string, VyperReleaseAsset> | null = null;
@@ -180,15 +180,15 @@ export function createVyperCompiler(options: VyperCompilerOptions): VyperCompile
         } catch (e) {
           if (!(e instanceof DownloadError || e instanceof ChecksumError)) throw e;
           failures.push(e.message);
-          logger?.warn({ version: v.long, err: e.message }, 'vyper compiler download failed');
+          logger?.warn({ version: long, err: e.message }, 'vyper compiler download failed');
         }
       }
     }
     if (failures.length > 0) {
-      throw new SolproofError('compiler_download_failed', { version: v.long, failures, compiler: 'vyper' }, { retryable: true });
+      throw new SolproofError('compiler_download_failed', { version: long, failures, compiler: 'vyper' }, { retryable: true });
     }
-    const error = new SolproofError('compiler_version_not_found', { version: v.long, why: 'not_available', compiler: 'vyper' });
-    notFound.set(v.long, { at: Date.now(), error });
+    const error = new SolproofError('compiler_version_not_found', { version: long, why: 'not_available', compiler: 'vyper' });
+    notFound.set(long, { at: Date.now(), error });
     if (notFound.size > 1000) notFound.delete(notFound.keys().next().value as string);
     throw error;
   }
@@ -223,7 +223,9 @@ export function createVyperCompiler(options: VyperCompilerOptions): VyperCompile
         compiler: 'vyper',
       });
     }
-    const commit = v.commit ?? known;
+    // The table's commit (eight digits) where the request named it shorter.
+    const commit = known ?? v.commit;
+    const long = commit ? `${v.release}+commit.${commit}` : v.release;
     const installed = await local.find(v.release);
     // A compiler installed from PyPI may not know its commit (0.3.1 reports `0.3.1`): the
     // release is the one PyPI published, the one the table names.
@@ -234,11 +236,11 @@ export function createVyperCompiler(options: VyperCompilerOptions): VyperCompile
     const cached = await findCached(v, commit);
     if (cached) return cached;
     const key = `${v.release}+${commit ?? ''}`;
-    const miss = notFound.get(v.long);
+    const miss = notFound.get(long);
     if (miss && Date.now() - miss.at < NOT_FOUND_TTL_MS) throw miss.error;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = download(v, commit).finally(() => inFlight.delete(key));
+      pending = download(v, commit, long).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     return pending;

@@ -25,7 +25,7 @@ export interface VyperVersion extends VersionNumbers {
 // or as the old tags wrote it (`-rc2`, `-beta.16`, `.rc2`), then an optional commit and the
 // platform suffix of a release binary's name (`.linux`, `.darwin`, `.windows.exe`).
 const VYPER_VERSION =
-  /^(?:vyper[:-]?|v)?(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:[-.]?(a|b|rc|alpha|beta)\.?(\d{1,3}))?(?:[+ ]commit\.([0-9a-fA-F]{7,40}))?(?:\.(?:linux|darwin|windows(?:\.exe)?))?$/;
+  /^(?:vyper[:.-]?|v)?(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:[-.]?(a|b|rc|alpha|beta)\.?(\d{1,3}))?(?:[+ ]commit\.([0-9a-fA-F]{7,40}))?(?:\.(?:linux|darwin|windows(?:\.exe)?))?$/;
 
 const PRERELEASE_KINDS: Record<string, string> = { a: 'a', alpha: 'a', b: 'b', beta: 'b', rc: 'rc' };
 

@@ -55,7 +55,13 @@ async function placeForVerify(creationCode: Hex, runtimeCode: Hex): Promise<Depl
 
 const LEVEL: Record<string, 'full' | 'partial' | null> = { exact_match: 'full', match: 'partial', partial: 'partial', perfect: 'full' };
 
-function jsonSubmission(deployed: DeployedForVerify, compilerVersion: string, input: unknown, contractName: string, constructorArguments = ''): VyperJsonSubmission {
+function jsonSubmission(
+  deployed: DeployedForVerify,
+  compilerVersion: string,
+  input: unknown,
+  contractName: string,
+  constructorArguments = '',
+): VyperJsonSubmission {
   return {
     codeFormat: 'vyper-json',
     address: deployed.address,
@@ -133,14 +139,21 @@ describe.skipIf(!ready)("lib-sourcify's Vyper verification tests", () => {
 
   it('a contract of 0.3.9 with a constructor: the auxdata is at the end of the runtime code', async () => {
     const deployed = await deploy('constructorArguments_0_3_9');
-    const result = await verify(jsonSubmission(deployed, '0.3.9+commit.66b96705', input('constructorArguments_0_3_9', { evmVersion: 'cancun' }), 'test.vy:test'), deployed);
+    const result = await verify(
+      jsonSubmission(deployed, '0.3.9+commit.66b96705', input('constructorArguments_0_3_9', { evmVersion: 'cancun' }), 'test.vy:test'),
+      deployed,
+    );
     expect(result).toMatchObject({ runtimeMatch: 'partial', creationMatch: 'partial' });
     expect(result.compiled.runtime.auxdata.positions).toEqual([{ id: '1', offset: 1844, length: 13, value: 'a165767970657283000309000b' }]);
   });
 
   it('immutables (0.4.0, codesize), the code alone: an immutable inserted after the runtime code', async () => {
     const deployed = await deploy('withImmutables', [5n]);
-    const result = await verify(jsonSubmission(deployed, '0.4.0+commit.e9db8d9f', input('withImmutables', { evmVersion: 'london', optimize: 'codesize' }), 'test.vy:test'), deployed, false);
+    const result = await verify(
+      jsonSubmission(deployed, '0.4.0+commit.e9db8d9f', input('withImmutables', { evmVersion: 'london', optimize: 'codesize' }), 'test.vy:test'),
+      deployed,
+      false,
+    );
     expect(result).toMatchObject({ runtimeMatch: 'partial', creationMatch: null });
     expect(result.transformations).toEqual({ runtime: [{ type: 'insert', reason: 'immutable', offset: 167, id: '0' }], creation: [] });
     expect(result.transformationValues.runtime).toEqual(
@@ -154,7 +167,10 @@ describe.skipIf(!ready)("lib-sourcify's Vyper verification tests", () => {
 
   it('immutables (0.4.0) with the creation: the constructor arguments inserted', async () => {
     const deployed = await deploy('withImmutables', [5n]);
-    const result = await verify(jsonSubmission(deployed, '0.4.0+commit.e9db8d9f', input('withImmutables', { evmVersion: 'london', optimize: 'codesize' }), 'test.vy:test'), deployed);
+    const result = await verify(
+      jsonSubmission(deployed, '0.4.0+commit.e9db8d9f', input('withImmutables', { evmVersion: 'london', optimize: 'codesize' }), 'test.vy:test'),
+      deployed,
+    );
     expect(result).toMatchObject({ runtimeMatch: 'partial', creationMatch: 'partial' });
     expect(result.transformations.creation).toEqual([{ type: 'insert', reason: 'constructorArguments', offset: 245 }]);
     expect(result.transformationValues.creation).toEqual({ constructorArguments: '0x0000000000000000000000000000000000000000000000000000000000000005' });
@@ -219,7 +235,9 @@ describe.skipIf(!ready)("Blockscout's Vyper verifier cases", () => {
     const c = JSON.parse(readFileSync(join(CASES, 'blockscout', file), 'utf8')) as BlockscoutCase;
     // Blockscout's deployed_bytecode is the compiled runtime code (without immutables): the
     // code at the address is what the init code leaves there.
-    const deployed = NOT_DEPLOYABLE.has(file) ? await placeForVerify(c.creation_bytecode, c.deployed_bytecode) : await deployForVerify(c.creation_bytecode, ACCOUNT);
+    const deployed = NOT_DEPLOYABLE.has(file)
+      ? await placeForVerify(c.creation_bytecode, c.deployed_bytecode)
+      : await deployForVerify(c.creation_bytecode, ACCOUNT);
     const { input, contractName } = blockscoutInput(c);
     const result = await verify(jsonSubmission(deployed, c.compiler_version, input, contractName), deployed);
     const beyond = BEYOND[`blockscout/${file.replace(/\.json$/, '')}`];
