@@ -92,7 +92,7 @@ export function decodeVyperTail(code: string, era: VyperAuxdataEra): VyperAuxdat
  */
 export function isVyperShapedAuxdata(value: string, era: VyperAuxdataEra): boolean {
   const position = vyperTailPosition(value, era);
-  if (!position || position.offset !== 0) return false;
+  if (position?.offset !== 0) return false;
   const cbor = era === 'version' ? value : value.slice(0, -4);
   return /^[0-9a-f]*$/.test(cbor) && isCborEncoded(cbor);
 }
