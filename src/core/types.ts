@@ -8,6 +8,12 @@ export type Address = `0x${string}`;
 /** How a submission's source is shaped (Etherscan's `codeformat`). */
 export type CodeFormat = 'solidity-single-file' | 'solidity-standard-json-input';
 
+/** How a Vyper submission's source is shaped: Etherscan's `vyper-json`, or one `.vy` file. */
+export type VyperCodeFormat = 'vyper-json' | 'vyper-single-file';
+
+/** The code format a verified contract is kept with: a Solidity or a Vyper one. */
+export type StoredCodeFormat = CodeFormat | VyperCodeFormat;
+
 /** A library placement: the name as the user gave it and its on-chain address. */
 export interface LibraryLink {
   name: string;
@@ -101,7 +107,7 @@ interface VyperSubmissionFields {
 
 /** Vyper's standard JSON input (Etherscan's `vyper-json`), parsed once when it was submitted. */
 export interface VyperJsonSubmission extends VyperSubmissionFields {
-  codeFormat: 'vyper-json';
+  codeFormat: Extract<VyperCodeFormat, 'vyper-json'>;
   /** The input as submitted (its settings untouched), validated: Vyper, inline sources. */
   vyperJson: VyperInput;
 }

@@ -237,6 +237,8 @@ export interface StoredCompiledContract {
   compilationId: string;
   /** Long version without `v`. */
   compilerVersion: string;
+  /** `Solidity`, `Yul` or `Vyper`: how the compiled contract is matched. */
+  language: string;
   path: string;
   name: string;
   compiled: CompiledContract;
@@ -258,6 +260,7 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
       'cc.id',
       'cc.compilationId',
       'c.compilerVersion',
+      'c.language',
       'cc.path',
       'cc.name',
       'cc.abi',
@@ -278,6 +281,7 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
     id: row.id,
     compilationId: row.compilationId,
     compilerVersion: row.compilerVersion,
+    language: row.language,
     path: row.path,
     name: row.name,
     compiled: {

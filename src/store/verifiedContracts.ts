@@ -7,8 +7,8 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { randomString } from '../core/random.js';
-import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
-import { metadataSourcePaths, settingsSummary } from '../verify/index.js';
+import type { Address, LibraryLink, MatchKind, StoredCodeFormat, VerificationMethod } from '../core/types.js';
+import { metadataSourcePaths, settingsSummaryOf } from '../verify/index.js';
 import { compilationSources } from './compilations.js';
 import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
@@ -22,10 +22,12 @@ export interface VerifiedContract {
   contractName: string;
   /** The source unit holding the contract ('' for a single file). */
   sourcePath: string;
-  /** Long form with the leading v: `v0.8.26+commit.8a97fa7a`. */
+  /** Long form with the leading v: `v0.8.26+commit.8a97fa7a`; a Vyper compiler's as Etherscan names it, with its commit: `vyper:0.4.3+commit.bff19ea2`. */
   compilerVersion: string;
-  codeFormat: CodeFormat;
-  /** The source text exactly as submitted (Solidity, or the standard JSON text). */
+  codeFormat: StoredCodeFormat;
+  /** The compilation's language: `Solidity`, `Yul` or `Vyper` (the store always says; absent: Solidity). */
+  language?: string;
+  /** The source text exactly as submitted (Solidity or Vyper, or the standard JSON text). */
   sourceCode: string;
   /** The sources that were compiled and that the metadata proves, by path. */
   sources: { path: string; content: string }[];
@@ -75,7 +77,7 @@ export interface NewVerifiedContract {
   sourcePath: string;
   /** Long form with `v`. */
   compilerVersion: string;
-  codeFormat: CodeFormat;
+  codeFormat: StoredCodeFormat;
   constructorArguments: string | null;
   libraries: LibraryLink[];
   licenseType: number;
@@ -363,7 +365,7 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     .innerJoin('compilations as c', 'c.id', 'cc.compilationId')
     .leftJoin('deployments as d', 'd.id', 'v.deploymentId')
     .selectAll('v')
-    .select(['cc.abi', 'cc.metadata', 'cc.compilationId', 'c.settings', 'd.transactionHash', 'd.blockNumber', 'd.creator', 'd.factory'])
+    .select(['cc.abi', 'cc.metadata', 'cc.compilationId', 'c.settings', 'c.language', 'd.transactionHash', 'd.blockNumber', 'd.creator', 'd.factory'])
     .where('v.address', '=', address.toLowerCase())
     .executeTakeFirst();
   if (!row) return null;
@@ -378,14 +380,15 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     contractName: row.contractName,
     sourcePath: row.sourcePath,
     compilerVersion: row.compilerVersion,
-    codeFormat: row.codeFormat as CodeFormat,
+    codeFormat: row.codeFormat as StoredCodeFormat,
     sourceCode: sourceCode ?? '',
     sources,
     unpublishedSources: compiled.length - sources.length,
     settings,
     abi: row.abi,
     metadata: row.metadata,
-    ...settingsSummary(settings),
+    language: row.language,
+    ...settingsSummaryOf(row.language, settings),
     constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
     libraries: decodeLibraries(row.libraries),
     licenseType: Number(row.licenseType),

@@ -34,7 +34,7 @@ export {
   submittedSettings,
   withChanges,
 } from './diagnose/index.js';
-export { codeFingerprint } from './fingerprint.js';
+export { codeFingerprint, deployedCodeFingerprint } from './fingerprint.js';
 export { type CodePart, type ContractMatch, matchCompiledContract } from './matchContract.js';
 export { type CopyMatch, type MatchCopyArgs, matchCopy } from './matchCopy.js';
 export { metadataSourcePaths } from './metadataSources.js';
@@ -51,7 +51,7 @@ export {
   type ProxyNotFoundReason,
   type ProxyPattern,
 } from './proxy/index.js';
-export { type SettingsSummary, settingsSummary } from './settingsSummary.js';
+export { type SettingsSummary, settingsSummary, settingsSummaryOf } from './settingsSummary.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export type { Transformation, TransformationValues } from './transformations.js';
