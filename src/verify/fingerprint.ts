@@ -1,5 +1,5 @@
 import { keccakOfText } from '../core/keccak.js';
-import { decodeVyperTail } from './vyper/vyperAuxdata.js';
+import { vyperAuxdataOfInitCode } from './vyper/vyperAuxdata.js';
 
 /** The start of the auxdata solc writes, by hash kind: `{ipfs: ...` and `{bzzr0|bzzr1: ...`. */
 const AUXDATA_STARTS = ['a264697066735822', 'a165627a7a72305820', 'a265627a7a72305820', 'a265627a7a72315820'];
@@ -41,33 +41,11 @@ export function codeFingerprint(code: string): string {
  */
 export function deployedCodeFingerprint(runtimeCode: string, creationCode: string | null): string {
   const runtime = runtimeCode.toLowerCase();
-  const sizes = creationCode ? vyperSizesOfInitCode(creationCode.toLowerCase()) : null;
-  if (sizes && sizes.immutableSize > 0 && runtime.length === (sizes.runtimeSize + sizes.immutableSize) * 2) {
+  const sizes = creationCode ? vyperAuxdataOfInitCode(creationCode.toLowerCase())?.auxdata : undefined;
+  if (sizes?.runtimeSize !== undefined && sizes.immutableSize && runtime.length === (sizes.runtimeSize + sizes.immutableSize) * 2) {
     return codeFingerprint(runtime.slice(0, sizes.runtimeSize * 2));
   }
   return codeFingerprint(runtime);
-}
-
-/** At most this many 32-byte words of constructor arguments are looked past for a Vyper auxdata. */
-const MAX_ARGUMENT_WORDS = 4096;
-
-/**
- * The sizes a Vyper init code's auxdata (0.3.10 on) gives, the init code being followed by its
- * constructor arguments (an ABI encoding: whole 32-byte words); null when it carries none.
- */
-function vyperSizesOfInitCode(initCode: string): { runtimeSize: number; immutableSize: number } | null {
-  for (let words = 0, end = initCode.length; words <= MAX_ARGUMENT_WORDS && end > 4; words++, end -= 64) {
-    // The auxdata's last two bytes count it, and it starts with the array's header (4 or 5 items).
-    const length = parseInt(initCode.slice(end - 4, end), 16);
-    const head = initCode.slice(end - length * 2, end - length * 2 + 2);
-    if (length < 11 || length > 128 || (head !== '84' && head !== '85')) continue;
-    for (const era of ['integrity', 'array'] as const) {
-      const auxdata = decodeVyperTail(initCode.slice(0, end), era);
-      if (auxdata?.runtimeSize !== undefined && auxdata.immutableSize !== undefined)
-        return { runtimeSize: auxdata.runtimeSize, immutableSize: auxdata.immutableSize };
-    }
-  }
-  return null;
 }
 
 /** Every auxdata block: the CBOR map from one of its known starts to its two length bytes. */

@@ -58,15 +58,36 @@ export type { Transformation, TransformationValues } from './transformations.js'
 export { canBeImproved, isBetterVerdict, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
 export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_OUTPUTS, vyperContractName } from './vyper/buildVyperInput.js';
+export {
+  type DiagnoseVyperArgs,
+  diagnoseVyperFailure,
+  type VyperDeployedFacts,
+  type VyperDiagnosis,
+  type VyperDiagnosisSetting,
+  type VyperSettingChange,
+  type VyperSubmittedSettings,
+  vyperDeployedFacts,
+  vyperSubmittedSettings,
+  withVyperChanges,
+} from './vyper/diagnoseVyper.js';
 export { type MatchVyperArgs, matchVyperContract, type VyperContractMatch } from './vyper/matchVyper.js';
 export {
   findVyperContractOutput,
   type VerifyVyperContractArgs,
+  type VyperPartialReason,
   type VyperVerificationResult,
   verifyVyperContract,
   vyperCompiledContract,
+  vyperPartialReason,
   vyperVersionOf,
 } from './vyper/verifyVyperContract.js';
-export { decodeVyperTail, type LocatedVyperAuxdata, locateVyperAuxdata, type VyperAuxdata, vyperTailPosition } from './vyper/vyperAuxdata.js';
+export {
+  decodeVyperTail,
+  type LocatedVyperAuxdata,
+  locateVyperAuxdata,
+  type VyperAuxdata,
+  vyperAuxdataOfInitCode,
+  vyperTailPosition,
+} from './vyper/vyperAuxdata.js';
 export { checkVyperJsonInput, parseVyperJsonText } from './vyper/vyperJsonInput.js';
 export type { VyperContractOutput, VyperError, VyperOutput } from './vyper/vyperTypes.js';

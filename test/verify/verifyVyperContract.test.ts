@@ -1,8 +1,9 @@
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SolproofError } from '../../src/core/errors.js';
 import type { Hex, VyperJsonSubmission, VyperSingleFileSubmission, VyperSubmission } from '../../src/core/types.js';
-import { errorSentence } from '../../src/texts/index.js';
-import { type VyperVerificationResult, verifyVyperContract } from '../../src/verify/index.js';
+import { errorSentence, vyperDiagnosisSentences, vyperPartialText } from '../../src/texts/index.js';
+import { diagnoseVyperFailure, type VyperVerificationResult, verifyVyperContract } from '../../src/verify/index.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
 import { rejection } from '../helpers/rejection.js';
@@ -201,6 +202,11 @@ describe.skipIf(!ready)('verifyVyperContract against anvil, with the real Vyper 
     expect(result.transformations.creation.map((t) => `${t.type}:${t.reason}`)).toEqual(['replace:cborAuxdata', 'insert:constructorArguments']);
     const replaced = result.transformationValues.creation.cborAuxdata!['1']!;
     expect(replaced).toContain(result.integrity.onchain!);
+    // The partial match says why: the sources differ from the deployed ones, and how to do better.
+    expect(result.partialBecause).toBe('integrity_differs');
+    expect(vyperPartialText(result.partialBecause!)).toMatch(
+      /^A partial match: the code is the same, but the integrity hash .* Submit the exact sources for a full match\.$/,
+    );
   });
 
   it('0.4.3: the code alone (no creation found) is a partial match: nothing proves the sources or the immutables', async () => {
@@ -290,5 +296,82 @@ describe.skipIf(!ready)('verifyVyperContract against anvil, with the real Vyper 
       const result = await verify(singleFile(deployed, `vyper:${version}`, PLAIN, 'Plain'), deployed);
       expect(result, version).toMatchObject({ matchKind: 'partial', creationMatch: 'partial', auxdataEra: era });
     }
+  });
+});
+
+/** A greeting that copies memory (MCOPY from cancun): its code depends on the EVM version. */
+const GREET = `# pragma version >=0.4.0
+greeting: public(String[64])
+
+@external
+def greet(name: String[32]) -> String[64]:
+    x: String[32] = name
+    y: String[32] = x
+    return concat("hi ", y)
+`;
+
+describe.skipIf(!ready)('diagnosing a Vyper failure: the change that makes it pass', () => {
+  const diagnose = async (submission: VyperSubmission, deployed: DeployedForVerify) => {
+    const failure = await rejection(verify(submission, deployed));
+    const diagnosis = await diagnoseVyperFailure({
+      compiler: testVyperCompiler(),
+      submission,
+      runtimeCode: deployed.runtimeCode,
+      creation: deployed.creation,
+      failure: failure as SolproofError,
+      compilerAvailable: (long) =>
+        testVyperCompiler()
+          .resolve(long)
+          .then(
+            () => true,
+            () => false,
+          ),
+      budget: { compiles: 12, ms: 300_000 },
+    });
+    return { failure, diagnosis, text: vyperDiagnosisSentences(diagnosis) };
+  };
+
+  it('the wrong version: the one the deployed auxdata names', async () => {
+    const input = vyperInput({ 'Greet.vy': GREET }, 'Greet.vy');
+    const deployed = await deploy('0.4.1', input, 'Greet.vy');
+    const { diagnosis, text } = await diagnose(singleFile(deployed, 'vyper:0.4.3', GREET, 'Greet'), deployed);
+    expect(diagnosis.facts).toMatchObject({ version: '0.4.1', era: 'integrity' });
+    expect(diagnosis.fix).toEqual({ changes: [{ setting: 'compilerVersion', from: 'vyper:0.4.3', to: 'vyper:0.4.1' }], matchKind: 'full' });
+    expect(text).toBe(
+      'The deployed code was compiled with Vyper 0.4.1 (read from its auxdata); you asked for vyper:0.4.3. It matches (a full match) with compiler vyper:0.4.1 (you sent: vyper:0.4.3).',
+    );
+  });
+
+  it('the wrong optimisation mode, and the wrong EVM version', async () => {
+    const unoptimised = await deploy('0.4.3', vyperInput({ 'Greet.vy': GREET }, 'Greet.vy', { optimize: 'none' }), 'Greet.vy');
+    const byMode = await diagnose(jsonSubmission(unoptimised, 'vyper:0.4.3', vyperInput({ 'Greet.vy': GREET }, 'Greet.vy'), 'Greet'), unoptimised);
+    expect(byMode.diagnosis.fix).toEqual({ changes: [{ setting: 'optimize', from: '', to: 'none' }], matchKind: 'full' });
+    expect(byMode.text).toBe('It matches (a full match) with optimisation "none" (you sent: the compiler default).');
+
+    const shanghai = await deploy('0.4.3', vyperInput({ 'Greet.vy': GREET }, 'Greet.vy', { evmVersion: 'shanghai' }), 'Greet.vy');
+    const byEvm = await diagnose(jsonSubmission(shanghai, 'vyper:0.4.3', vyperInput({ 'Greet.vy': GREET }, 'Greet.vy'), 'Greet'), shanghai);
+    expect(byEvm.diagnosis.fix).toEqual({ changes: [{ setting: 'evmVersion', from: '', to: 'shanghai' }], matchKind: 'full' });
+  });
+
+  it('sources that are not those deployed: no setting found, said so', async () => {
+    const deployed = await deploy('0.4.3', vyperInput({ 'Greet.vy': GREET }, 'Greet.vy'), 'Greet.vy');
+    const other = GREET.replace('"hi "', '"hello "');
+    const { diagnosis, text } = await diagnose(singleFile(deployed, 'vyper:0.4.3', other, 'Greet'), deployed);
+    expect(diagnosis.fix).toBeNull();
+    expect(text).toMatch(/^No setting tried made it match \(\d+ tried, \d+ compiles(, budget spent)?\)\.$/);
+  });
+
+  it('the wrong name: the contract of the sources that is deployed there', async () => {
+    const input = vyperInput({ 'Greet.vy': GREET, 'Plain.vy': PLAIN.replace('>=0.2.5', '>=0.4.0') }, 'Greet.vy');
+    const deployed = await deploy('0.4.3', input, 'Greet.vy');
+    const { failure, diagnosis } = await diagnose(jsonSubmission(deployed, 'vyper:0.4.3', input, 'Plain.vy:Plain'), deployed);
+    expect(failure.code).toBe('no_match');
+    expect(diagnosis.fix).toEqual({ changes: [{ setting: 'contractName', from: 'Plain.vy:Plain', to: 'Greet.vy:Greet' }], matchKind: 'full' });
+    const unnamed = await diagnose(jsonSubmission(deployed, 'vyper:0.4.3', input, 'Greeter'), deployed);
+    expect(unnamed.failure.code).toBe('contract_not_found_in_output');
+    expect(unnamed.diagnosis.fix).toEqual({ changes: [{ setting: 'contractName', from: 'Greeter', to: 'Greet.vy:Greet' }], matchKind: 'full' });
+    expect(unnamed.text).toBe(
+      'Greeter is not the contract deployed here; Greet.vy:Greet of your sources compiles to the deployed code. With that name it is a full match.',
+    );
   });
 });

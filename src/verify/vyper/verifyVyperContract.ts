@@ -79,6 +79,25 @@ export interface VyperVerificationResult extends ContractVerdict {
    * the init code matched, so the sources are exactly the deployed contract's (a full match).
    */
   integrity: { compiled: string | null; onchain: string | null; proven: boolean };
+  /** Why the match is only partial (see vyperPartialReason); null for a full match. */
+  partialBecause: VyperPartialReason | null;
+}
+
+/**
+ * Why a Vyper match is partial: no creation was found to compare (nothing proves the sources,
+ * or the immutables); the release writes no hash of its sources (before 0.4.1 a partial match
+ * is the most any verifier can give); the integrity hash differs (the sources are not exactly
+ * the deployed ones: a comment, whitespace, an imported file's text).
+ */
+export type VyperPartialReason = 'creation_not_found' | 'no_source_hash' | 'integrity_differs';
+
+export function vyperPartialReason(
+  result: Pick<VyperVerificationResult, 'matchKind' | 'creationMatch' | 'auxdataEra' | 'integrity'>,
+): VyperPartialReason | null {
+  if (result.matchKind === 'full') return null;
+  if (result.creationMatch === null) return 'creation_not_found';
+  if (result.auxdataEra !== 'integrity') return 'no_source_hash';
+  return result.integrity.compiled !== null && result.integrity.onchain !== result.integrity.compiled ? 'integrity_differs' : 'no_source_hash';
 }
 
 /**
@@ -115,8 +134,11 @@ export async function verifyVyperContract(args: VerifyVyperContractArgs): Promis
   }
   const settings = built.input.settings;
   const optimize = settings.optimize === true ? 'gas' : settings.optimize === false ? 'none' : (settings.optimize ?? '');
+  const verdict = contractVerdict(runtime, creation);
+  const proven = creation?.kind === 'full' && integrity.compiled !== null;
   return {
-    ...contractVerdict(runtime, creation),
+    ...verdict,
+    partialBecause: vyperPartialReason({ ...verdict, auxdataEra: auxdata.era, integrity: { ...integrity, proven } }),
     language: 'Vyper',
     creationCompared: args.creation !== null,
     contractName: built.contractName,
@@ -138,7 +160,7 @@ export async function verifyVyperContract(args: VerifyVyperContractArgs): Promis
     transformations: { runtime: runtime.transformations, creation: creation?.transformations ?? [] },
     transformationValues: { runtime: runtime.values, creation: creation?.values ?? {} },
     auxdataEra: auxdata.era,
-    integrity: { ...integrity, proven: creation?.kind === 'full' && integrity.compiled !== null },
+    integrity: { ...integrity, proven },
   };
 }
 

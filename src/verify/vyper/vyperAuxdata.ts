@@ -97,6 +97,25 @@ export function isVyperShapedAuxdata(value: string, era: VyperAuxdataEra): boole
   return /^[0-9a-f]*$/.test(cbor) && isCborEncoded(cbor);
 }
 
+/**
+ * The auxdata ending a Vyper init code (0.3.10 on) that constructor arguments may follow: they
+ * are an ABI encoding, whole 32-byte words, so the auxdata's end is looked for word by word
+ * from the end (at most 4096 words). Null when there is none.
+ */
+export function vyperAuxdataOfInitCode(initCode: string): { era: VyperAuxdataEra; auxdata: VyperAuxdata } | null {
+  for (let words = 0, end = initCode.length; words <= 4096 && end > 4; words++, end -= 64) {
+    // Its last two bytes count it, and it starts with the array's header (4 or 5 items).
+    const length = parseInt(initCode.slice(end - 4, end), 16);
+    const head = initCode.slice(end - length * 2, end - length * 2 + 2);
+    if (length < 11 || length > 128 || (head !== '84' && head !== '85')) continue;
+    for (const era of ['integrity', 'array'] as const) {
+      const auxdata = decodeVyperTail(initCode.slice(0, end), era);
+      if (auxdata) return { era, auxdata };
+    }
+  }
+  return null;
+}
+
 /** The auxdata of a compiled Vyper contract: where it sits in each code, and what it says. */
 export interface LocatedVyperAuxdata {
   era: VyperAuxdataEra;
