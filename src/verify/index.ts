@@ -71,6 +71,7 @@ export {
   withVyperChanges,
 } from './vyper/diagnoseVyper.js';
 export { type MatchVyperArgs, matchVyperContract, type VyperContractMatch } from './vyper/matchVyper.js';
+export { looksLikeVyperSource } from './vyper/sourceLanguage.js';
 export {
   findVyperContractOutput,
   type VerifyVyperContractArgs,
