@@ -15,6 +15,7 @@ import { CopyRecogniser } from '../../src/bytecodeDatabase/recogniseCopies.js';
 import { recordVerification } from '../../src/bytecodeDatabase/recordVerification.js';
 import { createRpcChainReader } from '../../src/chain/rpcChainReader.js';
 import type { Hex, VyperInput, VyperJsonSubmission } from '../../src/core/types.js';
+import { runVyperVerification } from '../../src/jobs/runVyperVerification.js';
 import { recordDeployment } from '../../src/store/deployments.js';
 import { getVerifiedContract } from '../../src/store/verifiedContracts.js';
 import { codeFingerprint, deployedCodeFingerprint, verifyVyperContract } from '../../src/verify/index.js';
@@ -171,5 +172,101 @@ describe.skipIf(!ready)('Vyper contracts in the bytecode database', () => {
       creationMatch: 'partial',
       codeFormat: 'vyper-json',
     });
+  });
+});
+
+describe.skipIf(!ready)('the Vyper verification job', () => {
+  const stores = useTestStores('sqlite');
+  const chain = createRpcChainReader({ rpcUrl: inject('rpcUrl') });
+  const logger = pino({ level: 'silent' });
+  const deps = () => ({
+    store: stores.store,
+    chain,
+    compiler: testVyperCompiler(),
+    generation: new ChainGeneration(stores.store.db, chain),
+    logger,
+    diagnosis: {
+      compilerAvailable: (long: string) =>
+        testVyperCompiler()
+          .resolve(long)
+          .then(
+            () => true,
+            () => false,
+          ),
+      budget: { compiles: 6, ms: 120_000 },
+      dailyLimit: 0,
+    },
+  });
+
+  it('passes and records a verdict, a dry run publishes nothing, and a failure comes with its diagnosis', async () => {
+    const input = vyperInput({ 'Vault.vy': VAULT('job') }, 'Vault.vy');
+    const { bytecode } = await compileVyperForTest('0.4.3', input, 'Vault.vy');
+    const deployed = await deployForVerify(`${bytecode}${args(3n)}` as Hex, ACCOUNT);
+    const edited = vyperInput({ 'Vault.vy': VAULT('job').replace('# A vault', '# The vault') }, 'Vault.vy');
+
+    const dry = await runVyperVerification(deps(), {
+      receipt: 'dry',
+      attempts: 1,
+      apiKeyId: null,
+      submission: submission(deployed, 'vyper:0.4.3', edited),
+      dryRun: true,
+    });
+    expect(dry).toEqual({
+      state: 'pass',
+      result: {
+        outcome: 'source_pass',
+        document: { matchKind: 'partial', creationMatch: 'partial', runtimeMatch: 'partial', partialBecause: 'integrity_differs', dryRun: true },
+      },
+    });
+    expect(await getVerifiedContract(stores.store.db, deployed.address)).toBeNull();
+
+    const partial = await runVyperVerification(deps(), {
+      receipt: 'partial',
+      attempts: 1,
+      apiKeyId: null,
+      submission: submission(deployed, 'vyper:0.4.3', edited),
+    });
+    expect(partial).toMatchObject({ state: 'pass', result: { document: { matchKind: 'partial', partialBecause: 'integrity_differs' } } });
+    // The exact sources replace the partial record with a full one.
+    const full = await runVyperVerification(deps(), { receipt: 'full', attempts: 1, apiKeyId: null, submission: submission(deployed, 'vyper:0.4.3', input) });
+    expect(full).toEqual({
+      state: 'pass',
+      result: { outcome: 'source_pass', document: { matchKind: 'full', creationMatch: 'full', runtimeMatch: 'full', replaced: true } },
+    });
+    expect(await getVerifiedContract(stores.store.db, deployed.address)).toMatchObject({ matchKind: 'full', receipt: 'full' });
+    expect(
+      await runVyperVerification(deps(), { receipt: 'again', attempts: 1, apiKeyId: null, submission: submission(deployed, 'vyper:0.4.3', input) }),
+    ).toEqual({
+      state: 'already_verified',
+    });
+
+    const other = await deployForVerify(`${bytecode}${args(4n)}` as Hex, ACCOUNT);
+    const wrong = await runVyperVerification(deps(), { receipt: 'wrong', attempts: 1, apiKeyId: null, submission: submission(other, 'vyper:0.4.1', input) });
+    expect(wrong).toMatchObject({
+      state: 'fail',
+      result: {
+        outcome: 'failure',
+        document: {
+          code: 'no_match',
+          reasonCode: 'wrong_compiler_version',
+          diagnosis: { language: 'Vyper', fix: { changes: [{ setting: 'compilerVersion', from: 'vyper:0.4.1', to: 'vyper:0.4.3' }], matchKind: 'full' } },
+        },
+      },
+    });
+  });
+
+  it('a node that cannot be reached puts the job back in the queue', async () => {
+    const down = createRpcChainReader({ rpcUrl: 'http://127.0.0.1:9', retryCount: 0, timeoutMs: 2000 });
+    const input = vyperInput({ 'Vault.vy': VAULT('down') }, 'Vault.vy');
+    const outcome = await runVyperVerification(
+      { ...deps(), chain: down },
+      {
+        receipt: 'down',
+        attempts: 1,
+        apiKeyId: null,
+        submission: { ...submission({ address: `0x${'12'.repeat(20)}` } as DeployedForVerify, 'vyper:0.4.3', input) },
+      },
+    );
+    expect(outcome).toMatchObject({ retry: true });
   });
 });
