@@ -27,14 +27,14 @@ import { compileVyperForTest, testVyperCompiler, vyperAvailable, vyperInput } fr
 const ACCOUNT = deployerAccount('bytecodeDatabase/vyperCopies');
 const ready = vyperAvailable();
 
-const VAULT = (tag: string, constructor = '@deploy') => `# pragma version >=0.3.10
+const VAULT = (tag: string, decorator = '@deploy') => `# pragma version >=0.3.10
 # SPDX-License-Identifier: MIT
 # A vault with an owner and a cap fixed at deployment (${tag}).
 OWNER: public(immutable(address))
 CAP: public(immutable(uint256))
 total: public(uint256)
 
-${constructor}
+${decorator}
 def __init__(cap: uint256):
     OWNER = msg.sender
     CAP = cap
