@@ -250,9 +250,7 @@ function invalidStandardJsonText(d: InvalidStandardJsonFacts): string {
     case 'not_an_object':
       return d.document === 'build' ? 'The build must be a JSON object' : 'The standard JSON input must be a JSON object';
     case 'not_solidity':
-      return d.language === '"Vyper"'
-        ? 'This is a Vyper standard JSON input: send it as codeformat vyper-json, with a Vyper compiler version (vyper:0.4.1)'
-        : `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
+      return `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
     case 'not_vyper':
       return `A vyper-json input must have "language": "Vyper" (got ${d.language}); send Solidity as solidity-standard-json-input with a solc version`;
     case 'interface_shape':

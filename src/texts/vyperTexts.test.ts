@@ -21,10 +21,6 @@ describe('the texts of Vyper refusals and verdicts', () => {
       'A vyper-json input must have "language": "Vyper" (got "Solidity"); send Solidity as solidity-standard-json-input with a solc version',
     ],
     [
-      new SolproofError('invalid_standard_json', { problem: 'not_solidity', language: '"Vyper"' }),
-      'This is a Vyper standard JSON input: send it as codeformat vyper-json, with a Vyper compiler version (vyper:0.4.1)',
-    ],
-    [
       new SolproofError('compiler_version_not_found', { version: 'vyper:0.9', why: 'not_a_version', compiler: 'vyper' }),
       'Compiler version vyper:0.9 is not a Vyper version (spell it vyper:0.4.1, or 0.4.1+commit.8a93dd27)',
     ],
