@@ -15,6 +15,7 @@ import { rejection } from '../../test/helpers/rejection.js';
 import { VYPER_DIR, vyperAvailable } from '../../test/helpers/vyper.js';
 import type { VyperInput } from '../core/types.js';
 import { errorSentence } from '../texts/index.js';
+import { createSolcCompiler } from './solcCompiler.js';
 import { buildVyperListing, createVyperCompiler, type VyperCompilerService } from './vyperCompiler.js';
 
 const ready = vyperAvailable();
@@ -114,6 +115,17 @@ describe.skipIf(!ready)('the Vyper compiler', () => {
     const output = await compiler.compile('vyper:0.4.3', input);
     expect(output.compiler).toBe('vyper-0.4.3');
     expect(output.contracts?.['Store.vy']?.['Store']?.evm?.bytecode?.object).toMatch(/^0x[0-9a-f]+$/);
+  });
+
+  it("compiles in solc's pool when given it: one concurrency bound, one count of compiles", async () => {
+    const solc = createSolcCompiler({ cacheDir: join(work, 'solc'), mirrorUrl: null, npmRegistryUrl: null, maxThreads: 1, warmUpCompiles: 0 });
+    try {
+      const compiler = make({ pool: solc.pool });
+      await compiler.compile('vyper:0.4.3', input);
+      expect(solc.stats()).toMatchObject({ compiles: 1, threads: 1 });
+    } finally {
+      await solc.close();
+    }
   });
 
   it('refuses a known release with another commit, a release before 0.2.5 and a release nobody has', async () => {
