@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { type Devnet, startDevnet } from '../src/chain/devnet.js';
 import { DEVNET_ACCOUNTS } from './helpers/accounts.js';
@@ -23,6 +26,10 @@ let service: RunningService | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
+  // The Vyper compilers (`npm test` has installed them already; a run of single files may not have):
+  // milliseconds when they are there. It fails only when SOLPROOF_REQUIRE names vyper.
+  const installed = spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'install-vyper.mjs')], { stdio: 'inherit' });
+  if (installed.status !== 0) throw new Error('scripts/install-vyper.mjs failed: the Vyper compilers are required');
   // One deployer account per test file keeps nonces from racing between files.
   devnet = await startDevnet({ accounts: DEVNET_ACCOUNTS });
   project.provide('rpcUrl', devnet.rpcUrl);

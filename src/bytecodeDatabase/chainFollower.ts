@@ -18,7 +18,7 @@ import type { Database } from '../store/database.js';
 import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.js';
 import { followedBlocksUpTo, forgetFollowedBlocks, recordFollowedBlock } from '../store/followedBlocks.js';
 import { removeVerifiedContracts, verifiedDeployedAfter } from '../store/verifiedContracts.js';
-import { codeFingerprint } from '../verify/index.js';
+import { deployedCodeFingerprint } from '../verify/index.js';
 import {
   type ChainGeneration,
   GENERATION_STATE,
@@ -256,7 +256,7 @@ export class ChainFollower {
       factory: c.factory,
       creationCodeHash: keccakOfHex(c.initCode),
       runtimeCodeHash: keccakOfHex(runtimeCode),
-      runtimeFingerprint: codeFingerprint(runtimeCode.slice(2)),
+      runtimeFingerprint: deployedCodeFingerprint(runtimeCode.slice(2), c.initCode.slice(2)),
     });
     try {
       const outcome = await this.o.recogniser.recognise(c.address, {

@@ -10,7 +10,7 @@ import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { Database } from '../store/database.js';
 import { creationCodeOf, type Deployment, latestDeployment, recordDeployment, saveCreationCode } from '../store/deployments.js';
-import { type ContractCreation, codeFingerprint } from '../verify/index.js';
+import { type ContractCreation, deployedCodeFingerprint } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 
@@ -78,9 +78,9 @@ export class ContractCreations implements CreationLookup {
       const runtimeCode = await chain.getCode(address);
       if (runtimeCode === '0x') return null;
       runtimeCodeHash = keccakOfHex(runtimeCode);
-      runtimeFingerprint = codeFingerprint(runtimeCode.slice(2));
       creation = await chain.findCreation(address);
       if (!creation) return null;
+      runtimeFingerprint = deployedCodeFingerprint(runtimeCode.slice(2), creation.creationCode.slice(2));
     }
     const origin = await chain.transactionOrigin(creation.transactionHash);
     if (!origin) {

@@ -13,7 +13,7 @@ import { findCopyTemplate } from '../store/copyTemplates.js';
 import type { Database } from '../store/database.js';
 import { deploymentsWithFingerprints, latestDeployment } from '../store/deployments.js';
 import { getStoredVerdict, getVerifiedName } from '../store/verifiedContracts.js';
-import { type ContractCreation, type CopyMatch, codeFingerprint, matchCopy, metadataHashOf, verdictRank } from '../verify/index.js';
+import { type ContractCreation, type CopyMatch, codeFingerprint, deployedCodeFingerprint, matchCopy, metadataHashOf, verdictRank } from '../verify/index.js';
 import type { ChainGeneration } from './chainGeneration.js';
 import type { ChainHistory } from './ports.js';
 import type { RecordCheck } from './recordCheck.js';
@@ -94,21 +94,42 @@ export class CopyRecogniser {
     let generation: string | undefined;
     let creation: ContractCreation | null | undefined = options.creation;
     let candidates = 0;
-    let best: { id: string; match: CopyMatch; compilationId: string } | null = null;
+    let best = null as { id: string; match: CopyMatch; compilationId: string } | null;
     const pinsMetadata = metadataHashOf(runtimeCode.slice(2)) !== null;
-    for await (const { id, ownMetadata } of this.candidates(runtimeCode, options.onlyCompiled, options.ownMetadataOnly === true)) {
-      const stored = await loadCompiledContract(db, id);
-      if (!stored) continue;
-      candidates++;
+    const search = async (found: AsyncGenerator<{ id: string; ownMetadata: boolean }>): Promise<void> => {
+      for await (const { id, ownMetadata } of found) {
+        const stored = await loadCompiledContract(db, id);
+        if (!stored) continue;
+        candidates++;
+        generation ??= await this.deps.generation.current();
+        if (creation === undefined) creation = await this.creationOf(address, generation);
+        const match = await matchCopy({
+          compiled: stored.compiled,
+          compilerVersion: stored.compilerVersion,
+          language: stored.language,
+          address,
+          runtimeCode,
+          creation,
+        });
+        if (!match || !(await this.librariesVerified(match, depth, options.verified))) continue;
+        if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
+        if (best.match.matchKind === 'full') break;
+        // A compilation of other metadata matches partially at best: once one matched as well as
+        // any of them can, the others (copies of one code share a fingerprint) can only tie.
+        if (!ownMetadata && pinsMetadata && verdictRank(best.match) >= bestPartialRank(creation ?? null)) break;
+      }
+    };
+    await search(this.candidates(runtimeCode, creation ?? null, options.onlyCompiled, options.ownMetadataOnly === true));
+    if (candidates === 0 && creation === undefined && !options.ownMetadataOnly) {
+      // A Vyper code with immutables is found by its runtime code alone, which its init code
+      // sizes: the init code of a recorded creation is read (no search: most addresses without
+      // a candidate are not worth one).
       generation ??= await this.deps.generation.current();
-      if (creation === undefined) creation = await this.creationOf(address, generation);
-      const match = await matchCopy({ compiled: stored.compiled, compilerVersion: stored.compilerVersion, address, runtimeCode, creation });
-      if (!match || !(await this.librariesVerified(match, depth, options.verified))) continue;
-      if (!best || verdictRank(match) > verdictRank(best.match)) best = { id, match, compilationId: stored.compilationId };
-      if (best.match.matchKind === 'full') break;
-      // A compilation of other metadata matches partially at best: once one matched as well as
-      // any of them can, the others (copies of one code share a fingerprint) can only tie.
-      if (!ownMetadata && pinsMetadata && verdictRank(best.match) >= bestPartialRank(creation ?? null)) break;
+      const recorded = await this.recordedCreationOf(address, generation);
+      if (recorded) {
+        creation = recorded;
+        await search(this.candidates(runtimeCode, recorded, options.onlyCompiled, false));
+      }
     }
     if (candidates === 0) return 'no_candidate';
     if (!best || generation === undefined) return 'no_match';
@@ -141,6 +162,7 @@ export class CopyRecogniser {
    */
   private async *candidates(
     runtimeCode: Hex,
+    creation: ContractCreation | null,
     only: ReadonlySet<string> | undefined,
     ownMetadataOnly: boolean,
   ): AsyncGenerator<{ id: string; ownMetadata: boolean }> {
@@ -161,8 +183,18 @@ export class CopyRecogniser {
       }
     }
     if (ownMetadataOnly) return;
-    for (const id of await compiledContractsWithFingerprint(db, codeFingerprint(runtimeCode.slice(2)), MAX_CANDIDATES)) {
-      if (!tried.has(id) && allowed(id)) yield { id, ownMetadata: false };
+    // A Vyper code with immutables has the fingerprint of its runtime code alone, which its init code sizes.
+    const fingerprints = new Set([
+      codeFingerprint(runtimeCode.slice(2)),
+      deployedCodeFingerprint(runtimeCode.slice(2), creation ? creation.creationCode.slice(2) : null),
+    ]);
+    for (const fingerprint of fingerprints) {
+      for (const id of await compiledContractsWithFingerprint(db, fingerprint, MAX_CANDIDATES)) {
+        if (!tried.has(id) && allowed(id)) {
+          tried.add(id);
+          yield { id, ownMetadata: false };
+        }
+      }
     }
   }
 
@@ -178,6 +210,12 @@ export class CopyRecogniser {
       if (verified !== name) return false;
     }
     return true;
+  }
+
+  /** The creation of a contract from its recorded deployment's transaction; null when none is recorded. */
+  private async recordedCreationOf(address: Address, generation: string): Promise<ContractCreation | null> {
+    const known = await latestDeployment(this.deps.db, address, generation);
+    return known?.transactionHash ? this.deps.chain.creationInTransaction(address, known.transactionHash as Hex) : null;
   }
 
   /** The creation of a contract: from its recorded deployment's transaction when there is one, else searched. */

@@ -7,10 +7,10 @@
  */
 import type { Kysely } from 'kysely';
 import { keccakOfHex } from '../core/keccak.js';
-import { licenseFromSource, publishedLicense } from '../core/licenseFromSource.js';
-import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
+import { licenseFromSource, publishedLicense, publishedVyperLicense } from '../core/licenseFromSource.js';
+import type { Address, Hex, LibraryLink, SourceSubmission, VyperSubmission } from '../core/types.js';
 import { saveBuild } from '../store/builds.js';
-import { type CompiledUnit, compilationSources, saveCompilation } from '../store/compilations.js';
+import { type CompiledUnit, type CompilerInput, compilationSources, saveCompilation } from '../store/compilations.js';
 import type { CopyTemplate } from '../store/copyTemplates.js';
 import type { Database } from '../store/database.js';
 import { recordDeployment } from '../store/deployments.js';
@@ -23,11 +23,12 @@ import {
   type BuildFormat,
   type ContractCreation,
   type CopyMatch,
-  codeFingerprint,
+  deployedCodeFingerprint,
   isBetterVerdict,
   type SolcInput,
   type VerdictStrength,
   type VerificationResult,
+  type VyperVerificationResult,
 } from '../verify/index.js';
 
 /** The libraries a code links, by the bare name Etherscan shows. */
@@ -54,6 +55,12 @@ export type VerifiedFrom =
       submission: SourceSubmission;
       /** How it matched, with the compilation it matched through. */
       result: VerificationResult;
+      receipt: string;
+    }
+  | {
+      /** A Vyper submission, compiled (or found compiled) and matched. */
+      vyper: VyperSubmission;
+      result: VyperVerificationResult;
       receipt: string;
     }
   | {
@@ -103,7 +110,7 @@ export async function recordVerification(db: Kysely<Database>, args: RecordVerif
 
 /** The parts of a record, and the documents it is made from (stored ones by id). */
 interface RecordParts {
-  compiled: { compilerVersion: string; input: SolcInput; unit: CompiledUnit } | { id: string };
+  compiled: { compilerVersion: string; input: CompilerInput; unit: CompiledUnit } | { id: string };
   input: InputDocument | { id: string };
   record: Omit<NewVerifiedContract, 'address' | 'compiledContractId' | 'inputDocumentId' | 'deploymentId'>;
   verdict: VerdictStrength;
@@ -143,6 +150,7 @@ function matchFields(
 
 /** Reads what a record needs before the write transaction starts (a copy's licence may need its sources). */
 async function whatToRecord(db: Kysely<Database>, from: VerifiedFrom): Promise<RecordParts> {
+  if ('vyper' in from) return vyperRecordParts(from.vyper, from.result, from.receipt);
   if ('submission' in from) {
     const { submission, result } = from;
     const compiledSource = result.compilerInput.sources[result.sourcePath]?.content;
@@ -200,6 +208,39 @@ async function whatToRecord(db: Kysely<Database>, from: VerifiedFrom): Promise<R
   };
 }
 
+/**
+ * A Vyper verdict: its compilation under the compiler's long version (`0.4.3+commit.bff19ea2`,
+ * the compilation's language telling it from solc's), served as submitted (the `vyper-json`
+ * input, or the `.vy` file), its compiler as Etherscan names it with the commit kept
+ * (`vyper:0.4.3+commit.bff19ea2`), its licence from the file's `# SPDX-License-Identifier:`.
+ */
+function vyperRecordParts(submission: VyperSubmission, result: VyperVerificationResult, receipt: string): RecordParts {
+  const source = submission.codeFormat === 'vyper-single-file' ? submission.sourceCode : (result.compilerInput.sources[result.sourcePath]?.content ?? '');
+  return {
+    compiled: {
+      compilerVersion: result.compilerVersion,
+      input: result.compilerInput,
+      unit: { path: result.sourcePath, name: result.contractName, compiled: result.compiled },
+    },
+    input:
+      submission.codeFormat === 'vyper-json'
+        ? { kind: 'standard-json', input: submission.vyperJson as unknown as Record<string, unknown> }
+        : { kind: 'single-file', content: submission.sourceCode },
+    record: {
+      ...matchFields(result),
+      contractName: result.contractName,
+      sourcePath: result.sourcePath,
+      compilerVersion: `vyper:${result.compilerVersion}`,
+      codeFormat: submission.codeFormat,
+      licenseType: publishedVyperLicense(source, submission.licenseType),
+      method: 'submitted',
+      similarTo: null,
+      receipt,
+    },
+    verdict: { ...result, method: 'submitted' },
+  };
+}
+
 /** The standard JSON input that was compiled, without the service's output selection. */
 function compiledInput(result: VerificationResult): Record<string, unknown> {
   const { outputSelection: _outputSelection, ...settings } = result.compilerInput.settings;
@@ -219,7 +260,7 @@ async function recordSeenDeployment(db: Kysely<Database>, seen: SeenDeployment):
     factory: seen.factory ?? (seen.creation?.byFactory ? seen.creation.creator : null),
     creationCodeHash: seen.creation ? keccakOfHex(seen.creation.creationCode) : null,
     runtimeCodeHash: keccakOfHex(seen.runtimeCode),
-    runtimeFingerprint: codeFingerprint(seen.runtimeCode.slice(2)),
+    runtimeFingerprint: deployedCodeFingerprint(seen.runtimeCode.slice(2), seen.creation ? seen.creation.creationCode.slice(2) : null),
   });
 }
 

@@ -8,6 +8,7 @@ import type { CompilerBuild, CompilerListing } from '../core/compilerListing.js'
 import { SOLC_RELEASES } from '../core/solcReleases.js';
 import { CompilerList, type CompilerListOptions } from './compilerList.js';
 import { ReleaseRegistry } from './releaseRegistry.js';
+import { createVyperCompiler } from './vyperCompiler.js';
 
 /** An HTTP server on 127.0.0.1 answering fixed JSON documents by path, recording each request. */
 interface Stub {
@@ -204,5 +205,34 @@ describe('the compiler list', () => {
     expect(listing.builds.filter((b) => b.sources.length > 0)).toHaveLength(1);
     expect(listing.sources.mirror).toMatchObject({ fetchedAt: null, ageSeconds: null, builds: 0 });
     expect(listing.sources.npm!.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('lists the Vyper releases beside solc, the installed ones as cached, with what their fields mean', async () => {
+    const cacheDir = cacheWith([]);
+    const localDir = mkdtempSync(join(tmpdir(), 'solproof-vyper-local-'));
+    dirs.push(localDir);
+    // A release binary dropped in the directory of installed compilers.
+    writeFileSync(join(localDir, 'vyper.0.4.1+commit.8a93dd27.linux'), '#!/bin/sh\n', { mode: 0o755 });
+    const vyper = createVyperCompiler({ cacheDir: join(cacheDir, 'vyper'), localDir, releaseListUrl: null });
+    try {
+      const listing = await listFor(cacheDir, null, null, { vyper }).list();
+      expect(listing.vyper?.builds[0]).toMatchObject({ version: '0.4.3', compilerVersion: 'vyper:0.4.3', known: true, cached: false });
+      expect(listing.vyper?.builds.find((b) => b.version === '0.4.1')).toEqual({
+        version: '0.4.1',
+        longVersion: '0.4.1+commit.8a93dd27',
+        compilerVersion: 'vyper:0.4.1',
+        prerelease: false,
+        known: true,
+        cached: true,
+        sources: ['local'],
+      });
+      expect(listing.vyper?.builds.at(-1)?.version).toBe('0.2.5');
+      expect(listing.vyper?.mirror).toBeUndefined();
+      expect(listing.fields['vyper.builds[].compilerVersion']).toMatch(/^what to send as compilerversion/);
+      // Without Vyper compilers the list is solc's alone.
+      expect((await listFor(cacheDir, null, null).list()).vyper).toBeUndefined();
+    } finally {
+      await vyper.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompilerListing, CompilerListSourceName } from '../core/compilerListing.js';
+import { type CompilerListing, type CompilerListSourceName, VYPER_LISTING_FIELDS, type VyperListing } from '../core/compilerListing.js';
 import type { Logger } from '../core/log.js';
 import { SOLC_RELEASES } from '../core/solcReleases.js';
 import { buildCompilerListing, type SourceSnapshot } from './buildCompilerListing.js';
@@ -29,6 +29,8 @@ export interface CompilerListOptions {
   firstWaitMs?: number;
   now?: () => number;
   logger?: Logger;
+  /** The Vyper compilers (createVyperCompiler): their releases join the list as `vyper`. */
+  vyper?: { listing(): Promise<VyperListing> };
 }
 
 const FILE_NAME = 'compiler-list.json';
@@ -70,13 +72,15 @@ export class CompilerList {
     const refreshing = this.refreshIfStale();
     // Only a service that never had any list waits, and only for its first refresh.
     if (refreshing && !this.attempted && this.neverFetched()) await settleWithin(refreshing, this.options.firstWaitMs ?? 5_000);
-    return buildCompilerListing({
+    const listing = buildCompilerListing({
       lookup: this.options.releases.lookup,
       knownReleases: this.knownReleases(),
       cached: await cachedVersions(this.options.cacheDir),
       ...this.snapshots,
       now: this.now(),
     });
+    if (!this.options.vyper) return listing;
+    return { ...listing, vyper: await this.options.vyper.listing(), fields: { ...listing.fields, ...VYPER_LISTING_FIELDS } };
   }
 
   /** Starts a refresh of the stale sources unless one runs; returns the running refresh, if any. */

@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { CompactOutput, CompileTask, FailureReason, ParseTask, VersionTask, WarmUpTask, WorkerResult } from './compileWorker.js';
-import { type CompileFailureFacts, runNativeCompiler } from './nativeCompiler.js';
+import { type CompileFailureFacts, type NativeCommand, runNativeCompiler } from './nativeCompiler.js';
 import { WARM_UP_INPUTS } from './warmUpInput.js';
 
 export interface CompilerPoolOptions {
@@ -303,7 +303,7 @@ export class CompilerPool {
    * output is handed to a worker thread to be parsed there. `signal` kills the process (or
    * stops the parse) and rejects with compile_cancelled.
    */
-  async compileNative(path: string, input: string, signal?: AbortSignal): Promise<PoolCompileResult> {
+  async compileNative(path: string, input: string, signal?: AbortSignal, command?: NativeCommand): Promise<PoolCompileResult> {
     const release = await this.acquireSlot(signal);
     let output: Uint8Array;
     const t0 = performance.now();
@@ -313,6 +313,7 @@ export class CompilerPool {
         maxMemoryMb: this.options.maxMemoryMb,
         maxOutputBytes: this.maxOutputBytes,
         ...(signal ? { signal } : {}),
+        ...(command ? { command } : {}),
       });
       if (!result.ok) {
         if (result.reason === 'timeout') {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompilerCrashFacts } from '../core/errors.js';
@@ -11,6 +11,20 @@ export interface NativeRunOptions {
   maxOutputBytes?: number;
   /** Kills the compiler process when it fires: the run ends with reason `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * How the compiler is run, for a compiler that is not solc: its arguments (the input still
+   * comes on stdin), variables added to its environment, and whether it may start processes of
+   * its own. Such a compiler (a Python program, a PyInstaller binary that unpacks itself and
+   * runs a child) gets a process group of its own: the memory of every process in it counts,
+   * and a kill kills them all.
+   */
+  command?: NativeCommand;
+}
+
+export interface NativeCommand {
+  args: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  processGroup?: boolean;
 }
 
 /** How a compile ended without output: what the process said, how it ended, and the output's size when that was the trouble. */
@@ -37,11 +51,15 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
   const scratch = await mkdtemp(join(tmpdir(), 'solproof-solc-'));
   try {
     return await new Promise<NativeRunResult>((resolve) => {
-      const child = spawn(binaryPath, ['--standard-json', '--base-path', scratch], {
+      const command = options.command;
+      const child = spawn(binaryPath, command ? [...command.args] : ['--standard-json', '--base-path', scratch], {
         cwd: scratch,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C' },
+        // TMPDIR: a self-unpacking binary unpacks into the scratch directory, removed with it.
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C', TMPDIR: scratch, ...command?.env },
+        detached: command?.processGroup === true,
       });
+      const group = command?.processGroup === true;
       const stdout: Buffer[] = [];
       let stdoutBytes = 0;
       let stderr = '';
@@ -49,19 +67,16 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       const kill = (result: NativeRunResult): void => {
         if (verdict) return;
         verdict = result;
-        child.kill('SIGKILL');
+        killProcess(child.pid, group, () => child.kill('SIGKILL'));
       };
 
       const timer = setTimeout(() => kill({ ok: false, reason: 'timeout', detail: '' }), options.timeoutMs);
       const capKb = options.maxMemoryMb * 1024;
       const poll = setInterval(() => {
         if (child.pid === undefined) return;
-        readFile(`/proc/${child.pid}/status`, 'utf8').then(
-          (status) => {
-            const m = /VmRSS:\s+(\d+) kB/.exec(status);
-            if (m && Number(m[1]) > capKb) {
-              kill({ ok: false, reason: 'out_of_memory', detail: '' });
-            }
+        (group ? treeRssKb(child.pid) : rssKb(child.pid)).then(
+          (kb) => {
+            if (kb > capKb) kill({ ok: false, reason: 'out_of_memory', detail: '' });
           },
           () => undefined, // the process has just exited
         );
@@ -95,6 +110,8 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
       };
       child.on('error', (e) => finish({ ok: false, reason: 'crashed', detail: e.message, cause: 'could_not_run' }));
       child.on('close', (code, signal) => {
+        // Whatever the compiler left behind in its group goes with it.
+        if (group) killProcess(child.pid, true, () => undefined);
         if (code === 0 && stdoutBytes > 0 && stdoutBytes <= maxOutputBytes) {
           const output = new Uint8Array(new ArrayBuffer(stdoutBytes));
           let at = 0;
@@ -118,4 +135,42 @@ export async function runNativeCompiler(binaryPath: string, input: string, optio
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Kills a process, or its whole process group (a negative pid); `fallback` when that cannot be done. */
+function killProcess(pid: number | undefined, group: boolean, fallback: () => void): void {
+  if (pid === undefined) {
+    fallback();
+    return;
+  }
+  try {
+    process.kill(group ? -pid : pid, 'SIGKILL');
+  } catch {
+    // Already gone (ESRCH): nothing left to stop.
+    fallback();
+  }
+}
+
+/** The resident memory of one process, in kB. */
+async function rssKb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The resident memory of a process and of every process below it, in kB. */
+async function treeRssKb(pid: number, depth = 0): Promise<number> {
+  let total = await rssKb(pid);
+  if (depth > 8) return total;
+  for (const child of await childrenOf(pid)) total += await treeRssKb(child, depth + 1).catch(() => 0);
+  return total;
+}
+
+async function childrenOf(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const text = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
+    for (const id of text.split(' ')) if (/^\d+$/.test(id)) children.push(Number(id));
+  }
+  return children;
 }

@@ -60,6 +60,8 @@ export interface SolcCompiler extends Compiler {
   resolve(version: string): Promise<ResolvedCompiler>;
   /** Which commit each release has (what the submission check asks). */
   releases: ReleaseRegistry;
+  /** The pool its compiles run in: other compiler families (createVyperCompiler) share its bound and limits. */
+  pool: CompilerPool;
   stats(): SolcCompilerStats;
   close(): Promise<void>;
 }
@@ -124,6 +126,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     compile,
     resolve: (version: string): Promise<ResolvedCompiler> => downloadCache.resolve(version),
     releases,
+    pool,
     stats: () => ({ ...pool.stats(), downloads: { ...downloads } }),
     close: () => pool.close(),
   };

@@ -51,8 +51,10 @@ export interface CompilerListing {
   sources: Partial<Record<CompilerListSourceName, CompilerListSourceState>>;
   /** When this answer was put together (ISO 8601). */
   generatedAt: string;
-  /** What each field means (the texts of COMPILER_LISTING_FIELDS). */
+  /** What each field means (the texts of COMPILER_LISTING_FIELDS, and VYPER_LISTING_FIELDS with `vyper`). */
   fields: Readonly<Record<string, string>>;
+  /** The Vyper compilers; absent when the service has no Vyper compiler. */
+  vyper?: VyperListing;
 }
 
 /** The meaning of every field, served with the list and shown on the API page. */
@@ -72,4 +74,46 @@ export const COMPILER_LISTING_FIELDS: Readonly<Record<string, string>> = {
   'sources.mirror, sources.npm':
     'one per configured source (absent when not configured): url, fetchedAt (when the list in use was fetched, null if never), ageSeconds, builds (how many it offers), and error and failedAt when the last refresh failed (the older list stays in use)',
   generatedAt: 'when this answer was put together; lists older than 10 minutes are refreshed in the background',
+};
+
+/** Where a Vyper compiler can be had: installed in the local directory, in the download cache, or from the release list. */
+export type VyperBuildSource = 'local' | 'cache' | 'mirror';
+
+/** One Vyper release or prerelease the service can compile with, or knows of. */
+export interface VyperBuild {
+  /** `0.4.1`, `0.4.1rc2` */
+  version: string;
+  /** `0.4.1+commit.8a93dd27`; null when nothing has told the commit */
+  longVersion: string | null;
+  /** `vyper:0.4.1`: what to send as compilerversion (Etherscan's spelling) */
+  compilerVersion: string;
+  prerelease: boolean;
+  /** In the release table shipped with the service. */
+  known: boolean;
+  /** Installed here or in the download cache: no download needed. */
+  cached: boolean;
+  /** In the order local, cache, mirror; empty when none offers it (known only from the table). */
+  sources: VyperBuildSource[];
+}
+
+/** The Vyper part of the compiler list, newest first. */
+export interface VyperListing {
+  builds: VyperBuild[];
+  /** The release list (absent when downloads are off). */
+  mirror?: CompilerListSourceState;
+}
+
+/** The meaning of the Vyper fields, served with the list. */
+export const VYPER_LISTING_FIELDS: Readonly<Record<string, string>> = {
+  'vyper.builds[]':
+    'every Vyper release and prerelease from 0.2.5 on (the first whose binary reads a standard JSON input) that the release table knows, the local compiler directory holds or the release list offers; newest first',
+  'vyper.builds[].version': 'the release (0.4.1) or prerelease (0.4.1rc2)',
+  'vyper.builds[].longVersion': 'the release with the commit its binary is named with (0.4.1+commit.8a93dd27); null when nothing has told the commit',
+  'vyper.builds[].compilerVersion': 'what to send as compilerversion (vyper:0.4.1, as Etherscan spells Vyper compilers)',
+  'vyper.builds[].prerelease': 'true for an alpha, beta or release candidate',
+  'vyper.builds[].known': 'true when the release table shipped with the service has it',
+  'vyper.builds[].cached': 'true when it is installed here or downloaded already: verifying with it needs no download',
+  'vyper.builds[].sources':
+    'where it can be had: "local" (the directory of installed compilers), "cache" (downloaded before), "mirror" (the release list of Vyper\'s published binaries)',
+  'vyper.mirror': 'the release list: url, fetchedAt, ageSeconds, builds, and error and failedAt when the last refresh failed',
 };

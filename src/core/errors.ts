@@ -11,7 +11,8 @@ export interface CompilerErrorFact {
   formattedMessage?: string;
   errorCode?: string;
   type?: string;
-  sourceLocation?: { file: string; start: number; end: number };
+  /** solc gives byte offsets; Vyper gives a line and a column instead (start and end are then -1). */
+  sourceLocation?: { file: string; start: number; end: number; line?: number; column?: number };
 }
 
 /** A line of a flattened file that was blanked so it would compile (see verify/flatteningRepairs). */
@@ -57,13 +58,23 @@ export type InvalidInputFacts =
   | { problem: 'invalid_address'; address: string }
   | { problem: 'negative_block_number' }
   | { problem: 'invalid_storage_slot' }
-  | { problem: 'stored_request_unreadable'; why: string };
+  | { problem: 'stored_request_unreadable'; why: string }
+  /** Vyper sources named with a solc version (`v0.8.26+commit.8a97fa7a`): Vyper versions are spelled `vyper:0.4.1`. */
+  | { problem: 'solc_version_for_vyper'; compilerVersion: string }
+  /** Vyper sources sent as Solidity (a `.vy` file, or Vyper's pragmas, under a Solidity code format). */
+  | { problem: 'vyper_source_as_solidity'; compilerVersion: string }
+  /** A Vyper compiler named for Solidity sources. */
+  | { problem: 'vyper_version_for_solidity'; compilerVersion: string };
 
 /** What may be wrong with a standard JSON input or a build file (one `problem` each). */
 export type InvalidStandardJsonFacts =
   | { problem: 'not_json'; document: 'input' | 'build'; parserMessage: string }
   | { problem: 'not_an_object'; document: 'input' | 'build' }
   | { problem: 'not_solidity'; language: string }
+  /** A `vyper-json` submission whose input is not Vyper's (`"language": "Solidity"` sent as vyper-json). */
+  | { problem: 'not_vyper'; language: string }
+  /** A Vyper interface that is neither `{content}` text nor an `{abi}` list. */
+  | { problem: 'interface_shape'; path: string }
   | { problem: 'no_sources' }
   | { problem: 'too_many_sources'; max: number }
   | { problem: 'source_not_an_object'; path: string }
@@ -95,15 +106,22 @@ export interface ErrorDetails {
    * The sources do not compile. `flatteningRepairs`: the lines of a flattened file to remove;
    * `remaining`: the errors still there once they are removed.
    */
-  compiler_error: { errors: CompilerErrorFact[]; flatteningRepairs?: FlatteningRepairFact[]; remaining?: CompilerErrorFact[] };
+  compiler_error: { errors: CompilerErrorFact[]; flatteningRepairs?: FlatteningRepairFact[]; remaining?: CompilerErrorFact[]; language?: 'Vyper' };
   abstract_contract: { contractName: string; flatteningRepairs?: FlatteningRepairFact[] };
   /** A whole build whose contracts all compile to no code (interfaces, abstract contracts). */
   no_contract_in_build: Record<string, never>;
   contract_not_deployed: { address: string };
   already_verified: Record<string, never>;
   // compilers
-  compiler_version_not_found: { version: string; why: 'not_available' | 'not_a_version' | 'not_a_release'; release?: string; longVersion?: string };
-  compiler_download_failed: { version: string; failures: string[] };
+  /** `compiler`: absent for solc; `vyper` for a Vyper compiler (its versions are spelled `vyper:0.4.1`). */
+  compiler_version_not_found: {
+    version: string;
+    why: 'not_available' | 'not_a_version' | 'not_a_release';
+    release?: string;
+    longVersion?: string;
+    compiler?: 'vyper';
+  };
+  compiler_download_failed: { version: string; failures: string[]; compiler?: 'vyper' };
   compile_timeout: { timeoutMs: number };
   compile_out_of_memory: { maxMemoryMb: number; detail?: string };
   compile_output_too_large: { maxOutputBytes: number; size?: number };

@@ -23,6 +23,8 @@ export interface SourcePassResult {
   metadataSettingsFromCode?: MetadataSettingFromCode[];
   /** A licence code the submission chose that the source's SPDX line overruled (the published one). */
   licenseOverruled?: { chosen: number; published: number };
+  /** Why a Vyper match is only partial: `integrity_differs`, `no_source_hash`, `creation_not_found` (verify's VyperPartialReason). */
+  partialBecause?: string;
 }
 
 /** A metadata setting read from deployed code without a metadata hash, compiled instead of the submitted one. */

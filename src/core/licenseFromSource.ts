@@ -47,6 +47,20 @@ export function spdxLicense(source: string): number | null {
 }
 
 /**
+ * The licence code a Vyper source's first `# SPDX-License-Identifier:` comment line names; null
+ * when there is none or it has no code.
+ */
+export function vyperSpdxLicense(source: string): number | null {
+  const m = /^[ \t]*#[ \t]*SPDX-License-Identifier:[ \t]*([A-Za-z0-9.+-]+)/m.exec(source);
+  return m ? (SPDX_TO_CODE[m[1]!] ?? null) : null;
+}
+
+/** publishedLicense for a Vyper source. */
+export function publishedVyperLicense(source: string, submitted: number | null): number {
+  return vyperSpdxLicense(source) ?? (submitted || 1);
+}
+
+/**
  * The licence a verified contract is published with: the one its own source file declares (the
  * sources are what is proven, a submitter's choice is not), else the submitted one, else None.
  */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { canonicalJson } from '../core/canonicalJson.js';
 import { keccakOfText } from '../core/keccak.js';
+import type { VyperInput } from '../core/types.js';
 import { type CompiledAuxdata, type CompiledContract, codeFingerprint, metadataHashOf, type SolcInput } from '../verify/index.js';
 import type { Database } from './database.js';
 
@@ -35,19 +36,53 @@ export interface CompilationIdentity {
   settings: Record<string, unknown>;
 }
 
+/** A compiler input of either family: solc's standard JSON or Vyper's. */
+export type CompilerInput = SolcInput | VyperInput;
+
 /**
  * The id of compiling `input` with `compilerVersion`: sha256 of the version and the canonical
  * JSON of language, sources by hash and settings less outputSelection (which cannot change
- * the code). Migration 0006 computes the same id for the records it moves.
+ * the code). Migration 0006 computes the same id for the records it moves. A Vyper input's
+ * interfaces and storage layout overrides change its code too: they are part of its id (a
+ * text by its hash, an ABI as it is).
  */
-export function compilationIdentity(compilerVersion: string, input: SolcInput): CompilationIdentity {
+export function compilationIdentity(compilerVersion: string, input: CompilerInput): CompilationIdentity {
   const version = compilerVersion.trim().replace(/^v/, '');
   const { outputSelection: _outputSelection, ...settings } = (input.settings ?? {}) as Record<string, unknown>;
   const sourceHashes: Record<string, string> = {};
   for (const [path, source] of Object.entries(input.sources)) sourceHashes[path] = sourceHash(source.content ?? '');
   const language = input.language ?? 'Solidity';
-  const id = sha256Hex(`${version}\n${canonicalJson({ language, sources: sourceHashes, settings })}`);
+  const extra: Record<string, unknown> = {};
+  if (language === 'Vyper') {
+    const vyper = input as VyperInput;
+    if (vyper.interfaces && Object.keys(vyper.interfaces).length > 0) {
+      extra['interfaces'] = Object.fromEntries(
+        Object.entries(vyper.interfaces).map(([path, item]) => [path, textOf(item) !== null ? sourceHash(textOf(item)!) : item]),
+      );
+    }
+    if (vyper.storage_layout_overrides !== undefined) extra['storage_layout_overrides'] = vyper.storage_layout_overrides;
+  }
+  const id = sha256Hex(`${version}\n${canonicalJson({ language, sources: sourceHashes, settings, ...extra })}`);
   return { id, compilerVersion: version, language, sourceHashes, settings };
+}
+
+/** A Vyper interface given as text: its text; null for an ABI or a manifest. */
+function textOf(item: unknown): string | null {
+  const content = (item as { content?: unknown } | null)?.content;
+  return !Array.isArray(item) && typeof content === 'string' ? content : null;
+}
+
+/** The source files of an input: its sources, and a Vyper input's interface files given as text. */
+function inputFiles(input: CompilerInput): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [path, source] of Object.entries(input.sources)) files[path] = source.content ?? '';
+  if (input.language === 'Vyper') {
+    for (const [path, item] of Object.entries((input as VyperInput).interfaces ?? {})) {
+      const text = textOf(item);
+      if (!Object.hasOwn(files, path) && text !== null) files[path] = text;
+    }
+  }
+  return files;
 }
 
 /** The id of one contract of a compilation. */
@@ -98,14 +133,12 @@ export interface CompiledUnit {
 export async function saveCompilation(
   db: Kysely<Database>,
   compilerVersion: string,
-  input: SolcInput,
+  input: CompilerInput,
   units: readonly CompiledUnit[],
 ): Promise<{ compilationId: string; contractIds: string[] }> {
   const identity = compilationIdentity(compilerVersion, input);
-  await saveSources(
-    db,
-    Object.values(input.sources).map((s) => s.content ?? ''),
-  );
+  const files = inputFiles(input);
+  await saveSources(db, Object.values(files));
   await db
     .insertInto('compilations')
     .values({
@@ -119,9 +152,9 @@ export async function saveCompilation(
     .execute();
   // Many rows a statement: an input of thousands of files holds the store's one connection for
   // a few statements, not thousands (reads wait for it on SQLite).
-  const links = Object.entries(identity.sourceHashes)
+  const links = Object.entries(files)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([path, hash]) => ({ compilationId: identity.id, path, sourceHash: hash }));
+    .map(([path, content]) => ({ compilationId: identity.id, path, sourceHash: sourceHash(content) }));
   for (let i = 0; i < links.length; i += ROWS_PER_STATEMENT) {
     await db
       .insertInto('compilationSources')
@@ -204,6 +237,8 @@ export interface StoredCompiledContract {
   compilationId: string;
   /** Long version without `v`. */
   compilerVersion: string;
+  /** `Solidity`, `Yul` or `Vyper`: how the compiled contract is matched. */
+  language: string;
   path: string;
   name: string;
   compiled: CompiledContract;
@@ -225,6 +260,7 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
       'cc.id',
       'cc.compilationId',
       'c.compilerVersion',
+      'c.language',
       'cc.path',
       'cc.name',
       'cc.abi',
@@ -245,6 +281,7 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
     id: row.id,
     compilationId: row.compilationId,
     compilerVersion: row.compilerVersion,
+    language: row.language,
     path: row.path,
     name: row.name,
     compiled: {

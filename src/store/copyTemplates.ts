@@ -5,12 +5,12 @@
  * recorded as verified by that build.
  */
 import type { Kysely } from 'kysely';
-import type { Address, CodeFormat, VerificationMethod } from '../core/types.js';
+import type { Address, StoredCodeFormat, VerificationMethod } from '../core/types.js';
 import type { Database } from './database.js';
 
 export interface CopyTemplate {
   inputDocumentId: string;
-  codeFormat: CodeFormat;
+  codeFormat: StoredCodeFormat;
   /** Long form with `v`. */
   compilerVersion: string;
   /** Null when the copy's licence is to be read from its sources (a build's contracts). */
@@ -61,7 +61,7 @@ export async function findCopyTemplate(db: Kysely<Database>, id: string, address
     const byBuild = own.method === 'build';
     return {
       inputDocumentId: own.inputDocumentId,
-      codeFormat: own.codeFormat as CodeFormat,
+      codeFormat: own.codeFormat as StoredCodeFormat,
       compilerVersion: own.compilerVersion,
       licenseType: Number(own.licenseType),
       contractName: own.contractName,
@@ -107,7 +107,7 @@ async function fromHistory(db: Kysely<Database>, old: { address: string; record:
   const through = sameAddress ? await verified(record['similarTo']) : old.reason === 'replaced' ? await verified(old.address) : null;
   return {
     inputDocumentId: record['inputDocumentId'],
-    codeFormat: String(record['codeFormat']) as CodeFormat,
+    codeFormat: String(record['codeFormat']) as StoredCodeFormat,
     compilerVersion: String(record['compilerVersion']),
     licenseType: Number(record['licenseType'] ?? 0),
     contractName: String(record['contractName']),

@@ -52,6 +52,7 @@ describeOnDialects('verified contracts', (dialect) => {
       ...SAMPLE_DOCUMENTS,
       metadata: '{"compiler":{"version":"0.8.26+commit.8a97fa7a"}}',
       settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' },
+      language: 'Solidity',
       address: '0x00000000000000000000000000000000000000aa',
       deployment: null,
       // The sample's metadata lists no sources: nothing tells its files apart, all are published.

@@ -7,8 +7,8 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { randomString } from '../core/random.js';
-import type { Address, CodeFormat, LibraryLink, MatchKind, VerificationMethod } from '../core/types.js';
-import { metadataSourcePaths, settingsSummary } from '../verify/index.js';
+import type { Address, LibraryLink, MatchKind, StoredCodeFormat, VerificationMethod } from '../core/types.js';
+import { metadataSourcePaths, settingsSummaryOf } from '../verify/index.js';
 import { compilationSources } from './compilations.js';
 import type { Database, HistoryReason, VerifiedContractsTable } from './database.js';
 import { isPostgres } from './dialect.js';
@@ -22,10 +22,10 @@ export interface VerifiedContract {
   contractName: string;
   /** The source unit holding the contract ('' for a single file). */
   sourcePath: string;
-  /** Long form with the leading v: `v0.8.26+commit.8a97fa7a`. */
+  /** Long form with the leading v: `v0.8.26+commit.8a97fa7a`; a Vyper compiler's as Etherscan names it, with its commit: `vyper:0.4.3+commit.bff19ea2`. */
   compilerVersion: string;
-  codeFormat: CodeFormat;
-  /** The compilation's language (`Solidity`). */
+  codeFormat: StoredCodeFormat;
+  /** The compilation's language: `Solidity` or `Vyper`. */
   language: string;
   /** The sources that were compiled and that the metadata proves, by path. */
   sources: { path: string; content: string }[];
@@ -75,7 +75,7 @@ export interface NewVerifiedContract {
   sourcePath: string;
   /** Long form with `v`. */
   compilerVersion: string;
-  codeFormat: CodeFormat;
+  codeFormat: StoredCodeFormat;
   constructorArguments: string | null;
   libraries: LibraryLink[];
   licenseType: number;
@@ -385,14 +385,14 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     contractName: row.contractName,
     sourcePath: row.sourcePath,
     compilerVersion: row.compilerVersion,
-    codeFormat: row.codeFormat as CodeFormat,
+    codeFormat: row.codeFormat as StoredCodeFormat,
     language: row.language,
     sources,
     unpublishedSources: compiled.length - sources.length,
     settings,
     abi: row.abi,
     metadata: row.metadata,
-    ...settingsSummary(settings),
+    ...settingsSummaryOf(row.language, settings),
     constructorArguments: Number(row.constructorArgumentsKnown) === 1 ? row.constructorArguments : null,
     libraries: decodeLibraries(row.libraries),
     licenseType: Number(row.licenseType),

@@ -225,3 +225,73 @@ export function correctedCommand(d: DiagnosisView): CorrectedCommand | null {
   }
   return out;
 }
+
+/** A Vyper diagnosis (verify/'s VyperDiagnosis, structurally). */
+export interface VyperDiagnosisView {
+  language: 'Vyper';
+  code: string;
+  facts: {
+    version: string | null;
+    era: string | null;
+    integrity: string | null;
+    sent: { compilerVersion: string; optimize: string; evmVersion: string; contractName: string };
+  };
+  fix: { changes: DiagnosisChangeView[]; matchKind: string } | null;
+  tried: number;
+  compiles: number;
+  budgetSpent: boolean;
+  limitReached?: 'compiles' | 'time' | null;
+}
+
+/** One change to a Vyper submission, as the setting a user changes. */
+export function vyperChangeText(c: DiagnosisChangeView): string {
+  switch (c.setting) {
+    case 'compilerVersion':
+      return `compiler ${c.to} (you sent: ${c.from})`;
+    case 'optimize':
+      return `optimisation ${c.to === 'true' ? 'on' : c.to === 'false' ? 'off' : `"${c.to}"`} (you sent: ${shown(c.from)})`;
+    case 'evmVersion':
+      return `EVM version ${c.to} (you sent: ${shown(c.from)})`;
+    case 'contractName':
+      return `contract name ${c.to} (you sent: ${c.from})`;
+    default:
+      return `${c.setting} ${c.to} (you sent: ${shown(c.from)})`;
+  }
+}
+
+/** A Vyper diagnosis as sentences for a failure text: what the deployed code says, then the fix or that none was found. */
+export function vyperDiagnosisSentences(d: VyperDiagnosisView): string {
+  const out: string[] = [];
+  const sent = /(\d+\.\d+\.\d+)/.exec(d.facts.sent.compilerVersion)?.[1] ?? null;
+  if (d.facts.version && sent && d.facts.version !== sent) {
+    out.push(`The deployed code was compiled with Vyper ${d.facts.version} (read from its auxdata); you asked for ${d.facts.sent.compilerVersion}.`);
+  }
+  const nameChange = d.fix?.changes.find((c) => c.setting === 'contractName');
+  if (nameChange) out.push(`${nameChange.from} is not the contract deployed here; ${nameChange.to} of your sources compiles to the deployed code.`);
+  if (d.fix) {
+    const others = d.fix.changes.filter((c) => c.setting !== 'contractName');
+    const kind = d.fix.matchKind === 'full' ? 'a full match' : 'a partial match';
+    out.push(others.length > 0 ? `It matches (${kind}) with ${others.map(vyperChangeText).join(' and ')}.` : `With that name it is ${kind}.`);
+    return out.join(' ');
+  }
+  const limit = searchLimitText(d);
+  out.push(`No setting tried made it match (${d.tried} tried, ${d.compiles} compiles${limit ? `, ${limit}` : ''}).`);
+  return out.join(' ');
+}
+
+/** Why a Vyper contract verified only partially (verify/'s VyperPartialReason), for the answer and the contract's page. */
+export function vyperPartialText(reason: string): string {
+  switch (reason) {
+    case 'integrity_differs':
+      return (
+        'A partial match: the code is the same, but the integrity hash in the deployed init code is another: these sources are not exactly ' +
+        "the deployed ones (a comment, whitespace or an imported file's text differs). Submit the exact sources for a full match."
+      );
+    case 'no_source_hash':
+      return 'A partial match: Vyper before 0.4.1 writes no hash of the sources into the code, so no verifier can prove them byte for byte (from 0.4.1 the integrity hash does).';
+    case 'creation_not_found':
+      return "A partial match: the creation transaction was not found, and a Vyper runtime code carries no hash of its sources (nor proves its immutables' values).";
+    default:
+      return 'A partial match.';
+  }
+}

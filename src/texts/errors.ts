@@ -33,10 +33,11 @@ export function flatteningRepairsText(repairs: readonly FlatteningRepairFact[]):
   return repairs.map((r) => `line ${r.line} (${flatteningWhyText(r.why)}: ${r.text.trim().slice(0, 80)})`).join(', ');
 }
 
-/** The first error solc reported, as `Solidity Compilation Error: ...`. */
-export function compilerErrorsText(errors: readonly CompilerErrorFact[]): string {
+/** The first error the compiler reported, as `Solidity Compilation Error: ...` (`Vyper Compilation Error: ...` for Vyper's). */
+export function compilerErrorsText(errors: readonly CompilerErrorFact[], language?: 'Vyper'): string {
   const first = errors.find((e) => e.severity === 'error') ?? errors[0];
-  return TEXT.compilationError(first ? (first.formattedMessage ?? first.message).trim() : 'the compiler reported an error');
+  const message = first ? (first.formattedMessage ?? first.message).trim() : 'the compiler reported an error';
+  return language === 'Vyper' ? TEXT.vyperCompilationError(message) : TEXT.compilationError(message);
 }
 
 /** What went wrong, in the facts' words (of a SolproofError, or of the code and facts a job kept). */
@@ -65,7 +66,7 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       return withRepairs(`Library ${e.details.library} is deployed at ${e.details.onchain}, not at ${e.details.submitted}`, e.details.flatteningRepairs);
     case 'compiler_error': {
       const d = e.details;
-      const text = compilerErrorsText(d.errors);
+      const text = compilerErrorsText(d.errors, d.language);
       if (!d.flatteningRepairs || d.flatteningRepairs.length === 0) return text;
       return `${text} Remove from the flattened file: ${flatteningRepairsText(d.flatteningRepairs)}.${d.remaining ? ` Without them: ${compilerErrorsText(d.remaining)}` : ''}`;
     }
@@ -81,18 +82,25 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
     case 'already_verified':
       return TEXT.alreadyVerified;
     case 'compiler_version_not_found': {
-      const version = `v${e.details.version.replace(/^v/, '')}`;
+      const vyper = e.details.compiler === 'vyper';
+      const version = vyper ? `vyper:${e.details.version.replace(/^vyper:/, '')}` : `v${e.details.version.replace(/^v/, '')}`;
       switch (e.details.why) {
         case 'not_a_version':
-          return `Compiler version ${version} is not a valid compiler version`;
+          return vyper
+            ? `Compiler version ${e.details.version} is not a Vyper version (spell it vyper:0.4.1, or 0.4.1+commit.8a93dd27)`
+            : `Compiler version ${version} is not a valid compiler version`;
         case 'not_a_release':
-          return `Compiler version ${version} is not a solc release: ${e.details.release ?? ''} is v${e.details.longVersion ?? ''}`;
+          return vyper
+            ? `Compiler version ${version} is not a Vyper release: ${e.details.release ?? ''} is vyper:${e.details.longVersion ?? ''}`
+            : `Compiler version ${version} is not a solc release: ${e.details.release ?? ''} is v${e.details.longVersion ?? ''}`;
         default:
           return `Compiler version ${version} is not available from any compiler source`;
       }
     }
     case 'compiler_download_failed':
-      return `Compiler version v${e.details.version} could not be downloaded; try again later`;
+      return e.details.compiler === 'vyper'
+        ? `Compiler version vyper:${e.details.version} could not be downloaded; try again later`
+        : `Compiler version v${e.details.version} could not be downloaded; try again later`;
     case 'compile_timeout':
       return timeLimitText(e.details.timeoutMs);
     case 'compile_out_of_memory':
@@ -226,6 +234,12 @@ function invalidInputText(d: InvalidInputFacts): string {
       return 'Invalid storage slot.';
     case 'stored_request_unreadable':
       return `The stored request cannot be read: ${d.why}`;
+    case 'solc_version_for_vyper':
+      return `${d.compilerVersion} is a solc version, and these are Vyper sources: name a Vyper compiler (vyper:0.4.1, as Etherscan spells it)`;
+    case 'vyper_source_as_solidity':
+      return `These sources are Vyper, not Solidity: send them as vyper-json (or a .vy file) with a Vyper compiler version (vyper:0.4.1), not ${d.compilerVersion}`;
+    case 'vyper_version_for_solidity':
+      return `${d.compilerVersion} is a Vyper compiler, and these sources are Solidity: name a solc version (v0.8.26+commit.8a97fa7a)`;
   }
 }
 
@@ -237,6 +251,10 @@ function invalidStandardJsonText(d: InvalidStandardJsonFacts): string {
       return d.document === 'build' ? 'The build must be a JSON object' : 'The standard JSON input must be a JSON object';
     case 'not_solidity':
       return `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
+    case 'not_vyper':
+      return `A vyper-json input must have "language": "Vyper" (got ${d.language}); send Solidity as solidity-standard-json-input with a solc version`;
+    case 'interface_shape':
+      return `Interface "${d.path}" must be {"content": text} or {"abi": [...]}`;
     case 'no_sources':
       return 'The standard JSON input has no "sources"';
     case 'too_many_sources':

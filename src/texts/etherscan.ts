@@ -43,6 +43,7 @@ export const TEXT = {
     `Unable to locate ContractCode at ${address}: the node had no code there at block ${block}` +
     (waitedMs > 0 ? ` (still none after waiting ${Number((waitedMs / 1000).toFixed(1))} s)` : ''),
   compilationError: (message: string) => `Solidity Compilation Error: ${message}`,
+  vyperCompilationError: (message: string) => `Vyper Compilation Error: ${message}`,
   /** After a failure's reason: where its diagnosis is shown in full. */
   receiptPage: (url: string) => `Diagnosis: ${url}`,
   failWithReason: (reason: string) => (reason ? `Fail - Unable to verify. ${reason}` : 'Fail - Unable to verify'),

@@ -6,7 +6,7 @@
  */
 import type { ErrorFacts } from '../core/errors.js';
 import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
-import { type DiagnosisView, diagnosisSentences } from './diagnosis.js';
+import { type DiagnosisView, diagnosisSentences, type VyperDiagnosisView, vyperDiagnosisSentences } from './diagnosis.js';
 import { compilerErrorsText, errorSentence, flatteningRepairsText, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
@@ -83,7 +83,9 @@ export function sourceFailureReason(job: JobView): string {
   if (failure) {
     const plain = verdictReason(failure);
     const more = failure.diagnosis
-      ? diagnosisSentences(failure.diagnosis as DiagnosisView)
+      ? (failure.diagnosis as { language?: unknown }).language === 'Vyper'
+        ? vyperDiagnosisSentences(failure.diagnosis as VyperDiagnosisView)
+        : diagnosisSentences(failure.diagnosis as DiagnosisView)
       : failure.diagnosisSkipped
         ? `${errorSentence(failure.diagnosisSkipped)}.`
         : null;
@@ -152,7 +154,7 @@ export function buildStatusText(job: JobView): StatusText {
 function buildFailureText(failure: ErrorFacts): string {
   switch (failure.code) {
     case 'compiler_error':
-      return compilerErrorsText(failure.details.errors);
+      return compilerErrorsText(failure.details.errors, failure.details.language);
     case 'compile_timeout':
     case 'compile_out_of_memory':
     case 'compile_output_too_large':

@@ -1,4 +1,5 @@
 import { keccakOfText } from '../core/keccak.js';
+import { vyperAuxdataOfInitCode } from './vyper/vyperAuxdata.js';
 
 /** The start of the auxdata solc writes, by hash kind: `{ipfs: ...` and `{bzzr0|bzzr1: ...`. */
 const AUXDATA_STARTS = ['a264697066735822', 'a165627a7a72305820', 'a265627a7a72305820', 'a265627a7a72315820'];
@@ -30,6 +31,21 @@ export function codeFingerprint(code: string): string {
     }
   }
   return keccakOfText(out.join(''));
+}
+
+/**
+ * The fingerprint of a deployed code, knowing the init code that deployed it. A Vyper contract
+ * (0.3.10 on) with immutables holds them after its runtime code; its init code's auxdata gives
+ * the runtime code's size, and the fingerprint is that of the runtime code alone, as compiled.
+ * Any other code's is codeFingerprint's. Both codes hex without 0x.
+ */
+export function deployedCodeFingerprint(runtimeCode: string, creationCode: string | null): string {
+  const runtime = runtimeCode.toLowerCase();
+  const sizes = creationCode ? vyperAuxdataOfInitCode(creationCode.toLowerCase())?.auxdata : undefined;
+  if (sizes?.runtimeSize !== undefined && sizes.immutableSize && runtime.length === (sizes.runtimeSize + sizes.immutableSize) * 2) {
+    return codeFingerprint(runtime.slice(0, sizes.runtimeSize * 2));
+  }
+  return codeFingerprint(runtime);
 }
 
 /** Every auxdata block: the CBOR map from one of its known starts to its two length bytes. */

@@ -34,11 +34,11 @@ export {
   submittedSettings,
   withChanges,
 } from './diagnose/index.js';
-export { codeFingerprint } from './fingerprint.js';
+export { codeFingerprint, deployedCodeFingerprint } from './fingerprint.js';
 export { type CodePart, type ContractMatch, matchCompiledContract } from './matchContract.js';
 export { type CopyMatch, type MatchCopyArgs, matchCopy } from './matchCopy.js';
 export { metadataSourcePaths } from './metadataSources.js';
-export type { ChainLog, ChainReader, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader } from './ports.js';
+export type { ChainLog, ChainReader, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader, VyperCompiler } from './ports.js';
 export {
   type DetectProxyOptions,
   detectProxy,
@@ -51,9 +51,44 @@ export {
   type ProxyNotFoundReason,
   type ProxyPattern,
 } from './proxy/index.js';
-export { type SettingsSummary, settingsSummary } from './settingsSummary.js';
+export { type SettingsSummary, settingsSummary, settingsSummaryOf } from './settingsSummary.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export { canBeImproved, isBetterVerdict, type ProvenMatch, provenMatch, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
+export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_OUTPUTS, vyperContractName } from './vyper/buildVyperInput.js';
+export {
+  type DiagnoseVyperArgs,
+  diagnoseVyperFailure,
+  type VyperDeployedFacts,
+  type VyperDiagnosis,
+  type VyperDiagnosisSetting,
+  type VyperSettingChange,
+  type VyperSubmittedSettings,
+  vyperDeployedFacts,
+  vyperSubmittedSettings,
+  withVyperChanges,
+} from './vyper/diagnoseVyper.js';
+export { type MatchVyperArgs, matchVyperContract, type VyperContractMatch } from './vyper/matchVyper.js';
+export { looksLikeVyperSource } from './vyper/sourceLanguage.js';
+export {
+  findVyperContractOutput,
+  type VerifyVyperContractArgs,
+  type VyperPartialReason,
+  type VyperVerificationResult,
+  verifyVyperContract,
+  vyperCompiledContract,
+  vyperPartialReason,
+  vyperVersionOf,
+} from './vyper/verifyVyperContract.js';
+export {
+  decodeVyperTail,
+  type LocatedVyperAuxdata,
+  locateVyperAuxdata,
+  type VyperAuxdata,
+  vyperAuxdataOfInitCode,
+  vyperTailPosition,
+} from './vyper/vyperAuxdata.js';
+export { checkVyperJsonInput, parseVyperJsonText } from './vyper/vyperJsonInput.js';
+export type { VyperContractOutput, VyperError, VyperOutput } from './vyper/vyperTypes.js';

@@ -1,18 +1,22 @@
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import { strip0x } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
+import { parseVyperVersion } from '../core/vyperVersion.js';
 import { swarmSourceOf, tailAuxdata } from './auxdata.js';
 import type { CompiledContract } from './compiledContract.js';
 import { type ContractVerdict, contractVerdict } from './contractVerdict.js';
 import { matchCompiledContract } from './matchContract.js';
 import type { ContractCreation } from './ports.js';
 import type { Transformation, TransformationValues } from './transformations.js';
+import { matchVyperContract } from './vyper/matchVyper.js';
 
 export interface MatchCopyArgs {
   /** A compiled contract from the bytecode database. */
   compiled: CompiledContract;
   /** Long version without `v`. */
   compilerVersion: string;
+  /** The compilation's language: `Vyper` is matched as Vyper code is; anything else as solc's. */
+  language?: string;
   address: Address;
   /** `eth_getCode` at the address. */
   runtimeCode: Hex;
@@ -42,12 +46,16 @@ export interface CopyMatch extends ContractVerdict {
 export async function matchCopy(args: MatchCopyArgs): Promise<CopyMatch | null> {
   const runtimeCode = strip0x(args.runtimeCode).toLowerCase();
   if (runtimeCode === '' || args.compiled.runtime.code === '') return null;
-  const { runtime, creation } = await matchCompiledContract({
-    compiled: args.compiled,
-    version: parseVersionNumbers(args.compilerVersion),
-    runtimeCode,
-    creation: args.creation,
-  });
+  const vyperVersion = args.language === 'Vyper' ? parseVyperVersion(args.compilerVersion) : null;
+  if (args.language === 'Vyper' && !vyperVersion) return null;
+  const { runtime, creation } = vyperVersion
+    ? matchVyperContract({ compiled: args.compiled, version: vyperVersion, runtimeCode, creation: args.creation })
+    : await matchCompiledContract({
+        compiled: args.compiled,
+        version: parseVersionNumbers(args.compilerVersion),
+        runtimeCode,
+        creation: args.creation,
+      });
   if (!runtime) return null;
   const protection = runtime.values.callProtection;
   if (protection !== undefined && protection.toLowerCase() !== args.address.toLowerCase()) return null;

@@ -1,6 +1,7 @@
-import type { Address, Hex } from '../core/types.js';
+import type { Address, Hex, VyperInput } from '../core/types.js';
 import type { CompiledContract } from './compiledContract.js';
 import type { SolcInput, SolcOutput } from './solcTypes.js';
+import type { VyperOutput } from './vyper/vyperTypes.js';
 
 /**
  * Compiles a standard JSON input with one exact compiler version.
@@ -16,12 +17,24 @@ export interface Compiler {
 }
 
 /**
+ * Compiles a Vyper standard JSON input with one Vyper release. `version` is the long form
+ * without prefix (`0.4.1+commit.8a93dd27`), or a release alone (`0.4.4`) that the compiler
+ * sources know the commit of. Throws SolproofError as Compiler does (compiler_version_not_found
+ * and compiler_download_failed with `compiler: 'vyper'`); Vyper's own errors come back in
+ * `output.errors`.
+ */
+export interface VyperCompiler {
+  compile(version: string, input: VyperInput, signal?: AbortSignal): Promise<VyperOutput>;
+}
+
+/**
  * Compilations already made (the bytecode database): a contract found here needs no compile.
- * Keyed by the compiler version and the input without its outputSelection.
+ * Keyed by the compiler version and the input without its outputSelection (its language is
+ * part of it: a Vyper input is never taken for a solc one).
  */
 export interface KnownCompilations {
   /** The contract `sourcePath:contractName` of compiling `input` with `version`, or null when not stored. */
-  find(version: string, input: SolcInput, sourcePath: string, contractName: string): Promise<CompiledContract | null>;
+  find(version: string, input: SolcInput | VyperInput, sourcePath: string, contractName: string): Promise<CompiledContract | null>;
 }
 
 /** Where and how a contract was created. */

@@ -10,6 +10,22 @@ export interface SettingsSummary {
   viaIR: boolean;
 }
 
+/**
+ * The summary of a compilation's settings in its language: a Vyper compilation's optimisation is
+ * its mode (`none` turns it off; a boolean in releases before 0.3.10), it has no runs (0) and no
+ * IR pipeline in solc's sense (false).
+ */
+export function settingsSummaryOf(language: string, settings: Record<string, unknown>): SettingsSummary {
+  if (language !== 'Vyper') return settingsSummary(settings);
+  const optimize = settings['optimize'];
+  return {
+    optimizationUsed: optimize !== 'none' && optimize !== false,
+    runs: 0,
+    evmVersion: typeof settings['evmVersion'] === 'string' ? settings['evmVersion'] : '',
+    viaIR: false,
+  };
+}
+
 export function settingsSummary(settings: SolcSettings | Record<string, unknown>): SettingsSummary {
   const s = settings as SolcSettings;
   return {

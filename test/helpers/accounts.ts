@@ -1,5 +1,5 @@
 /** Funded accounts on the suite's anvil (globalSetup starts it with this many). */
-export const DEVNET_ACCOUNTS = 64;
+export const DEVNET_ACCOUNTS = 80;
 
 /**
  * Which funded account each test file deploys from: a file's place in this list. Two files
@@ -65,6 +65,9 @@ const DEPLOYERS = [
   'attacks/compileShare',
   'limits/keylessClients',
   'attacks/keylessStalls',
+  'verify/verifyVyperContract',
+  'verify/vyperCases',
+  'bytecodeDatabase/vyperCopies',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

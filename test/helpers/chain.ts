@@ -1,8 +1,8 @@
-import { type Abi, createPublicClient, createWalletClient, http, type PublicClient, type WalletClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Abi, bytesToHex, createPublicClient, createWalletClient, http, type PublicClient, type WalletClient } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
-import { devnetAccounts } from '../../src/chain/devnet.js';
+import { DEVNET_MNEMONIC } from '../../src/chain/devnet.js';
 import type { Address, Hex } from '../../src/core/types.js';
 import type { ContractCreation } from '../../src/verify/index.js';
 import { DEVNET_ACCOUNTS } from './accounts.js';
@@ -31,11 +31,27 @@ export async function deployBuilt(clients: ReturnType<typeof clientsOn>, built: 
   return receipt.contractAddress!.toLowerCase() as Address;
 }
 
+const keys = new Map<number, Hex>();
+
+/**
+ * The private key of one devnet account, derived once per process: deriving all of them from
+ * the mnemonic (a PBKDF2 each) took seconds on every deployment.
+ */
+function devnetKey(accountIndex: number): Hex {
+  if (accountIndex < 0 || accountIndex >= DEVNET_ACCOUNTS) throw new Error(`no devnet account ${accountIndex}`);
+  let key = keys.get(accountIndex);
+  if (!key) {
+    key = bytesToHex(mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: accountIndex }).getHdKey().privateKey!);
+    keys.set(accountIndex, key);
+  }
+  return key;
+}
+
 /** Clients for the suite's shared anvil. Account index picks a deployer (tests use their own to avoid nonce races). */
 export function devnetClients(accountIndex = 0): { rpcUrl: string; publicClient: PublicClient; walletClient: WalletClient; account: Address } {
   const rpcUrl = inject('rpcUrl');
   const chain = { ...foundry, id: inject('chainId'), rpcUrls: { default: { http: [rpcUrl] } } };
-  const key = devnetAccounts(DEVNET_ACCOUNTS)[accountIndex]!.privateKey;
+  const key = devnetKey(accountIndex);
   const account = privateKeyToAccount(key);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
   const walletClient = createWalletClient({ chain, account, transport: http(rpcUrl) });

@@ -1,9 +1,10 @@
 /**
- * What some tests need from the machine: PostgreSQL, Redis, Debian's Chromium. Where one is
- * missing its tests are skipped with a warning, unless SOLPROOF_REQUIRE names it (`.ci/run`
- * sets postgres,redis,chromium): then the test file fails, so a green run proves the tests ran.
+ * What some tests need from the machine: PostgreSQL, Redis, Debian's Chromium, the Vyper
+ * compilers from PyPI (scripts/install-vyper.mjs). Where one is missing its tests are skipped
+ * with a warning, unless SOLPROOF_REQUIRE names it (`.ci/run` sets postgres,redis,chromium,vyper):
+ * then the test file fails, so a green run proves the tests ran.
  */
-export type Requirement = 'postgres' | 'redis' | 'chromium';
+export type Requirement = 'postgres' | 'redis' | 'chromium' | 'vyper';
 
 const REQUIRED = new Set(
   (process.env.SOLPROOF_REQUIRE ?? '')

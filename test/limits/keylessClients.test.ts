@@ -198,7 +198,7 @@ describe.skipIf(unavailable !== null)('keyless clients on two API nodes sharing 
     expect(await endedOnes([newcomer, second])).toEqual([]);
   });
 
-  it("Sourcify's 429s say when to come back: its rate, the address being verified, the client's daily quota", async () => {
+  it("Sourcify's 429s say when to come back: its rate, the client's own job at the address, its daily quota", async () => {
     const node = nodes[1]!;
     const sources = [0, 1].map((i) => `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Quota${i} { uint256 public n = ${i}; }\n`);
     const targets = [];
@@ -226,8 +226,8 @@ describe.skipIf(unavailable !== null)('keyless clients on two API nodes sharing 
     const tooFast = await post(targets[1]!.address, targets[1]!.body, '2001:db8:a:b::2');
     expect([tooFast.status, tooFast.body.customCode, tooFast.retryAfter]).toEqual([429, 'too_many_requests', '1']);
     await pause(tooFast.retryAfter);
-    // The address is being verified (its job is queued): ask again in a few seconds.
-    const busy = await post(targets[0]!.address, targets[0]!.body, '192.0.2.77');
+    // The same /64's own job for the address is queued: its duplicate is told to ask again in a few seconds.
+    const busy = await post(targets[0]!.address, targets[0]!.body, '2001:db8:a:b::9');
     expect([busy.status, busy.body.customCode, busy.retryAfter]).toEqual([429, 'duplicate_verification_request', '5']);
     await pause(tooFast.retryAfter);
     // --sourcify-daily-quota 1, used by the /64's first submission: back at the next UTC midnight.

@@ -4,6 +4,7 @@ export function diagnosisReasonCode(d: { code: string; fix: { changes: readonly 
   const bySetting: Record<string, string> = {
     compilerVersion: 'wrong_compiler_version',
     optimizer: 'wrong_optimizer',
+    optimize: 'wrong_optimizer',
     runs: 'wrong_runs',
     evmVersion: 'wrong_evm_version',
     viaIR: 'wrong_via_ir',
