@@ -3,6 +3,7 @@
  * (src/texts/jobs.ts) words them when a receipt is read, so every client gets the form it
  * reads, and a better wording reaches old receipts too.
  */
+import type { SettingChange, StoredDiagnosis } from './diagnosis.js';
 import { type ErrorDetails, type ErrorFacts, type FlatteningRepairFact, isSolproofError } from './errors.js';
 import type { MatchKind } from './types.js';
 
@@ -28,11 +29,7 @@ export interface SourcePassResult {
 }
 
 /** A metadata setting read from deployed code without a metadata hash, compiled instead of the submitted one. */
-export interface MetadataSettingFromCode {
-  setting: string;
-  from: string;
-  to: string;
-}
+export type MetadataSettingFromCode = SettingChange;
 
 /** A whole build that compiled: its contracts, and the addresses verified as one of them when it ran. */
 export interface BuildPassResult {
@@ -44,8 +41,8 @@ export interface BuildPassResult {
 export type FailureResult = ErrorFacts & {
   /** A stable code per failure family (see texts/diagnosis.ts). */
   reasonCode?: string;
-  /** The diagnosis's facts (verify's Diagnosis). */
-  diagnosis?: unknown;
+  /** The diagnosis of the failure: what was found and the fix, if any. */
+  diagnosis?: StoredDiagnosis;
   /** Why the failure has no diagnosis although it could have had one. */
   diagnosisSkipped?: { code: 'diagnosis_quota_reached'; details: ErrorDetails['diagnosis_quota_reached'] };
 };

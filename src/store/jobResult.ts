@@ -79,7 +79,11 @@ function isUnfinished(doc: unknown): doc is UnfinishedResult {
 function isFailure(doc: unknown): doc is FailureResult {
   if (!isRecord(doc) || typeof doc['code'] !== 'string' || !isRecord(doc['details'])) return false;
   const skipped = doc['diagnosisSkipped'];
-  return optional(doc['reasonCode'], isString) && optional(skipped, (s) => isRecord(s) && s['code'] === 'diagnosis_quota_reached' && isRecord(s['details']));
+  return (
+    optional(doc['reasonCode'], isString) &&
+    optional(doc['diagnosis'], (d) => isRecord(d) && isString(d['code']) && isRecord(d['facts'])) &&
+    optional(skipped, (s) => isRecord(s) && s['code'] === 'diagnosis_quota_reached' && isRecord(s['details']))
+  );
 }
 
 function isSourcePass(doc: unknown): doc is SourcePassResult {

@@ -1,54 +1,12 @@
 /**
  * The diagnosis of a failed verification in words: beside Etherscan's texts (etherscan.ts), the
- * one place that turns a diagnosis's facts into what clients and the receipt page show.
- * The shapes here are what verify/'s diagnosis gives (structurally: core imports nothing).
+ * one place that turns a diagnosis's facts (core/diagnosis.ts) into what clients and the
+ * receipt page show.
  */
-
-export interface DiagnosisChangeView {
-  setting: string;
-  name?: string;
-  from: string;
-  to: string;
-}
-
-export interface DiagnosisView {
-  code: string;
-  facts: {
-    compilerRelease: string | null;
-    hashKind: string;
-    sent: {
-      compilerVersion: string;
-      optimizer: boolean;
-      runs: number;
-      evmVersion: string;
-      viaIR: boolean;
-      bytecodeHash: string;
-      appendCBOR: boolean;
-      contractName: string;
-    };
-    sameShape: string[];
-    onchainConstructorArguments?: string;
-    library?: { name: string; onchain: string; submitted: string };
-  };
-  fix: { changes: DiagnosisChangeView[]; matchKind: string } | null;
-  comparison: {
-    deployedLength: number;
-    compiledLength: number;
-    firstDifference: number | null;
-    deployedAround: { offset: number; text: string }[];
-    compiledAround: { offset: number; text: string }[];
-    onlyMetadata: boolean;
-  } | null;
-  tried: number;
-  compiles: number;
-  budgetSpent: boolean;
-  /** Absent from diagnoses stored before the time limit stopped compiles in flight. */
-  limitReached?: 'compiles' | 'time' | null;
-  compilesStopped?: number;
-}
+import type { Diagnosis, SettingChange, VyperDiagnosis, VyperSettingChange } from '../core/diagnosis.js';
 
 /** Why a diagnosis stopped before trying every setting (`budget spent`, or its time limit with the compile it cut short); null when it did not. */
-export function searchLimitText(d: Pick<DiagnosisView, 'budgetSpent' | 'limitReached' | 'compilesStopped'>): string | null {
+export function searchLimitText(d: Pick<Diagnosis, 'budgetSpent' | 'limitReached' | 'compilesStopped'>): string | null {
   if (!d.budgetSpent) return null;
   if (d.limitReached !== 'time') return 'budget spent';
   const stopped = d.compilesStopped ?? 0;
@@ -71,7 +29,7 @@ const settingLabel = (setting: string, name?: string): string =>
 const shown = (value: string): string => (value === '' ? 'the compiler default' : value);
 
 /** One change, as the setting a user changes: `the optimizer enabled, 200 runs (you sent: disabled)`. */
-export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts']['sent']): string {
+export function changeText(c: SettingChange, sent: Diagnosis['facts']['sent']): string {
   switch (c.setting) {
     case 'optimizer':
       return c.to === 'enabled' ? `the optimizer enabled, ${sent.runs} runs (you sent: disabled)` : 'the optimizer disabled (you sent: enabled)';
@@ -99,7 +57,7 @@ export function changeText(c: DiagnosisChangeView, sent: DiagnosisView['facts'][
 }
 
 /** Metadata settings read from a deployed code and compiled: `settings.metadata.bytecodeHash "none" (you sent: ipfs)`. */
-export function metadataSettingsText(changes: readonly DiagnosisChangeView[]): string {
+export function metadataSettingsText(changes: readonly SettingChange[]): string {
   return changes
     .map((c) =>
       c.setting === 'appendCBOR'
@@ -110,7 +68,7 @@ export function metadataSettingsText(changes: readonly DiagnosisChangeView[]): s
 }
 
 /** The diagnosis as sentences for a failure text: facts first, then the fix or where the codes differ. */
-export function diagnosisSentences(d: DiagnosisView): string {
+export function diagnosisSentences(d: Diagnosis): string {
   const out: string[] = [];
   const { facts } = d;
   const sentRelease = /^v?(\d+\.\d+\.\d+)/.exec(facts.sent.compilerVersion)?.[1] ?? null;
@@ -166,7 +124,7 @@ export interface CorrectedCommand {
 }
 
 /** The changes of a fix as each client sets them, for the receipt page's copyable commands. */
-export function correctedCommand(d: DiagnosisView): CorrectedCommand | null {
+export function correctedCommand(d: Diagnosis): CorrectedCommand | null {
   if (!d.fix) return null;
   const out: CorrectedCommand = { curl: [], hardhat: [], forge: [] };
   for (const c of d.fix.changes) {
@@ -226,25 +184,8 @@ export function correctedCommand(d: DiagnosisView): CorrectedCommand | null {
   return out;
 }
 
-/** A Vyper diagnosis (verify/'s VyperDiagnosis, structurally). */
-export interface VyperDiagnosisView {
-  language: 'Vyper';
-  code: string;
-  facts: {
-    version: string | null;
-    era: string | null;
-    integrity: string | null;
-    sent: { compilerVersion: string; optimize: string; evmVersion: string; contractName: string };
-  };
-  fix: { changes: DiagnosisChangeView[]; matchKind: string } | null;
-  tried: number;
-  compiles: number;
-  budgetSpent: boolean;
-  limitReached?: 'compiles' | 'time' | null;
-}
-
 /** One change to a Vyper submission, as the setting a user changes. */
-export function vyperChangeText(c: DiagnosisChangeView): string {
+export function vyperChangeText(c: VyperSettingChange): string {
   switch (c.setting) {
     case 'compilerVersion':
       return `compiler ${c.to} (you sent: ${c.from})`;
@@ -260,7 +201,7 @@ export function vyperChangeText(c: DiagnosisChangeView): string {
 }
 
 /** A Vyper diagnosis as sentences for a failure text: what the deployed code says, then the fix or that none was found. */
-export function vyperDiagnosisSentences(d: VyperDiagnosisView): string {
+export function vyperDiagnosisSentences(d: VyperDiagnosis): string {
   const out: string[] = [];
   const sent = /(\d+\.\d+\.\d+)/.exec(d.facts.sent.compilerVersion)?.[1] ?? null;
   if (d.facts.version && sent && d.facts.version !== sent) {

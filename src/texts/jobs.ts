@@ -4,9 +4,11 @@
  * facts it keeps (core/jobResults.ts). A job finished before results were kept that way has
  * its text in `resultText`, which is answered as it was.
  */
+
+import { isVyperDiagnosis } from '../core/diagnosis.js';
 import type { ErrorFacts } from '../core/errors.js';
 import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
-import { type DiagnosisView, diagnosisSentences, type VyperDiagnosisView, vyperDiagnosisSentences } from './diagnosis.js';
+import { diagnosisSentences, vyperDiagnosisSentences } from './diagnosis.js';
 import { compilerErrorsText, errorSentence, flatteningRepairsText, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
@@ -83,9 +85,9 @@ export function sourceFailureReason(job: JobView): string {
   if (failure) {
     const plain = verdictReason(failure);
     const more = failure.diagnosis
-      ? (failure.diagnosis as { language?: unknown }).language === 'Vyper'
-        ? vyperDiagnosisSentences(failure.diagnosis as VyperDiagnosisView)
-        : diagnosisSentences(failure.diagnosis as DiagnosisView)
+      ? isVyperDiagnosis(failure.diagnosis)
+        ? vyperDiagnosisSentences(failure.diagnosis)
+        : diagnosisSentences(failure.diagnosis)
       : failure.diagnosisSkipped
         ? `${errorSentence(failure.diagnosisSkipped)}.`
         : null;

@@ -3,6 +3,14 @@
  * in verify/ is its own business.
  */
 
+export type {
+  StoredDiagnosis,
+  VyperDeployedFacts,
+  VyperDiagnosis,
+  VyperDiagnosisSetting,
+  VyperSettingChange,
+  VyperSubmittedSettings,
+} from '../core/diagnosis.js';
 export { metadataHashOf } from './auxdata.js';
 export { type BuildFile, type BuildFormat, readBuildFile } from './buildFile.js';
 export {
@@ -61,11 +69,6 @@ export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_
 export {
   type DiagnoseVyperArgs,
   diagnoseVyperFailure,
-  type VyperDeployedFacts,
-  type VyperDiagnosis,
-  type VyperDiagnosisSetting,
-  type VyperSettingChange,
-  type VyperSubmittedSettings,
   vyperDeployedFacts,
   vyperSubmittedSettings,
   withVyperChanges,

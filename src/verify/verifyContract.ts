@@ -1,5 +1,6 @@
 import { type AbiParameter, decodeAbiParameters } from 'viem';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
+import type { SettingChange } from '../core/diagnosis.js';
 import { type AnySolproofError, type CodeDifferenceFacts, type DecodedArgumentFact, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
 import { isAddress, strip0x } from '../core/hex.js';
 import { solidityOutline } from '../core/solidityOutline.js';
@@ -11,7 +12,7 @@ import { type CompiledContract, compiledContractOf } from './compiledContract.js
 import { type ContractVerdict, contractVerdict } from './contractVerdict.js';
 import { deployedFacts } from './diagnose/deployedFacts.js';
 import { revealedMetadataChanges } from './diagnose/metadataChanges.js';
-import { type SettingChange, submittedSettings, withMetadataChanges } from './diagnose/settingChanges.js';
+import { submittedSettings, withMetadataChanges } from './diagnose/settingChanges.js';
 import { applyRepairs, type FlatteningRepair, flatteningRepairs } from './flatteningRepairs.js';
 import { leanInput, provenOwnAuxdata } from './leanCompile.js';
 import type { CodeMatch } from './matchBytecode.js';

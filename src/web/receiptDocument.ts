@@ -35,7 +35,7 @@ export function receiptDocument(job: JobStatus): ReceiptDocument {
     job.state !== 'fail'
       ? null
       : failure
-        ? (failure.reasonCode ?? (failure.diagnosis ? diagnosisReasonCode(failure.diagnosis as Parameters<typeof diagnosisReasonCode>[0]) : failure.code))
+        ? (failure.reasonCode ?? (failure.diagnosis ? diagnosisReasonCode(failure.diagnosis) : failure.code))
         : job.result?.outcome === 'unfinished'
           ? job.result.document.error.code
           : 'failed';

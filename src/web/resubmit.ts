@@ -3,12 +3,13 @@
  * applied, as the Verify & Publish form's values (the key is left for the user to enter).
  * Pure: the route reads the job.
  */
+
+import type { SettingChange } from '../core/diagnosis.js';
 import type { SourceSubmission } from '../core/types.js';
-import type { DiagnosisChangeView } from '../texts/index.js';
 import { emptyFormValues, type VerifyFormValues } from './verifyForm.js';
 
 /** The form's values for `submission` with `changes` applied. */
-export function resubmissionValues(submission: SourceSubmission, changes: readonly DiagnosisChangeView[], sentRuns: number): VerifyFormValues {
+export function resubmissionValues(submission: SourceSubmission, changes: readonly SettingChange[], sentRuns: number): VerifyFormValues {
   const values = emptyFormValues(submission.address);
   values.compiler = submission.compilerVersion;
   values.optimization = submission.optimizationUsed;

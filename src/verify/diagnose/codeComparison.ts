@@ -1,3 +1,4 @@
+import type { CodeComparison, Instruction } from '../../core/diagnosis.js';
 import { strip0x } from '../../core/hex.js';
 import { cborTailRange } from '../cborTail.js';
 
@@ -95,12 +96,6 @@ for (let i = 1; i <= 16; i++) {
   OPCODES[0x8f + i] = `SWAP${i}`;
 }
 
-/** One instruction: its byte offset and text (`PUSH2 0x0100`). */
-export interface Instruction {
-  offset: number;
-  text: string;
-}
-
 /** The instructions of `code` (hex without 0x) from byte `from` to byte `to`. */
 export function disassemble(code: string, from = 0, to = code.length / 2): Instruction[] {
   const out: Instruction[] = [];
@@ -113,21 +108,6 @@ export function disassemble(code: string, from = 0, to = code.length / 2): Instr
     at += 1 + width;
   }
   return out;
-}
-
-/** Where a compiled code and the deployed code differ, for a reader. */
-export interface CodeComparison {
-  deployedLength: number;
-  compiledLength: number;
-  /** Byte offset of the first difference; null when the codes are equal. */
-  firstDifference: number | null;
-  /** A few instructions around the first difference, on each side. */
-  deployedAround: Instruction[];
-  compiledAround: Instruction[];
-  /** The codes differ only inside their CBOR auxdata (the metadata hash). */
-  onlyMetadata: boolean;
-  /** Bytes that differ, in all. */
-  differingBytes: number;
 }
 
 /** Compares compiled runtime code (immutables zeroed, placeholders in place) with the deployed runtime code. */

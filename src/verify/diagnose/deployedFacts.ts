@@ -1,18 +1,7 @@
+import type { DeployedFacts, DeployedHashKind } from '../../core/diagnosis.js';
 import { strip0x } from '../../core/hex.js';
 import { tryDecodeAuxdata } from '../auxdata.js';
 import { cborTailRange } from '../cborTail.js';
-
-/** The metadata hash kind the deployed auxdata carries; `none` when it has auxdata without a hash, `absent` without auxdata. */
-export type DeployedHashKind = 'ipfs' | 'bzzr0' | 'bzzr1' | 'none' | 'absent';
-
-/** What the deployed code says about how it was built, before anything is compiled. */
-export interface DeployedFacts {
-  /** `0.8.24` from the auxdata's `solc` key, or null when it has none (before 0.5.9, or no auxdata). */
-  compilerRelease: string | null;
-  hashKind: DeployedHashKind;
-  /** Bytes of deployed runtime code. */
-  runtimeLength: number;
-}
 
 /** Reads the deployed runtime code's CBOR auxdata: the compiler release and the hash kind. */
 export function deployedFacts(runtimeCode: string): DeployedFacts {

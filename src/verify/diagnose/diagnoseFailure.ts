@@ -1,3 +1,4 @@
+import type { CodeComparison, Diagnosis, SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
 import { isSolproofError, SolproofError } from '../../core/errors.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { strip0x } from '../../core/hex.js';
@@ -8,10 +9,10 @@ import { codeFingerprint } from '../fingerprint.js';
 import type { Compiler, ContractCreation } from '../ports.js';
 import type { SolcOutput } from '../solcTypes.js';
 import { verifyContract } from '../verifyContract.js';
-import { type CodeComparison, compareCodes } from './codeComparison.js';
-import { type DeployedFacts, deployedFacts } from './deployedFacts.js';
+import { compareCodes } from './codeComparison.js';
+import { deployedFacts } from './deployedFacts.js';
 import { releaseOf, requiredMetadataChanges, revealedMetadataChanges } from './metadataChanges.js';
-import { type SettingChange, type SubmittedSettings, submittedSettings, withChanges } from './settingChanges.js';
+import { submittedSettings, withChanges } from './settingChanges.js';
 
 export { requiredMetadataChanges } from './metadataChanges.js';
 
@@ -42,36 +43,6 @@ export interface DiagnoseArgs {
   beforeCompile?: (signal: AbortSignal) => Promise<void>;
   /** For tests: the clock. */
   now?: () => number;
-}
-
-/** What a diagnosis found. Every `fix` was verified: the submission with it applied passed. */
-export interface Diagnosis {
-  /** The failure family: the error code. */
-  code: string;
-  facts: DeployedFacts & {
-    /** The settings as sent. */
-    sent: SubmittedSettings;
-    /** Contracts of the submission whose code has the deployed code's shape (same fingerprint). */
-    sameShape: string[];
-    /** Hex without 0x, for a constructor-arguments failure. */
-    onchainConstructorArguments?: string;
-    /** For a library failure. */
-    library?: { name: string; onchain: string; submitted: string };
-  };
-  /** The changes that make the submission pass (checked by verifying with them), or null. */
-  fix: { changes: SettingChange[]; matchKind: string } | null;
-  /** Where the codes differ, when no fix was found (the submission's code against the deployed code). */
-  comparison: CodeComparison | null;
-  /** Candidate settings verified, and compiles they cost. */
-  tried: number;
-  compiles: number;
-  ms: number;
-  /** True when the budget ran out before every candidate was tried. */
-  budgetSpent: boolean;
-  /** Which limit ended the search early: its compiles or its time; null when it was not ended early. */
-  limitReached: 'compiles' | 'time' | null;
-  /** Compiles stopped unfinished at the time limit (they are among `compiles`). */
-  compilesStopped: number;
 }
 
 /** Runs per optimizer setting that are common in practice, most common first. */

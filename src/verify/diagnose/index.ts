@@ -1,5 +1,15 @@
-export { type CodeComparison, compareCodes, disassemble, type Instruction } from './codeComparison.js';
-export { type DeployedFacts, type DeployedHashKind, deployedFacts } from './deployedFacts.js';
-export { type DiagnoseArgs, type Diagnosis, type DiagnosisBudget, diagnoseFailure, requiredMetadataChanges } from './diagnoseFailure.js';
+export type {
+  CodeComparison,
+  DeployedFacts,
+  DeployedHashKind,
+  Diagnosis,
+  DiagnosisSetting,
+  Instruction,
+  SettingChange,
+  SubmittedSettings,
+} from '../../core/diagnosis.js';
+export { compareCodes, disassemble } from './codeComparison.js';
+export { deployedFacts } from './deployedFacts.js';
+export { type DiagnoseArgs, type DiagnosisBudget, diagnoseFailure, requiredMetadataChanges } from './diagnoseFailure.js';
 export { diagnosisReasonCode } from './reasonCode.js';
-export { type DiagnosisSetting, type SettingChange, type SubmittedSettings, submittedSettings, withChanges } from './settingChanges.js';
+export { submittedSettings, withChanges } from './settingChanges.js';

@@ -1,6 +1,5 @@
 import { compareVersions } from '../../core/compilerVersion.js';
-import type { DeployedFacts } from './deployedFacts.js';
-import type { SettingChange, SubmittedSettings } from './settingChanges.js';
+import type { DeployedFacts, SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
 
 /**
  * The metadata settings the deployed auxdata shows the code was built with, where the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SubmittedSettings } from '../../core/diagnosis.js';
 import { requiredMetadataChanges } from './diagnoseFailure.js';
 import { revealedMetadataChanges } from './metadataChanges.js';
-import type { SubmittedSettings } from './settingChanges.js';
 import { withMetadataChanges } from './settingChanges.js';
 
 const sent = (overrides: Partial<SubmittedSettings> = {}): SubmittedSettings => ({

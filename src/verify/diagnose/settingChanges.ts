@@ -1,44 +1,7 @@
+import type { SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
 import type { SourceSubmission, StandardJsonSubmission } from '../../core/types.js';
 import { buildSolcInput } from '../buildSolcInput.js';
 import type { SolcSettings } from '../solcTypes.js';
-
-/** A setting a diagnosis may change, in the words a user sets it with. */
-export type DiagnosisSetting =
-  | 'compilerVersion'
-  | 'optimizer'
-  | 'runs'
-  | 'evmVersion'
-  | 'viaIR'
-  | 'bytecodeHash'
-  | 'appendCBOR'
-  | 'contractName'
-  | 'constructorArguments'
-  | 'library';
-
-/** One change to a submission: the setting, what was sent and what is tried instead. */
-export interface SettingChange {
-  setting: DiagnosisSetting;
-  /** The library's name, for a `library` change. */
-  name?: string;
-  /** As sent ('' for the compiler default). */
-  from: string;
-  to: string;
-}
-
-/** The settings of a submission as the compiler gets them, in the diagnosis's words. */
-export interface SubmittedSettings {
-  compilerVersion: string;
-  optimizer: boolean;
-  runs: number;
-  /** '' for the compiler default. */
-  evmVersion: string;
-  viaIR: boolean;
-  /** 'ipfs' (solc's default), 'bzzr1', 'none'. */
-  bytecodeHash: string;
-  /** False when the input asks for code without CBOR metadata. */
-  appendCBOR: boolean;
-  contractName: string;
-}
 
 /** Reads the settings a submission is compiled with. */
 export function submittedSettings(submission: SourceSubmission): SubmittedSettings {

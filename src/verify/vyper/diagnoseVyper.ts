@@ -5,6 +5,8 @@
  * time, the likeliest first (the name among the submission's contracts, the version the
  * auxdata names, the optimisation mode, the EVM version), each verified for real.
  */
+
+import type { VyperDeployedFacts, VyperDiagnosis, VyperSettingChange, VyperSubmittedSettings } from '../../core/diagnosis.js';
 import { isSolproofError, SolproofError } from '../../core/errors.js';
 import { strip0x } from '../../core/hex.js';
 import type { Hex, VyperSubmission } from '../../core/types.js';
@@ -13,7 +15,6 @@ import {
   compareVyperVersions,
   knownVyperRelease,
   parseVyperVersion,
-  type VyperAuxdataEra,
   type VyperReleaseLookup,
   type VyperVersion,
   vyperOptimizeIsMode,
@@ -23,47 +24,6 @@ import type { ContractCreation, VyperCompiler } from '../ports.js';
 import { vyperContractName } from './buildVyperInput.js';
 import { type VyperVerificationResult, verifyVyperContract, vyperVersionOf } from './verifyVyperContract.js';
 import { decodeVyperTail, vyperAuxdataOfInitCode } from './vyperAuxdata.js';
-
-/** A setting a Vyper diagnosis may change. */
-export type VyperDiagnosisSetting = 'compilerVersion' | 'optimize' | 'evmVersion' | 'contractName';
-
-export interface VyperSettingChange {
-  setting: VyperDiagnosisSetting;
-  /** As sent ('' for the compiler default). */
-  from: string;
-  to: string;
-}
-
-/** The settings of a Vyper submission in the diagnosis's words. */
-export interface VyperSubmittedSettings {
-  compilerVersion: string;
-  /** `gas`, `codesize`, `none`, or `true`/`false` for a release before 0.3.10; '' for the default. */
-  optimize: string;
-  evmVersion: string;
-  contractName: string;
-}
-
-/** What the deployed code says of its compiler. */
-export interface VyperDeployedFacts {
-  /** The version its auxdata names (`0.4.1`: a prerelease names its release's); null when it has none. */
-  version: string | null;
-  era: VyperAuxdataEra | null;
-  /** From 0.4.1: the integrity hash of the deployed sources. */
-  integrity: string | null;
-}
-
-export interface VyperDiagnosis {
-  language: 'Vyper';
-  code: string;
-  facts: VyperDeployedFacts & { sent: VyperSubmittedSettings; sameShape: string[] };
-  /** The changes that make the submission pass (checked by verifying with them), or null. */
-  fix: { changes: VyperSettingChange[]; matchKind: string } | null;
-  tried: number;
-  compiles: number;
-  ms: number;
-  budgetSpent: boolean;
-  limitReached: 'compiles' | 'time' | null;
-}
 
 export interface DiagnoseVyperArgs {
   compiler: VyperCompiler;

@@ -1,21 +1,14 @@
-import { changeText, correctedCommand, type DiagnosisView, searchLimitText } from '../../texts/index.js';
+import { isVyperDiagnosis, type StoredDiagnosis } from '../../core/diagnosis.js';
+import { changeText, correctedCommand, searchLimitText } from '../../texts/index.js';
 import { type Html, html } from '../html.js';
-
-function isDiagnosis(value: unknown): value is DiagnosisView {
-  const d = value as DiagnosisView | null;
-  return (
-    typeof d === 'object' && d !== null && typeof d.code === 'string' && typeof d.facts === 'object' && d.facts !== null && typeof d.facts.sent === 'object'
-  );
-}
 
 /**
  * A failed receipt's diagnosis as a readable report: what the deployed code says, what was sent,
  * the change that makes it pass (with the corrected fields and options to copy), or where the
  * codes differ, instruction by instruction.
  */
-export function diagnosisReport(value: unknown, resubmitHref?: string): Html | string {
-  if (!isDiagnosis(value)) return '';
-  const d = value;
+export function diagnosisReport(d: StoredDiagnosis | undefined, resubmitHref?: string): Html | string {
+  if (!d || isVyperDiagnosis(d)) return '';
   const sent = d.facts.sent;
   const command = correctedCommand(d);
   const c = d.comparison;

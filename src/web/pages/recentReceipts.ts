@@ -1,4 +1,5 @@
-import { changeText, type DiagnosisView, receiptOutcomeText } from '../../texts/index.js';
+import { isVyperDiagnosis } from '../../core/diagnosis.js';
+import { changeText, receiptOutcomeText, vyperChangeText } from '../../texts/index.js';
 import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { timeTag } from '../layout.js';
@@ -25,10 +26,11 @@ function badge(job: JobStatus): Html {
 /** A failure's diagnosis in one line: the change that makes it pass, when one was found. */
 function diagnosisLine(job: JobStatus): Html | string {
   if (job.result?.outcome !== 'failure') return '';
-  const d = job.result.document.diagnosis as DiagnosisView | undefined;
-  if (!d || typeof d !== 'object' || !d.facts?.sent) return '';
+  const d = job.result.document.diagnosis;
+  if (!d) return '';
   if (!d.fix) return html`<div class="muted">Diagnosis: no setting within the search made these sources match.</div>`;
-  return html`<div>Diagnosis: passes with ${d.fix.changes.map((c, i) => html`${i ? '; ' : ''}${changeText(c, d.facts.sent)}`)}.</div>`;
+  const changes = isVyperDiagnosis(d) ? (d.fix?.changes ?? []).map(vyperChangeText) : (d.fix?.changes ?? []).map((c) => changeText(c, d.facts.sent));
+  return html`<div>Diagnosis: passes with ${changes.map((c, i) => html`${i ? '; ' : ''}${c}`)}.</div>`;
 }
 
 /**

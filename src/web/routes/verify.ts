@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isVyperDiagnosis } from '../../core/diagnosis.js';
 import { parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
 import { clientKey } from '../../limits/clientAddress.js';
-import { accessRefusalText, type DiagnosisView, submitRefusalText } from '../../texts/index.js';
+import { accessRefusalText, submitRefusalText } from '../../texts/index.js';
 import { findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { CallError } from '../contractCalls.js';
@@ -128,8 +129,8 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
 async function resubmission(ctx: WebContext, receipt: string): Promise<VerifyFormValues | null> {
   const job = await findSubmission(ctx, receipt);
   if (job?.request?.kind !== 'source' || job.result?.outcome !== 'failure') return null;
-  const diagnosis = job.result.document.diagnosis as DiagnosisView | undefined;
-  if (!diagnosis?.fix || !diagnosis.facts?.sent) return null;
+  const diagnosis = job.result.document.diagnosis;
+  if (!diagnosis?.fix || isVyperDiagnosis(diagnosis)) return null;
   return resubmissionValues(job.request.submission, diagnosis.fix.changes, diagnosis.facts.sent.runs);
 }
 
