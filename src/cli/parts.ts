@@ -31,7 +31,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { openStore, type Store } from '../store/openStore.js';
 import { requeueRunningJobs } from '../store/verificationJobs.js';
-import { AccessControl, KeptAnswers, type Services } from '../useCases/index.js';
+import { AccessControl, KeptAnswers, type Services, VerdictWaits } from '../useCases/index.js';
 import { shareableRpcUrl } from '../web/context.js';
 import { createPrometheusMetrics, type PrometheusMetrics } from './metrics.js';
 import { checkRole, scrapeSources, withCompileMetrics } from './roles.js';
@@ -213,6 +213,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
     access: new AccessControl(store, config, rateLimits),
     limits: rateLimits,
     compilers,
+    verdicts: new VerdictWaits(store.db, { waitMs: config.statusWaitMs }),
     logger,
   };
   if (works && config.followChain) {

@@ -74,6 +74,8 @@ async function serve(parts: ServiceParts): Promise<void> {
     logger.info({ signal, role: config.role, drainSeconds: config.drainSeconds }, 'shutting down: draining');
     if (pruneTimer) clearInterval(pruneTimer);
     waker.stop();
+    // Status checks waiting for a verdict are answered now: they must not hold the drain.
+    services.verdicts.stop();
     await drain({ app, serves, follower, runner, graceMs: config.drainSeconds * 1000, logger });
     await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);
