@@ -62,6 +62,8 @@ const DEPLOYERS = [
   'verify/leanCompile',
   'api/compileAhead',
   'doors/oneAnswer',
+  'clients/foundryScript',
+  'api/v2Path',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
