@@ -64,6 +64,8 @@ const DEPLOYERS = [
   'doors/oneAnswer',
   'clients/foundryScript',
   'api/v2Path',
+  'clients/hardhatIgnition',
+  'cli/publish',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

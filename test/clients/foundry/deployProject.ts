@@ -5,8 +5,8 @@
  * - a contract deployed through CREATE2 (Vault, `new Vault{salt: …}`);
  * - a contract with constructor arguments (Greeting);
  * - a factory (Hatchery), and the child it creates inside a script call (Hatchling).
- * Six contracts. `flavour` goes into every contract's code, so projects of different flavours
- * deploy code no other deploys (none is a copy of another's verified contract).
+ * Six contracts. `flavour` goes into every contract's runtime code, so projects of different
+ * flavours deploy code no other deploys (none is a copy, a similar match, of another's).
  * No vitest here: the bench uses it too.
  */
 import { execFile } from 'node:child_process';
@@ -22,7 +22,8 @@ export const CAST = binary('@foundry-rs/cast-linux-amd64', 'cast');
 /** The contracts the script deploys, by name, with the file each is in. */
 export const DEPLOYED = ['Tally', 'Abacus', 'Vault', 'Greeting', 'Hatchery', 'Hatchling'] as const;
 
-function sources(flavour: number): Record<string, string> {
+/** The project's files by path (`src/…`, `script/Deploy.s.sol`). */
+export function deploySources(flavour: number): Record<string, string> {
   const head = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n';
   return {
     'src/Tally.sol': `${head}
@@ -35,6 +36,7 @@ import {Tally} from "./Tally.sol";
 
 contract Abacus {
     uint256 public total;
+    function edition() external pure returns (uint256) { return ${flavour}; }
 
     function count(uint256 x) external returns (uint256) {
         total = Tally.add(total, x);
@@ -46,6 +48,7 @@ contract Abacus {
 contract Vault {
     address public immutable keeper;
     uint256 public limit;
+    function edition() external pure returns (uint256) { return ${flavour}; }
 
     constructor(uint256 _limit) {
         keeper = msg.sender;
@@ -57,6 +60,7 @@ contract Vault {
 contract Greeting {
     string public text;
     uint256 public times;
+    function edition() external pure returns (uint256) { return ${flavour}; }
 
     constructor(string memory _text, uint256 _times) {
         text = _text;
@@ -68,6 +72,7 @@ contract Greeting {
 contract Hatchling {
     uint256 public seed;
     address public immutable parent;
+    function edition() external pure returns (uint256) { return ${flavour}; }
 
     constructor(uint256 _seed) {
         seed = _seed ^ ${flavour};
@@ -77,6 +82,7 @@ contract Hatchling {
 
 contract Hatchery {
     address[] public hatched;
+    function edition() external pure returns (uint256) { return ${flavour}; }
 
     function hatch(uint256 seed) external returns (address child) {
         child = address(new Hatchling(seed));
@@ -123,7 +129,7 @@ export interface DeployProjectOptions {
 
 /** Writes the project into `dir`. */
 export function writeDeployProject(dir: string, options: DeployProjectOptions): void {
-  for (const [path, text] of Object.entries(sources(options.flavour))) {
+  for (const [path, text] of Object.entries(deploySources(options.flavour))) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
