@@ -76,7 +76,8 @@ export type InvalidStandardJsonFacts =
 
 /** Which contract a submission names, and why it was not found. */
 export type ContractNotFoundFacts =
-  | { problem: 'not_in_output'; contractName: string; sourcePath: string; available: string[] }
+  /** `singleFile`: a single-file submission, whose file name the service made up from the contract name (`available` then holds names only). */
+  | { problem: 'not_in_output'; contractName: string; sourcePath: string; available: string[]; singleFile?: boolean }
   | { problem: 'file_not_among_sources'; contractName: string; path: string }
   | { problem: 'not_declared'; contractName: string }
   | { problem: 'declared_several_times'; contractName: string };

@@ -53,7 +53,7 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       const d = e.details;
       const text =
         d.problem === 'not_in_output'
-          ? `Unable to locate ContractName ${d.contractName} in ${d.sourcePath}`
+          ? `Unable to locate ContractName ${d.contractName} in ${d.singleFile ? 'the submitted file' : d.sourcePath}`
           : d.problem === 'file_not_among_sources'
             ? `The file "${d.path}" of contract name ${d.contractName} is not among the sources`
             : d.problem === 'not_declared'
@@ -155,7 +155,9 @@ export function verdictReason(error: ErrorFacts | SolproofError): string {
     }
     case 'contract_not_found_in_output': {
       const d = e.details;
-      const available = d.problem === 'not_in_output' && d.available.length > 0 ? ` These sources define ${d.available.slice(0, 20).join(', ')}.` : '';
+      // A single file's name was made up from the contract name (`Ledgr.sol`): the contracts are named alone.
+      const names = d.problem === 'not_in_output' ? d.available.map((id) => (d.singleFile ? id.slice(id.lastIndexOf(':') + 1) : id)) : [];
+      const available = names.length > 0 ? ` These sources define ${names.slice(0, 20).join(', ')}.` : '';
       return `${TEXT.reasonContractName(d.contractName)}${available}`;
     }
     case 'library_mismatch':

@@ -368,7 +368,15 @@ async function compiledOnce(compiler: Compiler, compilerVersion: string, built: 
   throwOnCompilerErrors(output);
   const contract = findContractOutput(output, sourcePath, contractName);
   if (!contract) {
-    throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName, sourcePath, available: declaredContracts(input) });
+    // A single file's name was made up from the contract name: the contracts are named alone.
+    const available = declaredContracts(input).map((id) => (built.singleFile ? id.slice(id.lastIndexOf(':') + 1) : id));
+    throw new SolproofError('contract_not_found_in_output', {
+      problem: 'not_in_output',
+      contractName,
+      sourcePath,
+      available,
+      ...(built.singleFile ? { singleFile: true } : {}),
+    });
   }
   return compiledContractOf(contract);
 }
