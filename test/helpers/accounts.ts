@@ -66,6 +66,7 @@ const DEPLOYERS = [
   'api/v2Path',
   'clients/hardhatIgnition',
   'cli/publish',
+  'clients/receiptCommands',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -238,14 +238,15 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   if (version) singles.push([version]);
   const optimizer: SettingChange = { setting: 'optimizer', from: sent.optimizer ? 'enabled' : 'disabled', to: sent.optimizer ? 'disabled' : 'enabled' };
   singles.push([optimizer]);
-  const runsChange = (runs: number): SettingChange => ({
-    setting: 'runs',
-    from: sent.optimizer ? String(sent.runs) : `${sent.runs} (optimizer disabled)`,
-    to: String(runs),
-  });
-  const runsToTry = COMMON_RUNS.filter((runs) => !(sent.optimizer && runs === sent.runs) && !(!sent.optimizer && runs === 200)); // enabling the optimizer tried 200
+  // With the optimizer off, another runs value means turning it on with those runs: the fault
+  // is the optimizer (wrong_optimizer), the runs come with it.
+  const runsChange = (runs: number): SettingChange[] => {
+    const change: SettingChange = { setting: 'runs', from: String(sent.runs), to: String(runs) };
+    return sent.optimizer ? [change] : [optimizer, change];
+  };
+  const runsToTry = COMMON_RUNS.filter((runs) => runs !== sent.runs); // enabling the optimizer tries the runs sent
   // The most common values now; the rarer ones after the other settings.
-  for (const runs of runsToTry.slice(0, 3)) singles.push([runsChange(runs)]);
+  for (const runs of runsToTry.slice(0, 3)) singles.push(runsChange(runs));
   const viaIR: SettingChange = { setting: 'viaIR', from: String(sent.viaIR), to: String(!sent.viaIR) };
   singles.push([viaIR]);
   const compilerRelease = release ?? '0.0.0';
@@ -255,7 +256,7 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   const revealed = revealedMetadataChanges(sent, facts);
   if (revealed.length > 0) singles.push(revealed);
   // The rarer runs values.
-  for (const runs of runsToTry.slice(3)) singles.push([runsChange(runs)]);
+  for (const runs of runsToTry.slice(3)) singles.push(runsChange(runs));
   // Pairs where cheap: the metadata's compiler with the optimizer flipped; viaIR with the optimizer flipped.
   const pairs: SettingChange[][] = [];
   if (version) pairs.push([version, optimizer]);

@@ -1,4 +1,4 @@
-import { changeText, correctedCommand, type DiagnosisView, searchLimitText } from '../../texts/index.js';
+import { changeTexts, correctedCommand, type DiagnosisView, type FixTarget, searchLimitText } from '../../texts/index.js';
 import { type Html, html } from '../html.js';
 
 function isDiagnosis(value: unknown): value is DiagnosisView {
@@ -13,11 +13,11 @@ function isDiagnosis(value: unknown): value is DiagnosisView {
  * the change that makes it pass (with the corrected fields and options to copy), or where the
  * codes differ, instruction by instruction.
  */
-export function diagnosisReport(value: unknown, resubmitHref?: string): Html | string {
+export function diagnosisReport(value: unknown, target: FixTarget, resubmitHref?: string): Html | string {
   if (!isDiagnosis(value)) return '';
   const d = value;
   const sent = d.facts.sent;
-  const command = correctedCommand(d);
+  const command = correctedCommand(d, target);
   const c = d.comparison;
   return html`<section class="card diagnosis" id="diagnosis">
 <h2>Diagnosis</h2>
@@ -31,15 +31,15 @@ ${d.facts.library ? html`<dt>Library</dt><dd>${d.facts.library.name} is called a
 ${
   d.fix && command
     ? html`<h3>What makes it pass (${d.fix.matchKind} match, checked by compiling)</h3>
-<ul>${d.fix.changes.map((ch) => html`<li>${changeText(ch, sent)}</li>`)}</ul>
+<ul>${changeTexts(d.fix.changes, sent).map((text) => html`<li>${text}</li>`)}</ul>
 ${resubmitHref ? html`<p><a class="button" id="resubmit" href="${resubmitHref}">Resubmit with this change</a> <span class="muted">(the form, filled in with your sources and the change; enter your API key)</span></p>` : ''}
 <div class="commands">
-<p><strong>curl / API fields</strong> <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
-<pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>
-<p><strong>Foundry</strong> (forge verify-contract) <button type="button" class="secondary small js-only" data-copy="#fix-forge" hidden>Copy</button></p>
-<pre class="source" id="fix-forge">${command.forge.join(' ')}</pre>
-<p><strong>Hardhat</strong> (hardhat.config / hardhat verify) <button type="button" class="secondary small js-only" data-copy="#fix-hardhat" hidden>Copy</button></p>
+<p><strong>Foundry</strong> (in the project: build with the setting, then verify; forge sends the settings of its build) <button type="button" class="secondary small js-only" data-copy="#fix-forge" hidden>Copy</button></p>
+<pre class="source" id="fix-forge">${command.forge.join('\n')}</pre>
+<p><strong>Hardhat</strong> (hardhat.config, then verify; add the constructor arguments after the address as you deployed them) <button type="button" class="secondary small js-only" data-copy="#fix-hardhat" hidden>Copy</button></p>
 <pre class="source" id="fix-hardhat">${command.hardhat.join('\n')}</pre>
+<p><strong>API fields</strong> to send instead (curl <code>-d</code>) <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
+<pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>
 </div>`
     : html`<p>No setting within the search made these sources compile to the deployed code.</p>`
 }

@@ -68,7 +68,7 @@ ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not c
   } else if (job.state === 'fail') {
     const diagnosis = job.result?.outcome === 'failure' ? job.result.document.diagnosis : undefined;
     const resubmit = job.kind === 'source' && job.payloadPrunedAt === null ? `/verify?from=${job.receipt}` : undefined;
-    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis, resubmit)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
+    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis, { address: job.address, chainId: data.chainId }, resubmit)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
 ${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${lastErrorText(job.lastError)}</p>` : ''}`;

@@ -1,4 +1,4 @@
-import { changeText, type DiagnosisView, receiptOutcomeText } from '../../texts/index.js';
+import { changeTexts, type DiagnosisView, receiptOutcomeText } from '../../texts/index.js';
 import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { timeTag } from '../layout.js';
@@ -28,7 +28,7 @@ function diagnosisLine(job: JobStatus): Html | string {
   const d = job.result.document.diagnosis as DiagnosisView | undefined;
   if (!d || typeof d !== 'object' || !d.facts?.sent) return '';
   if (!d.fix) return html`<div class="muted">Diagnosis: no setting within the search made these sources match.</div>`;
-  return html`<div>Diagnosis: passes with ${d.fix.changes.map((c, i) => html`${i ? '; ' : ''}${changeText(c, d.facts.sent)}`)}.</div>`;
+  return html`<div>Diagnosis: passes with ${changeTexts(d.fix.changes, d.facts.sent).join('; ')}.</div>`;
 }
 
 /**
