@@ -25,7 +25,7 @@ export {
 } from '../store/verifiedContracts.js';
 export { AccessControl, type AccessDecision, type ActionClass } from './access.js';
 export { type Admission, admitVerification, openRecord } from './admission.js';
-export { codeAtAddress } from './codeAtAddress.js';
+export { codeAtAddress, deployedCompiler } from './codeAtAddress.js';
 export { checkJob, findJob, findSubmission, isFinished, isRetryAfterFailure, provenByJob, waitForVerdict } from './jobStatus.js';
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';
 export { createSelfServiceKey, type SelfServiceKey, selfServiceOwner } from './keys.js';

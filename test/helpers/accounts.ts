@@ -67,6 +67,7 @@ const DEPLOYERS = [
   'clients/hardhatIgnition',
   'cli/publish',
   'clients/receiptCommands',
+  'web/newUser',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

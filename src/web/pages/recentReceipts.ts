@@ -14,6 +14,8 @@ function badge(job: JobStatus): Html {
     // What the attempt ended in, then: the page's heading says whether the address is verified now
     // (a record whose code is gone is not, though its attempt passed).
     case 'pass':
+      // A dry run published nothing: it must not read as verified.
+      if (job.result?.outcome === 'source_pass' && job.result.document.dryRun === true) return html`<span class="badge info">Dry run: would verify</span>`;
       return html`<span class="badge ok">${job.kind === 'proxy' ? 'Proxy found' : 'Passed'}</span>`;
     case 'already_verified':
       return html`<span class="badge ok">Already verified</span>`;
