@@ -207,7 +207,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     flag: 'daily-diagnosis-quota',
     env: 'SOLPROOF_DAILY_DIAGNOSIS_QUOTA',
     kind: 'int',
-    help: 'diagnoses of failed verifications, dry runs included, per key per UTC day (default 20)',
+    help: 'diagnoses of failed verifications that search (more than 4 compiles), dry runs included, per key per UTC day (default 100)',
   },
   {
     key: 'webRate',
@@ -357,7 +357,7 @@ export function defaultConfig(): Config {
     dailyVerifyQuota: 100,
     dailyProxyQuota: 100,
     dailyDryRunQuota: 100,
-    dailyDiagnosisQuota: 20,
+    dailyDiagnosisQuota: 100,
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
     webRate: 10,

@@ -42,6 +42,9 @@ export interface CodeDifferenceFacts {
   onchainRuntimeLength: number;
   /** solc's "extra file input" bug: unused files changed the code but not the metadata hash. */
   reason?: 'extra_file_input_bug';
+  /** The contract's external functions, and how many of their selectors the deployed code holds (none: other code entirely). */
+  functions?: number;
+  functionsInCode?: number;
 }
 
 /** What may be wrong with a submission's fields or a request (one `problem` each). */

@@ -42,6 +42,8 @@ export interface DiagnosisView {
   tried: number;
   compiles: number;
   budgetSpent: boolean;
+  /** No contract of the sources has its functions in the deployed code: the search stopped there. */
+  unrelated?: boolean;
   /** Absent from diagnoses stored before the time limit stopped compiles in flight. */
   limitReached?: 'compiles' | 'time' | null;
   compilesStopped?: number;
@@ -111,6 +113,8 @@ export function metadataSettingsText(changes: readonly DiagnosisChangeView[]): s
 
 /** The diagnosis as sentences for a failure text: facts first, then the fix or where the codes differ. */
 export function diagnosisSentences(d: DiagnosisView): string {
+  // The failure's reason already says the address holds another contract.
+  if (d.unrelated) return 'None of the contracts of these sources is the code deployed there: no setting was searched.';
   const out: string[] = [];
   const { facts } = d;
   const sentRelease = /^v?(\d+\.\d+\.\d+)/.exec(facts.sent.compilerVersion)?.[1] ?? null;

@@ -137,6 +137,17 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
 }
 
 /**
+ * For a mismatch whose code holds none of the contract's functions: another contract is
+ * deployed there, so the address is the likely fault. Empty for any other failure.
+ */
+export function unrelatedCodeText(e: ErrorFacts): string {
+  if (e.code !== 'no_match') return '';
+  const d = e.details;
+  if (!((d.functions ?? 0) > 0 && d.functionsInCode === 0)) return '';
+  return `The code at this address is not this contract: it holds none of its ${d.functions} function${d.functions === 1 ? '' : 's'} (${d.onchainRuntimeLength} bytes deployed, ${d.compiledRuntimeLength} compiled). Check the address.`;
+}
+
+/**
  * The reason a failed verification gives after `Fail - Unable to verify.`: Etherscan's reasons
  * for the verdicts Etherscan names (clients and people search for those words), the compiler's
  * error for a compile error, the plain sentence for anything else.

@@ -7,7 +7,7 @@
 import type { ErrorFacts } from '../core/errors.js';
 import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
 import { type DiagnosisView, diagnosisSentences } from './diagnosis.js';
-import { compilerErrorsText, errorSentence, flatteningRepairsText, verdictReason } from './errors.js';
+import { compilerErrorsText, errorSentence, flatteningRepairsText, unrelatedCodeText, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
 /** What the texts read of a job (the store's JobStatus has these fields). */
@@ -76,7 +76,11 @@ export function sourceFailureReason(job: JobView): string {
   if (job.resultText !== null) return job.resultText;
   const failure = failureOf(job);
   if (failure) {
-    const plain = verdictReason(failure);
+    const reason = verdictReason(failure);
+    // Another contract at the address: said unless a diagnosis found these sources' contract there (a name).
+    const diagnosed = failure.diagnosis as DiagnosisView | undefined;
+    const address = diagnosed?.fix ? '' : unrelatedCodeText(failure);
+    const plain = address ? `${reason}${/[.?!]$/.test(reason) ? '' : '.'} ${address}` : reason;
     const more = failure.diagnosis
       ? diagnosisSentences(failure.diagnosis as DiagnosisView)
       : failure.diagnosisSkipped

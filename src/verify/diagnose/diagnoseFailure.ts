@@ -1,9 +1,10 @@
-import { isSolproofError, SolproofError } from '../../core/errors.js';
+import { type CodeDifferenceFacts, isSolproofError, SolproofError } from '../../core/errors.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { strip0x } from '../../core/hex.js';
 import type { ReleaseLookup } from '../../core/solcReleases.js';
 import type { SourceSubmission } from '../../core/types.js';
 import { buildSolcInput } from '../buildSolcInput.js';
+import { codeRelation } from '../codeRelation.js';
 import { codeFingerprint } from '../fingerprint.js';
 import type { Compiler, ContractCreation } from '../ports.js';
 import type { SolcOutput } from '../solcTypes.js';
@@ -72,6 +73,8 @@ export interface Diagnosis {
   limitReached: 'compiles' | 'time' | null;
   /** Compiles stopped unfinished at the time limit (they are among `compiles`). */
   compilesStopped: number;
+  /** No contract of the submission has its functions in the deployed code: another contract is there, nothing was searched. */
+  unrelated?: boolean;
 }
 
 /** Runs per optimizer setting that are common in practice, most common first. */
@@ -179,7 +182,7 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   try {
     if (inBudget()) {
       const built = buildSolcInput(args.submission);
-      const selection = { '*': { '*': ['evm.deployedBytecode.object'] } };
+      const selection = { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } };
       output = await counting.compile(versionOf(sent.compilerVersion), { ...built.input, settings: { ...built.input.settings, outputSelection: selection } });
       const deployedShape = codeFingerprint(strip0x(args.runtimeCode));
       for (const [path, byName] of Object.entries(output.contracts ?? {})) {
@@ -192,6 +195,13 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
     }
   } catch (error) {
     if (!isSolproofError(error)) throw error;
+  }
+
+  // The named contract's functions are not in the deployed code, and no other contract's are:
+  // another contract is deployed there (a wrong address), and no setting would change that.
+  if (output && args.failure.code === 'no_match' && unrelatedEverywhere(output, args.runtimeCode, args.failure.details as CodeDifferenceFacts)) {
+    const found = done(null, null);
+    return { ...found, unrelated: true };
   }
 
   // The first full match ends the search; a partial one (other metadata: runs 1 and 200 often
@@ -262,6 +272,17 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   if (version) pairs.push([version, optimizer]);
   pairs.push([viaIR, optimizer]);
   return [...singles, ...pairs];
+}
+
+/** Whether the failure's contract and every other contract of the output hold none of their functions in the deployed code. */
+function unrelatedEverywhere(output: SolcOutput, runtimeCode: string, details: CodeDifferenceFacts): boolean {
+  if (!((details.functions ?? 0) > 0 && details.functionsInCode === 0)) return false;
+  for (const byName of Object.values(output.contracts ?? {})) {
+    for (const contract of Object.values(byName)) {
+      if (codeRelation(contract.abi ?? [], runtimeCode).functionsInCode > 0) return false;
+    }
+  }
+  return true;
 }
 
 function versionOf(compilerVersion: string): string {

@@ -1,5 +1,6 @@
 /** A stable reason code per failure family, for tools. */
-export function diagnosisReasonCode(d: { code: string; fix: { changes: readonly { setting: string }[] } | null }): string {
+export function diagnosisReasonCode(d: { code: string; fix: { changes: readonly { setting: string }[] } | null; unrelated?: boolean }): string {
+  if (d.unrelated) return 'unrelated_code';
   const setting = d.fix?.changes[0]?.setting;
   const bySetting: Record<string, string> = {
     compilerVersion: 'wrong_compiler_version',
