@@ -168,6 +168,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         runtimeMatch: result.runtimeMatch,
         ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
         ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
+        ...(submission.codeFormat === 'solidity-single-file' ? { singleFile: true as const } : {}),
       });
     }
     const { outcome, compiledContractId } = await recordVerification(deps.store.db, {
@@ -206,6 +207,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
+      ...(submission.codeFormat === 'solidity-single-file' ? { singleFile: true as const } : {}),
       ...licenseOverruled(submission, result),
     });
   };

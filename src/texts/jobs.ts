@@ -182,3 +182,10 @@ export function receiptOutcomeText(job: JobView): string {
   if (job.state === 'fail') return sourceFailureReason(job) || 'Unable to verify';
   return passWithCaveat(job, verifyStatusText(job, true).text);
 }
+
+/**
+ * Advice for a partial match of a single file: the file's name and its imports are not the
+ * build's, so the metadata hash differs; the build's own input proves a full match.
+ */
+export const PARTIAL_SINGLE_FILE_ADVICE =
+  "A partial match: these sources compile to the deployed code, but its metadata hash names the build's own files and settings, which a single file cannot carry. The build's own input gives a full match: submit its build-info file (Foundry: out/build-info/*.json after forge build --build-info; Hardhat: artifacts/build-info/*.json) or its standard JSON input (forge verify-contract --show-standard-json-input).";

@@ -49,6 +49,25 @@ describe('what a new user meets in the explorer', () => {
     expect(text).not.toContain('Verify &amp; Publish this contract');
   });
 
+  it('a single file pasted from a forge build is a partial match, and the receipt says what gives a full one', async () => {
+    const tag = `pasted-${Date.now()}`;
+    // Built as forge builds it: the file is src/Newcomer.sol; the form sends it as a single file.
+    const built = await build('0.8.28', standardInput({ 'src/Newcomer.sol': source(tag) }, { optimizer: true, runs: 200 }), 'src/Newcomer.sol', 'Newcomer');
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const submit = await apiPost(apiUrl, {
+      module: 'contract',
+      action: 'verifysourcecode',
+      apikey: apiKey,
+      ...singleFileFields(address, built, 'Newcomer', source(tag)),
+    });
+    expect(submit.status).toBe('1');
+    expect((await waitForVerdict(apiUrl, submit.result, apiKey)).result).toBe('Pass - Verified');
+    const receipt = await page(`/receipt/${submit.result}`);
+    expect(receipt).toContain('<p class="notice info" id="partial-advice">A partial match:');
+    expect(receipt).toContain('submit its build-info file (Foundry: out/build-info/*.json after forge build --build-info');
+    expect(receipt).toContain('or its standard JSON input (forge verify-contract --show-standard-json-input)');
+  });
+
   it("a dry run's pass on an unverified address reads as a dry run, not as verified", async () => {
     const tag = `dry-${Date.now()}`;
     const built = await build('0.8.28', standardInput({ 'Newcomer.sol': source(tag) }), 'Newcomer.sol', 'Newcomer');
