@@ -68,6 +68,7 @@ const DEPLOYERS = [
   'cli/publish',
   'clients/receiptCommands',
   'web/newUser',
+  'api/installedSolc',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
