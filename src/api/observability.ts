@@ -37,7 +37,7 @@ export interface ObservabilityOptions {
 /** The label of a request: the API action, the route's pattern, or `unmatched`. */
 function actionOf(request: FastifyRequest, apiActions: ReadonlySet<string>): string {
   const route = request.routeOptions.url;
-  if (route === '/api') {
+  if (route === '/api' || route === '/v2/api') {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
     const field = (name: string) => {
@@ -74,7 +74,7 @@ export function observeRequests(app: FastifyInstance, options: ObservabilityOpti
     startedAt.set(request, process.hrtime.bigint());
   });
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.routeOptions.url === '/api' && typeof payload === 'string') {
+    if ((request.routeOptions.url === '/api' || request.routeOptions.url === '/v2/api') && typeof payload === 'string') {
       const reason = refusalOf(payload);
       if (reason) options.metrics.refused(reason);
     }

@@ -36,6 +36,9 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** A socket with no traffic at all is closed after this. */
 export const IDLE_TIMEOUT_MS = 30_000;
 
+/** Where the API answers: Etherscan's path and its V2 path. */
+export const API_PATHS = ['/api', '/v2/api'] as const;
+
 /** Actions by `module.action` in lower case. */
 const ACTIONS = new Map<string, ActionSpec>([
   ['contract.getabi', { class: 'read', postOnly: false, run: getAbi }],
@@ -68,7 +71,7 @@ export function readsFailureReasons(request: FastifyRequest, params: Params): bo
   return request.method !== 'GET' || (request.headers['user-agent'] ?? '') !== '';
 }
 
-/** Builds the HTTP server: `/api` (and `/api/`), `/health`. The other doors register their routes on it. */
+/** Builds the HTTP server: `/api` and `/v2/api` (each also with a trailing `/`), `/health`. The other doors register their routes on it. */
 export async function buildServer(s: Services): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -166,14 +169,18 @@ export async function buildServer(s: Services): Promise<FastifyInstance> {
     };
     return action.run(s, params, caller);
   };
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    url: '/api',
-    handler: async (request, reply) => {
-      const answer = await handle(request);
-      if (!(answer instanceof KeptAnswer)) return answer;
-      return reply.header('content-type', 'application/json; charset=utf-8').send(answer.body);
-    },
-  });
+  // Etherscan's V2 path (`/v2/api?chainid=…`) is the same API: clients configured as for
+  // Etherscan V2 get exactly what /api answers (a chainid other than the served chain is refused alike).
+  for (const url of API_PATHS) {
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      handler: async (request, reply) => {
+        const answer = await handle(request);
+        if (!(answer instanceof KeptAnswer)) return answer;
+        return reply.header('content-type', 'application/json; charset=utf-8').send(answer.body);
+      },
+    });
+  }
   return app;
 }

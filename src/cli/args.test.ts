@@ -9,11 +9,18 @@ describe('readCommandLine', () => {
       config: { 'data-dir': '/tmp/x' },
       owner: 'alice',
       tier: 'pro',
+      publish: {},
       help: false,
       version: false,
     });
     // An empty value is a value (`--solc-mirror ''` turns the mirror off).
     expect(readCommandLine(['start', '--solc-mirror', '', '--port=0']).config).toEqual({ 'solc-mirror': '', port: '0' });
+    expect(readCommandLine(['publish', '--url', 'http://127.0.0.1:8080', '--key=k', '--deployment', 'run-latest.json', '--project', 'p']).publish).toEqual({
+      url: 'http://127.0.0.1:8080',
+      key: 'k',
+      deployment: 'run-latest.json',
+      project: 'p',
+    });
     expect(readCommandLine(['--help']).help).toBe(true);
     expect(readCommandLine(['--version']).version).toBe(true);
     expect(readCommandLine(['-V']).version).toBe(true);

@@ -9,6 +9,8 @@ export interface CommandLine {
   /** `keys create` options. */
   owner?: string;
   tier?: string;
+  /** `publish` options. */
+  publish: { url?: string; key?: string; deployment?: string; project?: string };
   help: boolean;
   version: boolean;
 }
@@ -17,6 +19,10 @@ const OPTIONS = {
   ...Object.fromEntries(CONFIG_OPTIONS.map((o) => [o.flag, { type: 'string' as const }])),
   owner: { type: 'string' as const },
   tier: { type: 'string' as const },
+  url: { type: 'string' as const },
+  key: { type: 'string' as const },
+  deployment: { type: 'string' as const },
+  project: { type: 'string' as const },
   help: { type: 'boolean' as const, short: 'h' },
   version: { type: 'boolean' as const, short: 'V' },
 };
@@ -36,7 +42,10 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ConfigError(`option ${name.split(' ')[0]} needs a value`);
     throw new ConfigError((error as Error).message);
   }
-  const { owner, tier, help, version, ...rest } = parsed.values as Record<string, string | boolean | undefined>;
+  const { owner, tier, help, version, url, key, deployment, project, ...rest } = parsed.values as Record<string, string | boolean | undefined>;
+  const publish: CommandLine['publish'] = {};
+  for (const [name, value] of Object.entries({ url, key, deployment, project }))
+    if (typeof value === 'string') publish[name as keyof CommandLine['publish']] = value;
   const config: Record<string, string> = {};
   for (const [name, value] of Object.entries(rest)) if (typeof value === 'string') config[name] = value;
   return {
@@ -44,6 +53,7 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
     config,
     ...(typeof owner === 'string' ? { owner } : {}),
     ...(typeof tier === 'string' ? { tier } : {}),
+    publish,
     help: help === true,
     version: version === true,
   };

@@ -5,6 +5,7 @@ import { isSolproofError } from '../core/errors.js';
 import { errorSentence } from '../texts/index.js';
 import { readCommandLine } from './args.js';
 import { keys } from './keys.js';
+import { publish } from './publish.js';
 import { start } from './start.js';
 import { storeCommand } from './store.js';
 
@@ -18,7 +19,18 @@ commands:
   keys list                     every key, its last use and today's counts
   keys revoke KEY_ID            revoke a key
   store stats                   verified contracts, distinct compilations and sources, bytes on disk
+  publish --url URL --key KEY [--deployment RECORD] [--project DIR]
+                                verify a deployment made without --verify: send the project's
+                                build-info files (Foundry or Hardhat) through verifybuild and print
+                                each contract's verdict; RECORD is Foundry's broadcast run-latest.json
+                                or an Ignition deployment folder (its contracts only are reported)
   help                          this text
+
+options of publish:
+  --url URL                     the service (http://127.0.0.1:8080)
+  --key KEY                     an API key of it (default: SOLPROOF_API_KEY)
+  --deployment RECORD           broadcast/<Script>/<chain>/run-latest.json or ignition/deployments/<id>
+  --project DIR                 the Foundry or Hardhat project (default: the current directory)
 
 options of keys create:
   --owner NAME                  who the key is for
@@ -59,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
       return keys(config, rest, { owner: line.owner, tier: line.tier });
     case 'store':
       return storeCommand(config, rest);
+    case 'publish':
+      return publish(line.publish);
     default:
       process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
       return 2;

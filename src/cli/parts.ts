@@ -15,7 +15,7 @@ import { createRecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { type Devnet, portIsFree, startDevnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
-import { CompilerList, createSolcCompiler, type SolcCompiler } from '../compilers/index.js';
+import { CompilerCache, CompilerList, createSolcCompiler, type SolcCompiler, seedInstalledSolc } from '../compilers/index.js';
 import { type Config, ConfigError, jobLeaseMs, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { dispatchByKind } from '../jobs/dispatch.js';
@@ -31,7 +31,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.
 import { connectRedisRateLimitStore } from '../limits/redisRateLimits.js';
 import { openStore, type Store } from '../store/openStore.js';
 import { requeueRunningJobs, runningOfJobsKey } from '../store/verificationJobs.js';
-import { AccessControl, KeptAnswers, type Services } from '../useCases/index.js';
+import { AccessControl, KeptAnswers, type Services, VerdictWaits } from '../useCases/index.js';
 import { shareableRpcUrl } from '../web/context.js';
 import { createPrometheusMetrics, type PrometheusMetrics } from './metrics.js';
 import { checkRole, scrapeSources, withCompileMetrics } from './roles.js';
@@ -114,6 +114,9 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
     warmUpCompiles: config.warmUpCompiles,
     logger,
   });
+  // The solc installed with the service is a compiler already here: never downloaded again.
+  const seeded = await seedInstalledSolc(new CompilerCache(compilerCacheDir), compiler.releases.lookup);
+  if (seeded) logger.info({ version: seeded }, 'compiler cache: the installed solc-js build added');
   // Fetched on first demand, not at start: a service nobody asks never contacts the sources for it.
   const compilers = new CompilerList({
     cacheDir: compilerCacheDir,
@@ -218,6 +221,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
     access: new AccessControl(store, config, rateLimits),
     limits: rateLimits,
     compilers,
+    verdicts: new VerdictWaits(store.db, { waitMs: config.statusWaitMs }),
     logger,
   };
   if (works && config.followChain) {

@@ -10,6 +10,7 @@ import { API_ACTIONS, buildServer } from '../api/server.js';
 import { type Config, ConfigError } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import { registerSourcifyRoutes } from '../sourcify/routes.js';
+import { listApiKeys } from '../store/apiKeys.js';
 import type { Store } from '../store/openStore.js';
 import { pruneJobPayloads } from '../store/verificationJobs.js';
 import { registerWebRoutes } from '../web/routes.js';
@@ -55,13 +56,16 @@ async function serve(parts: ServiceParts): Promise<void> {
     );
   else {
     say(
-      `solproof is serving chain ${services.chainId} at http://${config.host}:${port}/api (storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
+      `solproof is serving chain ${services.chainId} at http://${config.host}:${port}/api (pid ${process.pid}; storage: ${store.dialect}, rate limits: ${rateLimits.kind}, data dir ${config.dataDir})`,
     );
+    const keys = (await listApiKeys(store.db)).filter((k) => k.revokedAt === null).length;
     for (const line of bannerLines({
       base: config.publicUrl.replace(/\/+$/, '') || `http://${config.host}:${port}`,
       rpcUrl: parts.rpcUrl,
       devnet: devnet !== undefined,
       config,
+      keys,
+      pid: process.pid,
     }))
       say(line);
   }
@@ -72,13 +76,17 @@ async function serve(parts: ServiceParts): Promise<void> {
     stopping = true;
     draining = true;
     logger.info({ signal, role: config.role, drainSeconds: config.drainSeconds }, 'shutting down: draining');
+    say(`solproof is stopping (${signal}): finishing requests and jobs in flight, at most ${config.drainSeconds} s`);
     if (pruneTimer) clearInterval(pruneTimer);
     waker.stop();
+    // Status checks waiting for a verdict are answered now: they must not hold the drain.
+    services.verdicts.stop();
     await drain({ app, serves, follower, runner, graceMs: config.drainSeconds * 1000, logger });
     await rateLimits.close().catch(() => undefined);
     await compiler.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     await devnet?.stop();
+    say(`solproof stopped (pid ${process.pid})`);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -86,16 +94,29 @@ async function serve(parts: ServiceParts): Promise<void> {
 }
 
 /** What the person who started the service needs next: where everything is, and how to get a key. */
-export function bannerLines(b: { base: string; rpcUrl: string; devnet: boolean; config: Pick<Config, 'dataDir' | 'selfServiceKeys'> }): string[] {
+export function bannerLines(b: {
+  base: string;
+  rpcUrl: string;
+  devnet: boolean;
+  config: Pick<Config, 'dataDir' | 'selfServiceKeys'>;
+  /** Keys in the store, not revoked. */
+  keys: number;
+  pid: number;
+}): string[] {
   const dataDir = b.config.dataDir === resolve('.data') ? '' : ` --data-dir ${b.config.dataDir}`;
   return [
     '',
     `  Explorer:    ${b.base}/`,
     `  API:         ${b.base}/api`,
     `  Chain RPC:   ${b.rpcUrl}${b.devnet ? ' (the local devnet)' : ''}`,
+    `  Stop it:     Ctrl-C, or kill ${b.pid}${b.devnet ? ' (the devnet stops with it)' : ''}`,
     '',
-    '  Next: create an API key in another terminal (the key is the last line printed):',
-    `    npm run solproof -- keys create --owner you${dataDir}`,
+    ...(b.keys > 0
+      ? [
+          `  API keys:    ${b.keys} in this store (list them: npm run solproof -- keys list${dataDir})`,
+          `    another: npm run solproof -- keys create --owner NAME${dataDir}`,
+        ]
+      : ['  Next: create an API key in another terminal (the key is the last line printed):', `    npm run solproof -- keys create --owner you${dataDir}`]),
     ...(b.config.selfServiceKeys > 0
       ? [`  Visitors create free keys at ${b.base}/keys (${b.config.selfServiceKeys} per address per day: --self-service-keys).`]
       : []),

@@ -91,6 +91,8 @@ export interface Config {
    * refused: right after a deployment a node behind a load balancer may not have it yet.
    */
   codeWaitMs: number;
+  /** A status check of a job still running, made shortly after its submission, waits up to this long for the verdict (0: answers at once). */
+  statusWaitMs: number;
   /** Free keys a visitor may create on the explorer's `/keys` page per client address per UTC day (0: off, keys come from the operator). */
   selfServiceKeys: number;
   /** What this process does: `all` serves and works, `api` serves and queues, `worker` runs jobs and the chain follower. */
@@ -228,7 +230,7 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     flag: 'daily-diagnosis-quota',
     env: 'SOLPROOF_DAILY_DIAGNOSIS_QUOTA',
     kind: 'int',
-    help: 'diagnoses of failed verifications, dry runs included, per key per UTC day (default 20)',
+    help: 'diagnoses of failed verifications that search (more than 4 compiles), dry runs included, per key per UTC day (default 100)',
   },
   {
     key: 'webRate',
@@ -300,6 +302,13 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
     env: 'SOLPROOF_CODE_WAIT_MS',
     kind: 'int',
     help: 'a submission for an address without code waits this long for it before it is refused (default 3000)',
+  },
+  {
+    key: 'statusWaitMs',
+    flag: 'status-wait-ms',
+    env: 'SOLPROOF_STATUS_WAIT_MS',
+    kind: 'int',
+    help: 'a status check of a job still running, in its first 2 minutes, waits up to this long for the verdict; 0 answers at once (default 10000)',
   },
   {
     key: 'jobPayloadDays',
@@ -385,7 +394,7 @@ export function defaultConfig(): Config {
     dailyVerifyQuota: 100,
     dailyProxyQuota: 100,
     dailyDryRunQuota: 100,
-    dailyDiagnosisQuota: 20,
+    dailyDiagnosisQuota: 100,
     sourcifyDailyQuota: 100,
     sourcifyRate: 5,
     sourcifyBodyLimit: 4 * 1024 * 1024,
@@ -400,6 +409,7 @@ export function defaultConfig(): Config {
     diagnosisSeconds: 60,
     jobPayloadDays: 7,
     codeWaitMs: 3000,
+    statusWaitMs: 10_000,
     selfServiceKeys: 0,
     role: 'all',
     drainSeconds: 30,
@@ -416,6 +426,9 @@ export class ConfigError extends Error {}
  * Builds the configuration: defaults, then environment variables, then flags
  * (`--name value` or `--name=value`). Unknown flags and malformed numbers are errors.
  */
+/** The longest a status check may wait: below the 30 s after which the service closes an idle socket. */
+export const MAX_STATUS_WAIT_MS = 20_000;
+
 export function loadConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): Config {
   const config = defaultConfig() as unknown as Record<string, unknown>;
   const known = new Set(CONFIG_OPTIONS.map((o) => o.flag));
@@ -448,6 +461,10 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
   if (result.redisUrl === '') delete result.redisUrl;
   result.dataDir = resolve(result.dataDir);
   if (result.port > 65535) throw new ConfigError(`--port must be at most 65535`);
+  if (result.statusWaitMs > MAX_STATUS_WAIT_MS)
+    throw new ConfigError(
+      `--status-wait-ms must be at most ${MAX_STATUS_WAIT_MS}: a longer wait would outlast the 30 s after which idle connections are closed`,
+    );
   result.role = result.role.trim().toLowerCase() as ServiceRole;
   if (!SERVICE_ROLES.includes(result.role)) throw new ConfigError(`--role (SOLPROOF_ROLE) must be all, api or worker, got "${result.role}"`);
   result.logLevel = result.logLevel.trim().toLowerCase();

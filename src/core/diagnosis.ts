@@ -107,6 +107,8 @@ export interface Diagnosis {
   limitReached?: 'compiles' | 'time' | null | undefined;
   /** Compiles stopped unfinished at the time limit (they are among `compiles`); absent as limitReached is. */
   compilesStopped?: number | undefined;
+  /** No contract of the submission has its functions in the deployed code: another contract is there, nothing was searched. */
+  unrelated?: boolean | undefined;
 }
 
 /** A setting a Vyper diagnosis may change. */

@@ -43,6 +43,9 @@ export interface CodeDifferenceFacts {
   onchainRuntimeLength: number;
   /** solc's "extra file input" bug: unused files changed the code but not the metadata hash. */
   reason?: 'extra_file_input_bug';
+  /** The contract's external functions, and how many of their selectors the deployed code holds (none: other code entirely). */
+  functions?: number;
+  functionsInCode?: number;
 }
 
 /** What may be wrong with a submission's fields or a request (one `problem` each). */
@@ -87,7 +90,8 @@ export type InvalidStandardJsonFacts =
 
 /** Which contract a submission names, and why it was not found. */
 export type ContractNotFoundFacts =
-  | { problem: 'not_in_output'; contractName: string; sourcePath: string; available: string[] }
+  /** `singleFile`: a single-file submission, whose file name the service made up from the contract name (`available` then holds names only). */
+  | { problem: 'not_in_output'; contractName: string; sourcePath: string; available: string[]; singleFile?: boolean }
   | { problem: 'file_not_among_sources'; contractName: string; path: string }
   | { problem: 'not_declared'; contractName: string }
   | { problem: 'declared_several_times'; contractName: string };

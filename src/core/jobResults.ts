@@ -19,6 +19,8 @@ export interface SourcePassResult {
   replaced?: true;
   /** The compilation came from the bytecode database: nothing was compiled. */
   reusedCompilation?: true;
+  /** Sent as a single file (its file name and imports are not the build's: a partial match is the most it usually gets). */
+  singleFile?: true;
   flatteningRepairs?: FlatteningRepairFact[];
   /** Metadata settings read from the deployed code (it has no metadata hash) that were compiled instead of the submission's. */
   metadataSettingsFromCode?: MetadataSettingFromCode[];

@@ -10,7 +10,7 @@ import type { ServiceMetrics } from '../core/metrics.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { Hex, SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
-import { takeQuota } from '../store/quotas.js';
+import { returnQuota, takeQuota } from '../store/quotas.js';
 import { leaseOf, type VerificationJob } from '../store/verificationJobs.js';
 import { getStoredVerdict } from '../store/verifiedContracts.js';
 import {
@@ -61,6 +61,14 @@ export interface DiagnosisDeps {
 
 /** Failures a search over settings can explain. */
 // Not a runtime mismatch: the creation code matched, no setting explains a constructor that returned other code.
+/**
+ * A diagnosis that ends within this many compiles does not count against the key's daily
+ * diagnoses: constructor arguments and libraries are proven with one, a contract name or the
+ * optimizer with two, the commonest runs with four. What counts is a long search (up to
+ * --diagnosis-compiles, 24 by default, and --diagnosis-seconds).
+ */
+export const CHEAP_DIAGNOSIS_COMPILES = 4;
+
 const DIAGNOSABLE: ReadonlySet<ErrorCode> = new Set(['no_match', 'constructor_arguments_mismatch', 'library_mismatch', 'contract_not_found_in_output']);
 
 /** A failure as the job keeps it: the code and facts (worded when the receipt is read). */
@@ -160,6 +168,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
         runtimeMatch: result.runtimeMatch,
         ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
         ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
+        ...(submission.codeFormat === 'solidity-single-file' ? { singleFile: true as const } : {}),
       });
     }
     const { outcome, compiledContractId } = await recordVerification(deps.store.db, {
@@ -199,6 +208,7 @@ export function createVerificationHandler(deps: VerificationDeps) {
       ...(result.reusedCompilation ? { reusedCompilation: true as const } : {}),
       ...(result.flatteningRepairs ? { flatteningRepairs: result.flatteningRepairs } : {}),
       ...(result.metadataSettingsFromCode ? { metadataSettingsFromCode: result.metadataSettingsFromCode } : {}),
+      ...(submission.codeFormat === 'solidity-single-file' ? { singleFile: true as const } : {}),
       ...licenseOverruled(submission, result),
     });
   };
@@ -267,6 +277,9 @@ async function diagnosedFailure(
       'diagnosed a failed verification',
     );
     diagnosis.metrics?.diagnosis(found.fix ? 'fix' : 'none');
+    // A cheap diagnosis (the failure's own facts, the contract name, the optimizer, the commonest
+    // runs) is given back: the daily limit counts the searches that cost compiles.
+    if (job.apiKeyId !== null && found.compiles <= CHEAP_DIAGNOSIS_COMPILES) await returnQuota(deps.store.db, { keyId: job.apiKeyId, kind: 'diagnosis' });
     return failed({ ...errorFacts(error), reasonCode: diagnosisReasonCode(found), diagnosis: found });
   } catch (failure) {
     deps.logger.warn({ receipt, err: failure instanceof Error ? failure.message : String(failure) }, 'could not diagnose a failed verification');

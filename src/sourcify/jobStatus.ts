@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { ErrorFacts } from '../core/errors.js';
 import { isReceipt } from '../core/receipt.js';
 import { SOURCIFY_TEXT, sourceFailureReason, sourcifyJobErrorMessage } from '../texts/index.js';
-import { findJob, isFinished, type JobStatus, provenByJob, type Services } from '../useCases/index.js';
+import { checkJob, isFinished, type JobStatus, provenByJob, type Services } from '../useCases/index.js';
 import { type Answer, type ContractMinimal, checksummed, errorAnswer, isoSecond, matchIdOf, sourcifyMatch, unmatched } from './answers.js';
 
 /** The service's error codes in Sourcify's (lib-sourcify's where it has one). */
@@ -40,7 +40,7 @@ function stableErrorId(receipt: string): string {
 export async function jobStatus(s: Services, verificationId: string | undefined): Promise<Answer> {
   const id = verificationId ?? '';
   if (!isReceipt(id)) return errorAnswer(400, 'invalid_parameter', SOURCIFY_TEXT.invalidVerificationId(id));
-  const job = await findJob(s, id, ['source']);
+  const job = await checkJob(s, id, ['source']);
   if (!job) return errorAnswer(404, 'job_not_found', SOURCIFY_TEXT.jobNotFound(id));
   const done = isFinished(job);
   const body: Record<string, unknown> = {

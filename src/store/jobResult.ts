@@ -89,7 +89,7 @@ function isFailure(doc: unknown): doc is FailureResult {
 function isSourcePass(doc: unknown): doc is SourcePassResult {
   if (!isRecord(doc) || !isMatchKind(doc['matchKind']) || !isMatchKindOrNull(doc['creationMatch']) || !isMatchKindOrNull(doc['runtimeMatch'])) return false;
   return (
-    ['dryRun', 'replaced', 'reusedCompilation'].every((flag) => optional(doc[flag], (v) => v === true)) &&
+    ['dryRun', 'replaced', 'reusedCompilation', 'singleFile'].every((flag) => optional(doc[flag], (v) => v === true)) &&
     optional(doc['flatteningRepairs'], (v) => isListOf(v, (r) => typeof r['line'] === 'number' && isString(r['text']) && isString(r['why']))) &&
     optional(doc['metadataSettingsFromCode'], (v) => isListOf(v, (c) => isString(c['setting']) && isString(c['from']) && isString(c['to']))) &&
     optional(doc['licenseOverruled'], (v) => isRecord(v) && typeof v['chosen'] === 'number' && typeof v['published'] === 'number')

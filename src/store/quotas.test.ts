@@ -4,7 +4,7 @@ import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.j
 import { createTestDatabase } from '../../test/helpers/testDatabase.js';
 import { createApiKey } from './apiKeys.js';
 import { migrateToLatest } from './openStore.js';
-import { nextUtcMidnight, quotaUsageToday, quotaUsed, takeQuota } from './quotas.js';
+import { nextUtcMidnight, quotaUsageToday, quotaUsed, returnQuota, takeQuota } from './quotas.js';
 
 const NOON = new Date('2026-11-22T12:00:00.000Z');
 
@@ -70,6 +70,22 @@ describeOnDialects('daily quotas', (dialect) => {
     } finally {
       await tdb.dispose();
     }
+  });
+
+  it('a unit given back frees its place for today, never below zero and never another day', async () => {
+    const { id } = await createApiKey(stores.store.db);
+    expect((await takeQuota(stores.store.db, { keyId: id, kind: 'diagnosis', limit: 1, now: NOON })).ok).toBe(true);
+    expect((await takeQuota(stores.store.db, { keyId: id, kind: 'diagnosis', limit: 1, now: NOON })).ok).toBe(false);
+    await returnQuota(stores.store.db, { keyId: id, kind: 'diagnosis', now: NOON });
+    expect(await quotaUsed(stores.store.db, id, 'diagnosis', NOON)).toBe(0);
+    expect((await takeQuota(stores.store.db, { keyId: id, kind: 'diagnosis', limit: 1, now: NOON })).ok).toBe(true);
+    await returnQuota(stores.store.db, { keyId: id, kind: 'diagnosis', now: NOON });
+    await returnQuota(stores.store.db, { keyId: id, kind: 'diagnosis', now: NOON });
+    expect(await quotaUsed(stores.store.db, id, 'diagnosis', NOON)).toBe(0);
+    // Another day's count is not touched.
+    await takeQuota(stores.store.db, { keyId: id, kind: 'verify', limit: 5, now: NOON });
+    await returnQuota(stores.store.db, { keyId: id, kind: 'verify', now: new Date(NOON.getTime() + 86_400_000) });
+    expect(await quotaUsed(stores.store.db, id, 'verify', NOON)).toBe(1);
   });
 
   it('a limit of 0 counts without refusing', async () => {

@@ -72,3 +72,15 @@ export async function quotaUsageToday(db: Kysely<Database>, now: Date = new Date
   }
   return usage;
 }
+
+/** Gives back one unit of `kind` the key took today (a diagnosis that turned out cheap); never below zero. */
+export async function returnQuota(db: Kysely<Database>, options: { keyId: string; kind: QuotaKind; now?: Date }): Promise<void> {
+  await db
+    .updateTable('dailyQuotas')
+    .set((eb) => ({ count: eb('count', '-', 1) }))
+    .where('apiKeyId', '=', options.keyId)
+    .where('kind', '=', options.kind)
+    .where('day', '=', utcDay(options.now ?? new Date()))
+    .where('count', '>', 0)
+    .execute();
+}

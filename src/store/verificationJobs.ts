@@ -101,6 +101,18 @@ export async function getJobStatus(db: Kysely<Database>, receipt: string): Promi
   return row ? toStatus(row) : null;
 }
 
+/** Which of these receipts have their final state (a cheap read: the state column only). */
+export async function finishedAmong(db: Kysely<Database>, receipts: readonly string[]): Promise<Set<string>> {
+  if (receipts.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('verificationJobs')
+    .select('receipt')
+    .where('receipt', 'in', [...receipts])
+    .where('state', 'not in', ['queued', 'running'])
+    .execute();
+  return new Set(rows.map((r) => r.receipt));
+}
+
 /**
  * Whether the same API key had another source verification of this address fail in the
  * `windowMs` before this job was submitted (a client's retry right after its failed attempt).

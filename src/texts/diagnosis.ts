@@ -69,6 +69,8 @@ export function metadataSettingsText(changes: readonly SettingChange[]): string 
 
 /** The diagnosis as sentences for a failure text: facts first, then the fix or where the codes differ. */
 export function diagnosisSentences(d: Diagnosis): string {
+  // The failure's reason already says the address holds another contract.
+  if (d.unrelated) return 'None of the contracts of these sources is the code deployed there: no setting was searched.';
   const out: string[] = [];
   const { facts } = d;
   const sentRelease = /^v?(\d+\.\d+\.\d+)/.exec(facts.sent.compilerVersion)?.[1] ?? null;
@@ -86,7 +88,7 @@ export function diagnosisSentences(d: Diagnosis): string {
   if (d.fix) {
     const others = d.fix.changes.filter((c) => c.setting !== 'contractName');
     const kind = d.fix.matchKind === 'full' ? 'a full match' : 'a partial match';
-    if (others.length > 0) out.push(`It matches (${kind}) with ${others.map((c) => changeText(c, facts.sent)).join(' and ')}.`);
+    if (others.length > 0) out.push(`It matches (${kind}) with ${changeTexts(others, facts.sent).join(' and ')}.`);
     else out.push(`With that name it is ${kind}.`);
     return out.join(' ');
   }
@@ -113,75 +115,124 @@ export function diagnosisSentences(d: Diagnosis): string {
   return out.join(' ');
 }
 
-/** How a found fix is applied with each client: the fields or options to change. */
+/** The changes of a fix as settings a user changes: turning the optimizer on and its runs read as one. */
+export function changeTexts(changes: readonly SettingChange[], sent: Diagnosis['facts']['sent']): string[] {
+  const runs = changes.find((c) => c.setting === 'runs');
+  const enabling = changes.some((c) => c.setting === 'optimizer' && c.to === 'enabled');
+  return changes
+    .filter((c) => !(enabling && c.setting === 'runs'))
+    .map((c) =>
+      c.setting === 'optimizer' && c.to === 'enabled' && runs ? `the optimizer enabled, ${runs.to} runs (you sent: disabled)` : changeText(c, sent),
+    );
+}
+
+/** Where the fix is applied: the address, and the chain forge is told. */
+export interface FixTarget {
+  address: string;
+  chainId: number;
+}
+
+/**
+ * How a found fix is applied with each client, as what a user pastes. forge verifies from its
+ * build (forge 1.7 sends the settings of the artifacts it built, whatever verify-contract's own
+ * flags say), so a compiler setting is changed by building again with it, then verifying;
+ * Hardhat reads its settings from hardhat.config; the API takes form fields.
+ */
 export interface CorrectedCommand {
   /** Etherscan form fields to send instead (`name=value`). */
   curl: string[];
-  /** What to change in hardhat.config (or on the `hardhat verify` command line). */
+  /** Lines: what to change in hardhat.config, then the commands. */
   hardhat: string[];
-  /** `forge verify-contract` options (or foundry.toml settings). */
+  /** Lines: `forge build` with the changed settings (when there are any), then `forge verify-contract`. */
   forge: string[];
 }
 
 /** The changes of a fix as each client sets them, for the receipt page's copyable commands. */
-export function correctedCommand(d: Diagnosis): CorrectedCommand | null {
+export function correctedCommand(d: Diagnosis, target: FixTarget): CorrectedCommand | null {
   if (!d.fix) return null;
-  const out: CorrectedCommand = { curl: [], hardhat: [], forge: [] };
-  for (const c of d.fix.changes) {
+  const sent = d.facts.sent;
+  const changes = d.fix.changes;
+  const runsChange = changes.find((c) => c.setting === 'runs');
+  const enabling = changes.some((c) => c.setting === 'optimizer' && c.to === 'enabled');
+  const curl: string[] = [];
+  const settings: string[] = [];
+  const hardhatFlags: string[] = [];
+  const build: string[] = [];
+  const toml: string[] = [];
+  const verify: string[] = [];
+  let contract = sent.contractName;
+  for (const c of changes) {
     switch (c.setting) {
-      case 'compilerVersion':
-        out.curl.push(`compilerversion=${c.to}`);
-        out.hardhat.push(`solidity: { version: "${/^v?(\d+\.\d+\.\d+)/.exec(c.to)?.[1] ?? c.to}" }`);
-        out.forge.push(`--compiler-version ${c.to}`);
+      case 'compilerVersion': {
+        const release = /^v?(\d+\.\d+\.\d+)/.exec(c.to)?.[1] ?? c.to;
+        curl.push(`compilerversion=${c.to}`);
+        settings.push(`solidity.version: "${release}"`);
+        build.push(`--use ${release}`);
+        verify.push(`--compiler-version ${c.to}`);
         break;
-      case 'optimizer':
-        out.curl.push(`optimizationUsed=${c.to === 'enabled' ? 1 : 0}`, ...(c.to === 'enabled' ? [`runs=${d.facts.sent.runs}`] : []));
-        out.hardhat.push(`settings: { optimizer: { enabled: ${c.to === 'enabled'}${c.to === 'enabled' ? `, runs: ${d.facts.sent.runs}` : ''} } }`);
-        out.forge.push(c.to === 'enabled' ? `--num-of-optimizations ${d.facts.sent.runs}` : 'optimizer = false (foundry.toml)');
+      }
+      case 'optimizer': {
+        const runs = runsChange?.to ?? String(sent.runs);
+        curl.push(`optimizationUsed=${c.to === 'enabled' ? 1 : 0}`, ...(c.to === 'enabled' ? [`runs=${runs}`] : []));
+        settings.push(`solidity.settings.optimizer: { enabled: ${c.to === 'enabled'}${c.to === 'enabled' ? `, runs: ${runs}` : ''} }`);
+        build.push(c.to === 'enabled' ? `--optimize --optimizer-runs ${runs}` : '--optimize false');
         break;
+      }
       case 'runs':
-        out.curl.push('optimizationUsed=1', `runs=${c.to}`);
-        out.hardhat.push(`settings: { optimizer: { enabled: true, runs: ${c.to} } }`);
-        out.forge.push(`--num-of-optimizations ${c.to}`);
+        if (enabling) break;
+        curl.push('optimizationUsed=1', `runs=${c.to}`);
+        settings.push(`solidity.settings.optimizer: { enabled: true, runs: ${c.to} }`);
+        build.push(`--optimize --optimizer-runs ${c.to}`);
         break;
       case 'evmVersion':
-        out.curl.push(`evmversion=${c.to}`);
-        out.hardhat.push(`settings: { evmVersion: "${c.to}" }`);
-        out.forge.push(`--evm-version ${c.to}`);
+        curl.push(`evmversion=${c.to}`);
+        settings.push(`solidity.settings.evmVersion: "${c.to}"`);
+        build.push(`--evm-version ${c.to}`);
         break;
       case 'viaIR':
-        out.curl.push(`viaIR=${c.to === 'true' ? 1 : 0}`);
-        out.hardhat.push(`settings: { viaIR: ${c.to === 'true'} }`);
-        out.forge.push(c.to === 'true' ? '--via-ir' : 'via_ir = false (foundry.toml)');
+        curl.push(`viaIR=${c.to === 'true' ? 1 : 0}`);
+        settings.push(`solidity.settings.viaIR: ${c.to === 'true'}`);
+        if (c.to === 'true') build.push('--via-ir');
+        else toml.push('via_ir = false');
         break;
       case 'bytecodeHash':
-        out.curl.push(`sourceCode=<standard JSON input with settings.metadata.bytecodeHash "${c.to}">`);
-        out.hardhat.push(`settings: { metadata: { bytecodeHash: "${c.to}" } }`);
-        out.forge.push(`bytecode_hash = "${c.to}" (foundry.toml)`);
+        curl.push(`sourceCode=<standard JSON input with settings.metadata.bytecodeHash "${c.to}">`);
+        settings.push(`solidity.settings.metadata: { bytecodeHash: "${c.to}" }`);
+        toml.push(`bytecode_hash = "${c.to}"`);
         break;
       case 'appendCBOR':
-        out.curl.push(`sourceCode=<standard JSON input with settings.metadata.appendCBOR ${c.to}>`);
-        out.hardhat.push(`settings: { metadata: { appendCBOR: ${c.to} } }`);
-        out.forge.push(`cbor_metadata = ${c.to} (foundry.toml)`);
+        curl.push(`sourceCode=<standard JSON input with settings.metadata.appendCBOR ${c.to}>`);
+        settings.push(`solidity.settings.metadata: { appendCBOR: ${c.to} }`);
+        toml.push(`cbor_metadata = ${c.to}`);
         break;
       case 'contractName':
-        out.curl.push(`contractname=${c.to}`);
-        out.hardhat.push(`--contract ${c.to}`);
-        out.forge.push(`${c.to} (the contract argument)`);
+        curl.push(`contractname=${c.to}`);
+        hardhatFlags.push(`--contract ${c.to}`);
+        contract = c.to;
         break;
       case 'constructorArguments':
-        out.curl.push(`constructorArguements=${c.to}`);
-        out.hardhat.push(`the constructor arguments that encode to 0x${c.to}`);
-        out.forge.push(`--constructor-args 0x${c.to}`);
+        curl.push(`constructorArguements=${c.to}`);
+        verify.push(`--constructor-args 0x${c.to}`);
         break;
       case 'library':
-        out.curl.push(`libraryname1=${c.name ?? ''}`, `libraryaddress1=${c.to}`);
-        out.hardhat.push(`--libraries with ${c.name ?? 'the library'}: "${c.to}"`);
-        out.forge.push(`--libraries <path>:${c.name ?? ''}:${c.to}`);
+        curl.push(`libraryname1=${c.name ?? ''}`, `libraryaddress1=${c.to}`);
+        hardhatFlags.push(`--libraries libraries.js  # module.exports = { ${(c.name ?? '').split(':').pop()}: "${c.to}" }`);
+        verify.push(`--libraries ${c.name ?? ''}:${c.to}`);
         break;
     }
   }
-  return out;
+  const forge = [
+    ...(toml.length ? [`# in foundry.toml, [profile.default]: ${toml.join('; ')}`] : []),
+    ...(build.length || toml.length ? [`forge build ${build.join(' ')}`.trim()] : []),
+    `forge verify-contract ${target.address} ${contract} --chain ${target.chainId} ${[...verify, '--watch'].join(' ')}`,
+  ];
+  // hardhat verify reads the artifacts as they are: a changed setting is compiled first.
+  const hardhat = [
+    ...settings.map((line) => `# in hardhat.config: ${line}`),
+    ...(settings.length ? ['npx hardhat compile'] : []),
+    `npx hardhat verify --network devnet ${target.address}${hardhatFlags.length ? ` ${hardhatFlags.join(' ')}` : ''}`,
+  ];
+  return { curl, hardhat, forge };
 }
 
 /** One change to a Vyper submission, as the setting a user changes. */

@@ -54,7 +54,7 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       const d = e.details;
       const text =
         d.problem === 'not_in_output'
-          ? `Unable to locate ContractName ${d.contractName} in ${d.sourcePath}`
+          ? `Unable to locate ContractName ${d.contractName} in ${d.singleFile ? 'the submitted file' : d.sourcePath}`
           : d.problem === 'file_not_among_sources'
             ? `The file "${d.path}" of contract name ${d.contractName} is not among the sources`
             : d.problem === 'not_declared'
@@ -145,6 +145,17 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
 }
 
 /**
+ * For a mismatch whose code holds none of the contract's functions: another contract is
+ * deployed there, so the address is the likely fault. Empty for any other failure.
+ */
+export function unrelatedCodeText(e: ErrorFacts): string {
+  if (e.code !== 'no_match') return '';
+  const d = e.details;
+  if (!((d.functions ?? 0) > 0 && d.functionsInCode === 0)) return '';
+  return `The code at this address is not this contract: it holds none of its ${d.functions} function${d.functions === 1 ? '' : 's'} (${d.onchainRuntimeLength} bytes deployed, ${d.compiledRuntimeLength} compiled). Check the address.`;
+}
+
+/**
  * The reason a failed verification gives after `Fail - Unable to verify.`: Etherscan's reasons
  * for the verdicts Etherscan names (clients and people search for those words), the compiler's
  * error for a compile error, the plain sentence for anything else.
@@ -163,7 +174,9 @@ export function verdictReason(error: ErrorFacts | SolproofError): string {
     }
     case 'contract_not_found_in_output': {
       const d = e.details;
-      const available = d.problem === 'not_in_output' && d.available.length > 0 ? ` These sources define ${d.available.slice(0, 20).join(', ')}.` : '';
+      // A single file's name was made up from the contract name (`Ledgr.sol`): the contracts are named alone.
+      const names = d.problem === 'not_in_output' ? d.available.map((id) => (d.singleFile ? id.slice(id.lastIndexOf(':') + 1) : id)) : [];
+      const available = names.length > 0 ? ` These sources define ${names.slice(0, 20).join(', ')}.` : '';
       return `${TEXT.reasonContractName(d.contractName)}${available}`;
     }
     case 'library_mismatch':

@@ -51,6 +51,18 @@ describe('how a job reads', () => {
     );
   });
 
+  it('names the contracts of a single file alone: its file name was made up from the contract name asked for', () => {
+    const missing = job({
+      result: {
+        code: 'contract_not_found_in_output',
+        details: { problem: 'not_in_output', contractName: 'Ledgr', sourcePath: 'Ledgr.sol', available: ['Ledgr.sol:Ledger'], singleFile: true },
+      },
+    });
+    expect(verifyStatusText(missing, true).text).toBe(
+      'Fail - Unable to verify. Unable to locate ContractName Ledgr, did you specify the correct Contract Name? These sources define Ledger.',
+    );
+  });
+
   it("ends a failure with its receipt page's URL for clients that read reasons, and keeps hardhat-verify 2's bare text", () => {
     const failed = job({ result: { code: 'contract_not_deployed', details: { address: ADDRESS } } });
     const url = 'http://127.0.0.1:8080/receipt/abc';

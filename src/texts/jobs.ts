@@ -9,7 +9,7 @@ import { isVyperDiagnosis } from '../core/diagnosis.js';
 import type { ErrorFacts } from '../core/errors.js';
 import { type FailureResult, type JobResult, storedErrorFacts, type UnfinishedResult } from '../core/jobResults.js';
 import { diagnosisSentences, vyperDiagnosisSentences } from './diagnosis.js';
-import { compilerErrorsText, errorSentence, flatteningRepairsText, verdictReason } from './errors.js';
+import { compilerErrorsText, errorSentence, flatteningRepairsText, unrelatedCodeText, verdictReason } from './errors.js';
 import { TEXT } from './etherscan.js';
 
 /** What the texts read of a job (the store's JobStatus has these fields). */
@@ -83,7 +83,10 @@ export function sourceFailureReason(job: JobView): string {
   if (job.resultText !== null) return job.resultText;
   const failure = failureOf(job);
   if (failure) {
-    const plain = verdictReason(failure);
+    const reason = verdictReason(failure);
+    // Another contract at the address: said unless a diagnosis found these sources' contract there (a name).
+    const address = failure.diagnosis?.fix ? '' : unrelatedCodeText(failure);
+    const plain = address ? `${reason}${/[.?!]$/.test(reason) ? '' : '.'} ${address}` : reason;
     const more = failure.diagnosis
       ? isVyperDiagnosis(failure.diagnosis)
         ? vyperDiagnosisSentences(failure.diagnosis)
@@ -187,3 +190,10 @@ export function receiptOutcomeText(job: JobView): string {
   if (job.state === 'fail') return sourceFailureReason(job) || 'Unable to verify';
   return passWithCaveat(job, verifyStatusText(job, true).text);
 }
+
+/**
+ * Advice for a partial match of a single file: the file's name and its imports are not the
+ * build's, so the metadata hash differs; the build's own input proves a full match.
+ */
+export const PARTIAL_SINGLE_FILE_ADVICE =
+  "A partial match: these sources compile to the deployed code, but its metadata hash names the build's own files and settings, which a single file cannot carry. The build's own input gives a full match: submit its build-info file (Foundry: out/build-info/*.json after forge build --build-info; Hardhat: artifacts/build-info/*.json) or its standard JSON input (forge verify-contract --show-standard-json-input).";

@@ -1,6 +1,7 @@
 import { isSolproofError } from '../core/errors.js';
 import type { NoCode } from '../core/refusals.js';
 import type { Address, Hex } from '../core/types.js';
+import { deployedFacts } from '../verify/index.js';
 import type { Services } from './services.js';
 
 /** How often the node is asked again while waiting for code. */
@@ -28,6 +29,23 @@ export async function codeAtAddress(
     }
   } catch (e) {
     if (isSolproofError(e, 'chain_unavailable')) return { ok: false, refusal: { code: 'node_unavailable' } };
+    throw e;
+  }
+}
+
+/**
+ * The compiler the code at `address` names in its metadata (`v0.8.26+commit.8a97fa7a`), for a
+ * form to start from; null when there is no code, its metadata names no release, the release
+ * is unknown, or the node cannot be asked now. One question to the node, no waiting.
+ */
+export async function deployedCompiler(s: Pick<Services, 'chain' | 'releases'>, address: Address): Promise<string | null> {
+  try {
+    const code = await s.chain.getCode(address);
+    const release = code.length > 2 ? deployedFacts(code).compilerRelease : null;
+    const long = release ? s.releases(release)?.longVersion : undefined;
+    return long ? `v${long}` : null;
+  } catch (e) {
+    if (isSolproofError(e, 'chain_unavailable')) return null;
     throw e;
   }
 }

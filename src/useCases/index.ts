@@ -25,8 +25,8 @@ export {
 } from '../store/verifiedContracts.js';
 export { AccessControl, type AccessDecision, type ActionClass } from './access.js';
 export { openRecord } from './admission.js';
-export { codeAtAddress } from './codeAtAddress.js';
-export { findJob, findSubmission, isFinished, isRetryAfterFailure, provenByJob, waitForVerdict } from './jobStatus.js';
+export { codeAtAddress, deployedCompiler } from './codeAtAddress.js';
+export { checkJob, findJob, findSubmission, isFinished, isRetryAfterFailure, provenByJob, waitForVerdict } from './jobStatus.js';
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';
 export { createSelfServiceKey, type SelfServiceKey, selfServiceOwner } from './keys.js';
 export { everyVerified, listMatches, listVerified, proxiesAmong, verifiedCount } from './listContracts.js';
@@ -48,4 +48,5 @@ export type { CompilerListPort, JobIntake, Services } from './services.js';
 export { MAX_LIBRARIES, parseSourceSubmission, type SubmissionFields } from './submissionFields.js';
 export { type Submitter, submitterId } from './submitter.js';
 export { type Submitted, submitBuild, submitProxy, submitSource } from './submitVerification.js';
+export { VerdictWaits } from './verdictWaits.js';
 export { type SimilarMatch, verifySimilar } from './verifySimilar.js';

@@ -13,6 +13,20 @@ export async function findJob(s: Pick<Services, 'store'>, receipt: string, kinds
   return job && (!kinds || kinds.includes(job.kind)) ? job : null;
 }
 
+/**
+ * A status check: the job with this receipt, once it has its verdict when that comes soon. A
+ * check of a job still queued or running, made shortly after its submission, waits briefly
+ * for the verdict (the rule is in verdictWaits.ts), so that a client reads it on its first check.
+ */
+export async function checkJob(s: Pick<Services, 'store' | 'verdicts'>, receipt: string, kinds?: readonly JobKind[]): Promise<JobStatus | null> {
+  const job = await findJob(s, receipt, kinds);
+  if (!job || isFinished(job)) return job;
+  const waitMs = s.verdicts.allowance(Number(job.createdAt));
+  if (waitMs === 0) return job;
+  await s.verdicts.wait(job.receipt, waitMs);
+  return findJob(s, receipt, kinds);
+}
+
 /** The job with this receipt and its request (what was submitted), or null. */
 export function findSubmission(s: Pick<Services, 'store'>, receipt: string): Promise<VerificationJob | null> {
   return getJob(s.store.db, receipt);

@@ -16,6 +16,7 @@ import type { Store } from '../store/openStore.js';
 import type { ChainReader, LogReader } from '../verify/index.js';
 import type { AccessControl } from './access.js';
 import type { KeptAnswers } from './keptAnswers.js';
+import type { VerdictWaits } from './verdictWaits.js';
 
 /** What a use case tells the job runners once it has queued a job. */
 export interface JobIntake {
@@ -58,5 +59,7 @@ export interface Services {
   /** Where every request limit lives: this process's memory, or Redis shared by all processes. */
   limits: RateLimitStore;
   compilers: CompilerListPort;
+  /** Status checks of young running jobs wait here, briefly, for the verdict. */
+  verdicts: VerdictWaits;
   logger: Logger;
 }

@@ -49,6 +49,8 @@ export interface BuiltSolcInput {
   /** The key of `input.sources` that defines the contract. */
   sourcePath: string;
   contractName: string;
+  /** A single file: its name in `input.sources` is made up from the contract name, never the user's. */
+  singleFile?: boolean;
 }
 
 export interface BuildSolcInputOptions {
@@ -152,6 +154,7 @@ function buildSingleFile(submission: SingleFileSubmission, libraries: FormLibrar
     input: { language: 'Solidity', sources: { [sourcePath]: { content: submission.sourceCode } }, settings },
     sourcePath,
     contractName,
+    singleFile: true,
   };
 }
 

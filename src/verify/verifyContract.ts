@@ -8,6 +8,7 @@ import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly, editedSolcInput, findAuxdataPositions } from './auxdataPositions.js';
 import { type BuiltSolcInput, buildSolcInput, everyContractSelectionFor, splitQualifiedName } from './buildSolcInput.js';
+import { codeRelation } from './codeRelation.js';
 import { type CompiledContract, compiledContractOf } from './compiledContract.js';
 import { type ContractVerdict, contractVerdict } from './contractVerdict.js';
 import { deployedFacts } from './diagnose/deployedFacts.js';
@@ -307,9 +308,9 @@ async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, select
     if (creation) {
       // The init code is these sources, but what it left at the address is not: a constructor
       // can return any bytes as the runtime code.
-      throw new SolproofError('runtime_mismatch', noMatchDetails(compiledRuntime, onchainRuntime, input));
+      throw new SolproofError('runtime_mismatch', noMatchDetails(compiledRuntime, onchainRuntime, input, abi));
     }
-    throw new SolproofError('no_match', noMatchDetails(compiledRuntime, onchainRuntime, input));
+    throw new SolproofError('no_match', noMatchDetails(compiledRuntime, onchainRuntime, input, abi));
   }
 
   const libraries = collectLibraries(input, runtime, creation, compiledRuntime + compiledCreation);
@@ -369,7 +370,15 @@ async function compiledOnce(compiler: Compiler, compilerVersion: string, built: 
   throwOnCompilerErrors(output);
   const contract = findContractOutput(output, sourcePath, contractName);
   if (!contract) {
-    throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName, sourcePath, available: declaredContracts(input) });
+    // A single file's name was made up from the contract name: the contracts are named alone.
+    const available = declaredContracts(input).map((id) => (built.singleFile ? id.slice(id.lastIndexOf(':') + 1) : id));
+    throw new SolproofError('contract_not_found_in_output', {
+      problem: 'not_in_output',
+      contractName,
+      sourcePath,
+      available,
+      ...(built.singleFile ? { singleFile: true } : {}),
+    });
   }
   return compiledContractOf(contract);
 }
@@ -444,10 +453,12 @@ function declaredContracts(input: SolcInput): string[] {
   return names;
 }
 
-function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: SolcInput): CodeDifferenceFacts {
+function noMatchDetails(compiledRuntime: string, onchainRuntime: string, input: SolcInput, abi: readonly unknown[]): CodeDifferenceFacts {
+  const relation = codeRelation(abi, onchainRuntime);
   const details: CodeDifferenceFacts = {
     compiledRuntimeLength: compiledRuntime.length / 2,
     onchainRuntimeLength: onchainRuntime.length / 2,
+    ...(relation.functions > 0 ? { functions: relation.functions, functionsInCode: relation.functionsInCode } : {}),
   };
   const compiledTail = tailAuxdata(compiledRuntime);
   const onchainTail = tailAuxdata(onchainRuntime);

@@ -23,12 +23,15 @@ import { verifyRoutes } from './routes/verify.js';
  * Registered in a scope of its own so its errors become pages (or JSON `{error}` for the
  * call endpoints) instead of the API's envelopes.
  */
+/** The API's paths (`/api`, Etherscan's V2 `/v2/api`), with whatever follows them. */
+const API_PATH = /^\/(v2\/)?api(\/|\?|$)/;
+
 export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext): Promise<void> {
   const runtime = createWebRuntime(ctx.limits, ctx.config.receiptStreams);
   // API requests in flight: while there are any, the CSV export pauses between batches, so a
   // download of the whole store takes longer rather than taking the API's CPU.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api')) return;
+    if (!API_PATH.test(request.url)) return;
     runtime.apiInFlight++;
     reply.raw.once('close', () => runtime.apiInFlight--);
   });
@@ -69,7 +72,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext): 
       const path = request.url.split('?')[0] ?? '';
       const accept = String(request.headers.accept ?? '');
       const wantsJson = /json/.test(accept) && !/html/.test(accept);
-      if (path === '/api' || path.startsWith('/api/') || wantsJson || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      if (API_PATH.test(path) || wantsJson || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply
           .code(404)
           .header('content-type', 'application/json; charset=utf-8')

@@ -20,7 +20,8 @@ describe('a service with an empty compiler cache', () => {
     const project = mkdtempSync(join(tmpdir(), 'solproof-project-'));
     writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
     const dataDir = join(project, '.data');
-    const built = await build('0.8.28', standardInput({ 'Fetched.sol': SOURCE }), 'Fetched.sol', 'Fetched');
+    // Not 0.8.28: the service puts the solc installed with it (0.8.28) into its cache at start.
+    const built = await build('0.8.26', standardInput({ 'Fetched.sol': SOURCE }), 'Fetched.sol', 'Fetched');
     const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
     const service = await startService({ rpcUrl: inject('rpcUrl'), dataDir, seedCompilers: false, args: ['--rate-free', '1000'] });
     try {
@@ -32,7 +33,7 @@ describe('a service with an empty compiler cache', () => {
         compilerversion: built.compilerVersion,
       });
       expect(status?.result, service.output()).toBe('Pass - Verified');
-      expect(readdirSync(join(dataDir, 'compilers'))).toContain('soljson-v0.8.28+commit.7893614a.js');
+      expect(readdirSync(join(dataDir, 'compilers'))).toContain('soljson-v0.8.26+commit.8a97fa7a.js');
     } finally {
       await service.stop();
     }

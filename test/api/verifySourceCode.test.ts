@@ -362,6 +362,9 @@ contract Impl is Base {
     const { status } = await verifyAndWait(apiUrl, apiKey, singleFileFields(address, built, 'Countr', COUNTER));
     expect(status?.result).toMatch(/^Fail - Unable to verify\. Unable to locate ContractName Countr, did you specify the correct Contract Name\? /);
     expect(status?.result).toContain('Countr is not the contract deployed here; Counter of your sources compiles to the deployed code.');
+    // A single file has no name of the user's: none is made up from the misspelling.
+    expect(status?.result).toContain('did you specify the correct Contract Name? These sources define Counter.');
+    expect(status?.result).not.toContain('Countr.sol');
   });
 
   it('an abstract contract', async () => {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/chain/devnet.js';
 import { CONFIG_OPTIONS } from '../../src/core/config.js';
-import { CLI, cleanEnv, newDataDir } from '../helpers/service.js';
+import { CLI, cleanEnv, createKey, newDataDir } from '../helpers/service.js';
 
 const run = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -53,12 +53,12 @@ interface Started {
 }
 
 /** Runs `command` and waits for the banner; reads the URLs it prints. */
-async function startAndReadBanner(command: string, args: string[]): Promise<Started> {
+async function startAndReadBanner(command: string, args: string[], last = /Next: create an API key[^\n]*\n[^\n]*keys create[^\n]*\n/): Promise<Started> {
   const child = spawn(command, args, { cwd: root, env: { ...cleanEnv(), SOLPROOF_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; !/Next: create an API key[^\n]*\n[^\n]*keys create[^\n]*\n/.test(output); i++) {
+  for (let i = 0; !last.test(output); i++) {
     if (child.exitCode !== null || i > 1200) throw new Error(`no banner:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -133,13 +133,36 @@ describe('npm start', () => {
       expect((await fetch(s.explorer)).status).toBe(200);
       expect(await rpcAnswers(s.rpc)).toBe(true);
 
-      // The PID npm runs as: a signal to it reaches the service (no shell in between).
-      s.child.kill('SIGTERM');
+      // The banner gives the service's PID and how to stop it; a signal to that PID stops the
+      // service and its devnet, says so, and npm ends with it.
+      const pid = Number(/solproof is serving chain \d+ at \S+ \(pid (\d+);/.exec(out)?.[1]);
+      expect(pid, out).toBeGreaterThan(0);
+      expect(out).toContain(`  Stop it:     Ctrl-C, or kill ${pid} (the devnet stops with it)\n`);
+      process.kill(pid, 'SIGTERM');
       await exited(s.child);
+      expect(s.output()).toContain('solproof is stopping (SIGTERM): finishing requests and jobs in flight');
+      expect(s.output()).toContain(`solproof stopped (pid ${pid})\n`);
       expect(await gone(() => httpAnswers(s.explorer))).toBe(true);
       expect(await gone(() => rpcAnswers(s.rpc))).toBe(true);
     } finally {
       s.child.kill('SIGKILL');
+    }
+  });
+
+  it('with keys in the store, the banner says so instead of asking for one', async () => {
+    const dataDir = await newDataDir(false);
+    await createKey(dataDir, ['--owner', 'earlier']);
+    const s = await startAndReadBanner(
+      process.execPath,
+      [CLI, 'start', '--port', '0', '--data-dir', dataDir, '--solc-mirror', ''],
+      /API keys:[^\n]*\n[^\n]*keys create[^\n]*\n/,
+    );
+    try {
+      expect(s.output()).toContain(`  API keys:    1 in this store (list them: npm run solproof -- keys list --data-dir ${dataDir})\n`);
+      expect(s.output()).not.toContain('Next: create an API key');
+    } finally {
+      s.child.kill('SIGKILL');
+      await exited(s.child);
     }
   });
 

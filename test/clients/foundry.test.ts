@@ -264,8 +264,8 @@ describe('Foundry (forge and cast 1.7.1) against the service', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  // forge create --verify polls like --watch: 15 s after the first `Pending in queue`, whatever
-  // --retries/--delay say, so this case takes about 15 s; the others submit and then verify-check.
+  // forge create --verify polls like --watch (15 s after a `Pending in queue`, whatever
+  // --retries/--delay say); its first check waits for the verdict. The others submit and then verify-check.
   it('forge create --verify with constructor arguments reaches Pass - Verified', async () => {
     const r = await forge(
       'create',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,6 +28,7 @@ const { apiUrl, baseUrl, apiKey } = sharedService();
 const SOLC = '0.8.28';
 
 const require = createRequire(import.meta.url);
+const ROOT = join(dirname(require.resolve('solc/package.json')), '..', '..');
 const FORGE = join(dirname(require.resolve('@foundry-rs/forge-linux-amd64/package.json')), 'bin', 'forge');
 
 // Code no other test deploys: neither is a copy of a contract verified elsewhere.
@@ -223,5 +224,27 @@ describe('Foundry (forge 1.7.1) against the Sourcify API', () => {
     }
     const rec = await record(address);
     expect(rec.ContractName).toBe('');
+  });
+
+  it("the README's [etherscan] entry with SOLPROOF_API_KEY unset stops forge on the Sourcify route, as the README says", async () => {
+    const { address } = await create('src/Beacon.sol:Beacon', ['south', '6']);
+    const toml = join(project, 'foundry.toml');
+    const plain = readFileSync(toml, 'utf8');
+    // The entry of the README's Foundry section, in a shell where the variable is not set.
+    writeFileSync(toml, `${plain}\n[etherscan]\ndevnet = { key = "\${SOLPROOF_API_KEY}", chain = 31337, url = "${apiUrl}" }\n`);
+    try {
+      const mark = proxy.requests.length;
+      const stopped = await forge('verify-contract', address, 'src/Beacon.sol:Beacon', ...sourcifyFlags());
+      expect(stopped.code, stopped.transcript).not.toBe(0);
+      expect(stopped.stderr, stopped.transcript).toContain('SOLPROOF_API_KEY');
+      expect(proxy.requests.length).toBe(mark);
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      expect(readme).toContain('with `SOLPROOF_API_KEY` unset, forge stops before it sends anything');
+    } finally {
+      writeFileSync(toml, plain);
+    }
+    // Without the entry the same command verifies.
+    const again = await forge('verify-contract', address, 'src/Beacon.sol:Beacon', ...sourcifyFlags());
+    expect(again.code, again.transcript).toBe(0);
   });
 });

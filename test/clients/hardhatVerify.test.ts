@@ -7,6 +7,7 @@ import { apiGet, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { type Built, build } from '../helpers/contracts.js';
 import { parseFoundryMetadata } from './foundryMetadata.js';
+import { startRecordingProxy } from './recordingProxy.js';
 
 // The client sends through http_proxy whenever it is set, even for 127.0.0.1.
 for (const k of ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY']) delete process.env[k];
@@ -199,6 +200,39 @@ describe("Hardhat verify v2's Etherscan client", () => {
     const statuses = await Promise.all([etherscan.getVerificationStatus(a.message), etherscan.getVerificationStatus(b.message)]);
     expect(statuses.filter((s) => s.isSuccess())).toHaveLength(1);
     expect(statuses.filter((s) => s.isAlreadyVerified())).toHaveLength(1);
+  });
+});
+
+describe("Hardhat verify v2's Etherscan client configured for Etherscan V2 (apiURL <base>/v2/api)", () => {
+  it('verifies through /v2/api: isVerified, verify, the status, isVerified again', async () => {
+    const proxy = await startRecordingProxy(`${baseUrl}/v2/api`);
+    try {
+      // Per-network keys, as customChains need (a single key sends everything to etherscan.io);
+      // the plugin replaces the URL's query with its own parameters, so no chainid arrives.
+      const etherscan = Etherscan.fromChainConfig(
+        { devnet: apiKey },
+        { network: 'devnet', chainId: 31337, urls: { apiURL: `${proxy.apiUrl}?chainid=31337`, browserURL: baseUrl } },
+      );
+      const edition = GREETER.replace('uint256 public greeted;', `uint256 public greeted;\n    uint256 public constant MULTICHAIN = ${Date.now()};`);
+      const input = hardhatInput({ 'contracts/Greeter.sol': edition, 'contracts/Owned.sol': OWNED });
+      const own = await build('0.8.28', input, 'contracts/Greeter.sol', 'Greeter');
+      const address = (await deployContract(own.abi, own.bytecode, ['hello', 7n], ACCOUNT)).address;
+      expect(await etherscan.isVerified(address)).toBe(false);
+      const { message: guid } = await etherscan.verify(address, JSON.stringify(input), FQN, COMPILER, encodeArgs('hello', 7n));
+      await sleep(700);
+      const status = await etherscan.getVerificationStatus(guid);
+      expect(status.isSuccess()).toBe(true);
+      expect(status.message).toBe('Pass - Verified');
+      expect(await etherscan.isVerified(address)).toBe(true);
+      expect(proxy.requests.map((r) => `${r.method} ${r.path} ${{ ...r.query, ...r.form }.action}`)).toEqual([
+        'GET /v2/api getsourcecode',
+        'POST /v2/api verifysourcecode',
+        'GET /v2/api checkverifystatus',
+        'GET /v2/api getsourcecode',
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -396,6 +396,41 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     await expect(submission).rejects.toThrow(wrongChain);
   });
 
+  it('configured for Etherscan V2 (apiUrl <base>/v2/api): every request goes there with the chainid, and the contract verifies', async () => {
+    const { address, minimal: ownMinimal } = await deployEdition('multichain', 9n);
+    const v2 = await Etherscan.create(
+      await Etherscan.resolveConfig({
+        chainId: CHAIN_ID,
+        networkName: 'solproof',
+        chainDescriptors: new Map([
+          [
+            BigInt(CHAIN_ID),
+            {
+              name: 'solproof devnet',
+              chainType: 'generic',
+              blockExplorers: { etherscan: { name: 'solproof', url: baseUrl, apiUrl: proxy.apiUrl.replace(/\/api$/, '/v2/api') } },
+            },
+          ],
+        ]),
+        verificationProvidersConfig: { etherscan: { enabled: true, apiKey: { get: async () => apiKey } } },
+      } as unknown as Parameters<typeof Etherscan.resolveConfig>[0]),
+    );
+    const mark = proxy.requests.length;
+    expect(await v2.isVerified(address)).toBe(false);
+    const guid = await v2.verify({
+      contractAddress: address,
+      compilerInput: ownMinimal,
+      contractName: FQN,
+      compilerVersion: COMPILER,
+      constructorArguments: encodeArgs('multichain', 9n),
+    });
+    expect(await v2.pollVerificationStatus(guid, address, FQN)).toMatchObject({ success: true, message: 'Pass - Verified' });
+    expect(await v2.isVerified(address)).toBe(true);
+    const seen = proxy.requests.slice(mark);
+    expect(seen.map((r) => r.path)).toEqual(seen.map(() => '/v2/api'));
+    expectWellFormed(seen);
+  });
+
   it("the plugin's `verify` task refuses chain ids 31337 and 1337 before it sends anything", () => {
     // verifyContract calls rejectLocalNetworks (chains.ts) first; only the client, as used above
     // or through a network connection's `verification.etherscan`, reaches a devnet explorer.

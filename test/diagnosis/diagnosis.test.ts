@@ -8,7 +8,7 @@ import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deployerAccount } from '../helpers/accounts.js';
 import { sharedService, verifyAndWait } from '../helpers/api.js';
-import { deployContract } from '../helpers/chain.js';
+import { deployContract, deployRaw } from '../helpers/chain.js';
 import { type BuildOptions, type Built, build, linkBytecode, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
 
 const ACCOUNT = deployerAccount('diagnosis/diagnosis');
@@ -125,7 +125,10 @@ describe('diagnoses of failed verifications', () => {
     expect(page).toContain('<h2>Diagnosis</h2>');
     expect(page).toContain('<li>the optimizer enabled, 200 runs (you sent: disabled)</li>');
     expect(page).toContain('<pre class="source" id="fix-curl">-d optimizationUsed=1 -d runs=200</pre>');
-    expect(page).toContain('<pre class="source" id="fix-forge">--num-of-optimizations 200</pre>');
+    // forge verifies from its build: the setting goes to forge build, then verify-contract.
+    expect(page).toContain(
+      `<pre class="source" id="fix-forge">forge build --optimize --optimizer-runs 200\nforge verify-contract ${address.toLowerCase()} Opt${RUN} --chain 31337 --watch</pre>`,
+    );
     await passes(singleFileFields(address, built, `Opt${RUN}`, text, { optimizationUsed: '1', runs: '200' }));
   });
 
@@ -134,6 +137,43 @@ describe('diagnoses of failed verifications', () => {
     const reason = await failureText(singleFileFields(address, built, `Runs${RUN}`, text, { runs: '200' }));
     expect(reason).toContain('the optimizer enabled, 1000 runs (you sent: 200)');
     await passes(singleFileFields(address, built, `Runs${RUN}`, text, { runs: '1000' }));
+  });
+
+  it('optimizer: deployed with 1000 runs, submitted with it disabled: the optimizer is the fault, its runs come with it', async () => {
+    const { address, built, text } = await deployed(`OptRuns${RUN}`, '0.8.28', { optimizer: true, runs: 1000 });
+    const reason = await failureText(singleFileFields(address, built, `OptRuns${RUN}`, text, { optimizationUsed: '0', runs: '200' }));
+    expect(reason).toContain('It matches (a full match) with the optimizer enabled, 1000 runs (you sent: disabled).');
+    expect(reason).not.toContain('optimizer disabled)');
+    const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: { fix: unknown } };
+    expect(doc.reasonCode).toBe('wrong_optimizer');
+    expect(doc.diagnosis.fix).toEqual({
+      changes: [
+        { setting: 'optimizer', from: 'disabled', to: 'enabled' },
+        { setting: 'runs', from: '200', to: '1000' },
+      ],
+      matchKind: 'full',
+    });
+    const page = await (await fetch(`${baseUrl}/receipt/${lastReceipt}`)).text();
+    expect(page).toContain('<li>the optimizer enabled, 1000 runs (you sent: disabled)</li>');
+    expect(page).toContain('<pre class="source" id="fix-curl">-d optimizationUsed=1 -d runs=1000</pre>');
+    await passes(singleFileFields(address, built, `OptRuns${RUN}`, text, { optimizationUsed: '1', runs: '1000' }));
+  });
+
+  it('a wrong address: sources sent to an unrelated 10-byte contract say so at once, for one compile and no search', async () => {
+    const { address: right, built, text } = await deployed(`Addr${RUN}`, '0.8.28', { optimizer: true, runs: 200 });
+    expect(right).toBeTruthy();
+    // Returns 42 from any call: 10 bytes of runtime code, none of the contract's functions.
+    const { address: wrong } = await deployRaw('0x600a600c600039600a6000f3602a60005260206000f3', ACCOUNT);
+    const reason = await failureText(singleFileFields(wrong, built, `Addr${RUN}`, text));
+    // value, owner, STEP and set: none is in the code at the address.
+    expect(reason).toMatch(
+      /The code at this address is not this contract: it holds none of its 4 functions \(10 bytes deployed, \d+ compiled\)\. Check the address\./,
+    );
+    expect(reason).toContain('None of the contracts of these sources is the code deployed there: no setting was searched.');
+    // One compile (of the sources, to look for another contract of them there), then no search:
+    // within the 4 compiles that count nothing against the key's daily diagnoses.
+    const doc = (await (await fetch(`${baseUrl}/receipt/${lastReceipt}.json`)).json()) as { reasonCode: string; diagnosis: unknown };
+    expect(doc).toMatchObject({ reasonCode: 'unrelated_code', diagnosis: { unrelated: true, fix: null, compiles: 1, tried: 0 } });
   });
 
   it('compiler version: the metadata names 0.8.26, 0.8.28 was asked for', async () => {
@@ -174,7 +214,10 @@ describe('diagnoses of failed verifications', () => {
       expect(doc.diagnosis.fix).toEqual({ changes: [{ setting: 'bytecodeHash', from: sent, to: 'ipfs' }], matchKind: 'full' });
     }
     const page = await (await fetch(`${baseUrl}/receipt/${lastReceipt}`)).text();
-    expect(page).toContain('bytecode_hash = &quot;ipfs&quot; (foundry.toml)');
+    // forge: the foundry.toml setting, then a build with it (forge sends the settings of its build), then verify-contract.
+    expect(page).toContain(
+      `<pre class="source" id="fix-forge"># in foundry.toml, [profile.default]: bytecode_hash = &quot;ipfs&quot;\nforge build\nforge verify-contract ${address.toLowerCase()} ${name}.sol:${name} --chain 31337 --watch</pre>`,
+    );
     const { submit, status } = await verifyAndWait(apiUrl, apiKey, jsonFields(address, built, name, text, { bytecodeHash: 'ipfs' }));
     expect(status?.result).toBe('Pass - Verified');
     expect((await verdictOf(String(submit.result), address)).served.MatchKind).toBe('full');

@@ -4,7 +4,7 @@
  * suite's anvil, and every door must give the same outcome: what is proven, what may replace
  * what, what is final, what is listed, who may hold an address back, and what is published.
  */
-import { getAddress, type Hex, keccak256, toHex } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address } from '../../src/core/types.js';
 import { findApiKey } from '../../src/store/apiKeys.js';
@@ -12,7 +12,7 @@ import { openStore, type Store } from '../../src/store/openStore.js';
 import { insertJob } from '../../src/store/verificationJobs.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost } from '../helpers/api.js';
-import { deployContract, devnetClients } from '../helpers/chain.js';
+import { deployContract, devnetClients, freshAddress, placeCode } from '../helpers/chain.js';
 import { type Built, build, standardInput } from '../helpers/contracts.js';
 import { sourceJob } from '../helpers/jobs.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
@@ -80,26 +80,6 @@ async function built(source: string, name: string): Promise<Built> {
 }
 
 const { publicClient } = devnetClients(ACCOUNT);
-
-async function rpc(method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(inject('rpcUrl'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result;
-}
-
-/** A fresh address no transaction created: code placed there with anvil_setCode has no creation to prove anything. */
-function freshAddress(seed: string): Address {
-  return keccak256(toHex(`${RUN} ${seed}`)).slice(0, 42) as Address;
-}
-
-async function placeCode(address: Address, code: Hex): Promise<void> {
-  await rpc('anvil_setCode', [address, code]);
-}
 
 async function runtimeOf(address: Address): Promise<Hex> {
   return (await publicClient.getCode({ address })) as Hex;
@@ -257,7 +237,7 @@ describe('one answer at every door', () => {
     const honest = (await deployContract(b.abi, b.bytecode, ['0x1111111111111111111111111111111111111111'], ACCOUNT)).address;
     // The same runtime with another keeper, placed where no constructor ever ran.
     const runtime = await runtimeOf(honest);
-    const forged = freshAddress(`forged ${door}`);
+    const forged = freshAddress(`${RUN} forged ${door}`);
     await placeCode(forged, runtime.replace('1111111111111111111111111111111111111111', 'a77ac4e5a77ac4e5a77ac4e5a77ac4e5a77ac4e5') as Hex);
 
     expect(await verifyThrough(door, forged, b, `${FILE}:Keeper`)).toBe('pass');
@@ -289,7 +269,7 @@ describe('one answer at every door', () => {
     const tag = `final ${door} ${RUN}`;
     const b = await built(plain(tag), 'Plain');
     const scratch = (await deployContract(b.abi, b.bytecode, [], ACCOUNT)).address;
-    const placed = freshAddress(`final ${door}`);
+    const placed = freshAddress(`${RUN} final ${door}`);
     await placeCode(placed, await runtimeOf(scratch));
     expect(await verifyThrough(door, placed, b, `${FILE}:Plain`)).toBe('pass');
     expect(await provenEverywhere(placed)).toEqual(everywhere('full'));

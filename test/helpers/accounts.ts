@@ -68,6 +68,13 @@ const DEPLOYERS = [
   'verify/verifyVyperContract',
   'verify/vyperCases',
   'bytecodeDatabase/vyperCopies',
+  'clients/foundryScript',
+  'api/v2Path',
+  'clients/hardhatIgnition',
+  'cli/publish',
+  'clients/receiptCommands',
+  'web/newUser',
+  'api/installedSolc',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -1,4 +1,4 @@
-import { type Abi, bytesToHex, createPublicClient, createWalletClient, http, type PublicClient, type WalletClient } from 'viem';
+import { type Abi, bytesToHex, createPublicClient, createWalletClient, http, keccak256, type PublicClient, toHex, type WalletClient } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { inject } from 'vitest';
@@ -97,4 +97,20 @@ export async function deployContract(
   const { encodeDeployData } = await import('viem');
   const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0]);
   return deployRaw(data, accountIndex);
+}
+
+/** Places `code` at `address` with anvil_setCode: a contract no transaction created (nothing proves its constructor). */
+export async function placeCode(address: Address, code: Hex, rpcUrl = inject('rpcUrl')): Promise<void> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [address, code] }),
+  });
+  const body = (await res.json()) as { error?: { message: string } };
+  if (body.error) throw new Error(`anvil_setCode: ${body.error.message}`);
+}
+
+/** A fresh address no transaction created, derived from `seed`. */
+export function freshAddress(seed: string): Address {
+  return keccak256(toHex(seed)).slice(0, 42) as Address;
 }

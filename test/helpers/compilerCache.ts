@@ -5,10 +5,10 @@
 import { copyFile, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The repository's root, found from its installed packages: the benches run this file from dist-bench/.
+const root = dirname(dirname(dirname(require.resolve('solc/package.json'))));
 
 /** The solc versions installed for tests (`solc` itself is 0.8.28, the others are npm aliases). */
 export const INSTALLED_SOLC_VERSIONS = ['0.4.11', '0.4.26', '0.5.17', '0.6.12', '0.7.6', '0.8.10', '0.8.18', '0.8.26', '0.8.28', '0.8.29'] as const;

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Address } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiPost, type Envelope, failureWithReceipt, waitForVerdict } from '../helpers/api.js';
-import { deployContract } from '../helpers/chain.js';
+import { deployContract, devnetClients, freshAddress, placeCode } from '../helpers/chain.js';
 import { build, standardInput } from '../helpers/contracts.js';
 import { CLI, cleanEnv, createKey, newDataDir, type RunningService, startService } from '../helpers/service.js';
 
@@ -22,7 +23,8 @@ describe('daily verification quota (100 per key per UTC day)', () => {
   const rpcUrl = inject('rpcUrl');
   let dataDir: string;
   let service: RunningService;
-  let address: string;
+  /** Addresses holding the target's code: a key's unfinished job at an address refuses its duplicate, so a burst goes to as many addresses. */
+  let addresses: Address[];
   let compilerVersion: string;
   let key: string;
   let otherKey: string;
@@ -33,7 +35,10 @@ describe('daily verification quota (100 per key per UTC day)', () => {
     dataDir = await newDataDir();
     const built = await build('0.8.28', standardInput({ 'QuotaTarget.sol': SOURCE }), 'QuotaTarget.sol', 'QuotaTarget');
     compilerVersion = built.compilerVersion;
-    ({ address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT));
+    const { address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const runtime = (await devnetClients(ACCOUNT).publicClient.getCode({ address }))!;
+    addresses = Array.from({ length: 160 }, (_, i) => freshAddress(`quotas ${process.pid} ${Date.now()} ${i}`));
+    for (const at of addresses) await placeCode(at, runtime);
     // One after the other: two processes creating a new SQLite store at once can race for its WAL switch.
     key = await createKey(dataDir);
     otherKey = await createKey(dataDir);
@@ -43,12 +48,13 @@ describe('daily verification quota (100 per key per UTC day)', () => {
 
   // A source that does not compile: every accepted job fails at once and the address stays
   // unverified, so each submission reaches the quota check.
+  let next = 0;
   const submit = (apiKey: string): Promise<Envelope> =>
     apiPost(service.apiUrl, {
       module: 'contract',
       action: 'verifysourcecode',
       apikey: apiKey,
-      contractaddress: address,
+      contractaddress: addresses[next++]!,
       sourceCode: 'pragma solidity ^0.8.0; contract QuotaTarget { this does not compile }',
       contractname: 'QuotaTarget',
       compilerversion: compilerVersion,
@@ -137,21 +143,29 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
     ({ address } = await deployContract(built.abi, built.bytecode, [], ACCOUNT));
     key = await createKey(dataDir);
     otherKey = await createKey(dataDir);
-    service = await startService({ rpcUrl, dataDir, args: ['--rate-free', '100000', '--daily-dry-run-quota', '2', '--daily-diagnosis-quota', '1'] });
+    // Searches of at most 6 compiles: a failure no setting fixes spends them all (more than the 4 a cheap one may take).
+    service = await startService({
+      rpcUrl,
+      dataDir,
+      args: ['--rate-free', '100000', '--daily-dry-run-quota', '2', '--daily-diagnosis-quota', '1', '--diagnosis-compiles', '6'],
+    });
   });
   afterAll(async () => service?.stop());
 
-  // Sent with the optimizer off: the code differs, and a diagnosis finds the setting.
-  const submit = (apiKey: string, dryRun: boolean): Promise<Envelope> =>
+  /**
+   * Sent with the optimizer off (`cheap`): the code differs, and a diagnosis finds the setting in
+   * two compiles. Or (`search`) with other sources: nothing fixes them, the search spends its compiles.
+   */
+  const submit = (apiKey: string, dryRun: boolean, kind: 'cheap' | 'search' = 'cheap'): Promise<Envelope> =>
     apiPost(service.apiUrl, {
       module: 'contract',
       action: 'verifysourcecode',
       apikey: apiKey,
       contractaddress: address,
-      sourceCode: OPTIMIZED,
+      sourceCode: kind === 'cheap' ? OPTIMIZED : OPTIMIZED.replace('n += 3', 'n += 4'),
       contractname: 'Rehearsed',
       compilerversion: 'v0.8.28+commit.7893614a',
-      optimizationUsed: '0',
+      optimizationUsed: kind === 'cheap' ? '0' : '1',
       ...(dryRun ? { dryrun: '1' } : {}),
     });
   const verdictOf = async (apiKey: string, receipt: unknown): Promise<string> =>
@@ -161,54 +175,58 @@ contract Rehearsed { uint256 public n = ${Date.now()}; function bump() external 
     return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().replace('.000Z', 'Z');
   };
   const MISMATCH = 'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode.';
+  const todays = async (column: string): Promise<string[]> => {
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
+    const [head, ...rows] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    return rows.map((r) => r[head!.indexOf(column)]!).sort();
+  };
 
-  it('the first failure is diagnosed; the next is answered without a diagnosis, saying why; the third dry run is refused', async () => {
-    const first = await submit(key, true);
-    expect(first.status, JSON.stringify(first)).toBe('1');
-    expect(await verdictOf(key, first.result)).toEqual(
+  it("a cheap failure's diagnosis is free: the optimizer, found in two compiles, leaves the day's diagnoses untouched", async () => {
+    const cheap = await submit(key, true);
+    expect(cheap.status, JSON.stringify(cheap)).toBe('1');
+    expect(await verdictOf(key, cheap.result)).toEqual(
       failureWithReceipt(`${MISMATCH} It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).`),
     );
+    expect(await todays('DIAGNOSES TODAY')).toEqual(['0', '0']);
+  });
 
-    const second = await submit(key, true);
-    expect(second.status, JSON.stringify(second)).toBe('1');
-    expect(await verdictOf(key, second.result)).toEqual(
-      failureWithReceipt(`${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`),
-    );
-    // For tools: the failure's own code, no diagnosis, and why there is none.
-    const doc = (await (await fetch(`${service.baseUrl}/receipt/${String(second.result)}.json`)).json()) as Record<string, unknown>;
-    expect(doc).toMatchObject({
-      state: 'fail',
-      reasonCode: 'no_match',
-      diagnosis: null,
-      result: { code: 'no_match', diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1 } } },
-    });
+  it('a search counts; past the limit a failure is answered without a diagnosis, saying why; the third dry run is refused', async () => {
+    const search = await submit(key, true, 'search');
+    expect(search.status, JSON.stringify(search)).toBe('1');
+    expect(await verdictOf(key, search.result)).toContain('No setting tried made it match (');
+    expect(await todays('DIAGNOSES TODAY')).toEqual(['0', '1']);
 
     expect(await submit(key, true)).toEqual({
       status: '0',
       message: 'NOTOK',
       result: `Daily limit of 2 dry runs reached for this API key; it resets at ${resetsAt()}`,
     });
-  });
 
-  it('a real submission of the same key uses its verifications, and its failure is not diagnosed either; another key has its own', async () => {
-    const real = await submit(key, false);
+    // A real submission uses the key's verifications; its failure is not diagnosed now.
+    const real = await submit(key, false, 'search');
     expect(real.status, JSON.stringify(real)).toBe('1');
     expect(await verdictOf(key, real.result)).toEqual(
       failureWithReceipt(`${MISMATCH} No diagnosis was run: this API key's daily limit of 1 diagnosis is used up; it resets at ${resetsAt()}.`),
     );
-    const other = await submit(otherKey, true);
-    expect(other.status, JSON.stringify(other)).toBe('1');
-    expect(await verdictOf(otherKey, other.result)).toContain('It matches (a full match) with the optimizer enabled, 200 runs (you sent: disabled).');
+    // For tools: the failure's own code, no diagnosis, and why there is none.
+    const doc = (await (await fetch(`${service.baseUrl}/receipt/${String(real.result)}.json`)).json()) as Record<string, unknown>;
+    expect(doc).toMatchObject({
+      state: 'fail',
+      reasonCode: 'no_match',
+      diagnosis: null,
+      result: { code: 'no_match', diagnosisSkipped: { code: 'diagnosis_quota_reached', details: { limit: 1 } } },
+    });
+  });
 
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { env: cleanEnv() });
-    const [head, ...rows] = stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t'));
-    const today = (column: string) => rows.map((r) => r[head!.indexOf(column)]).sort();
-    // The refused third dry run was not counted; every diagnosis that ran was.
-    expect(today('DRY RUNS TODAY')).toEqual(['1', '2']);
-    expect(today('DIAGNOSES TODAY')).toEqual(['1', '1']);
-    expect(today('VERIFY TODAY')).toEqual(['0', '1']);
+  it('another key has its own; the refused dry run was not counted, every search that ran was', async () => {
+    const other = await submit(otherKey, true, 'search');
+    expect(other.status, JSON.stringify(other)).toBe('1');
+    expect(await verdictOf(otherKey, other.result)).toContain('No setting tried made it match (');
+    expect(await todays('DRY RUNS TODAY')).toEqual(['1', '2']);
+    expect(await todays('DIAGNOSES TODAY')).toEqual(['1', '1']);
+    expect(await todays('VERIFY TODAY')).toEqual(['0', '1']);
   });
 });

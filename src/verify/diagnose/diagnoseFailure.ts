@@ -1,10 +1,11 @@
 import type { CodeComparison, Diagnosis, SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
-import { isSolproofError, SolproofError } from '../../core/errors.js';
+import { type CodeDifferenceFacts, isSolproofError, SolproofError } from '../../core/errors.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
 import { strip0x } from '../../core/hex.js';
 import type { ReleaseLookup } from '../../core/solcReleases.js';
 import type { SourceSubmission } from '../../core/types.js';
 import { buildSolcInput } from '../buildSolcInput.js';
+import { codeRelation } from '../codeRelation.js';
 import { codeFingerprint } from '../fingerprint.js';
 import type { Compiler, ContractCreation } from '../ports.js';
 import type { SolcOutput } from '../solcTypes.js';
@@ -150,7 +151,7 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
   try {
     if (inBudget()) {
       const built = buildSolcInput(args.submission);
-      const selection = { '*': { '*': ['evm.deployedBytecode.object'] } };
+      const selection = { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } };
       output = await counting.compile(versionOf(sent.compilerVersion), { ...built.input, settings: { ...built.input.settings, outputSelection: selection } });
       const deployedShape = codeFingerprint(strip0x(args.runtimeCode));
       for (const [path, byName] of Object.entries(output.contracts ?? {})) {
@@ -163,6 +164,13 @@ export async function diagnoseFailure(args: DiagnoseArgs): Promise<Diagnosis> {
     }
   } catch (error) {
     if (!isSolproofError(error)) throw error;
+  }
+
+  // The named contract's functions are not in the deployed code, and no other contract's are:
+  // another contract is deployed there (a wrong address), and no setting would change that.
+  if (output && args.failure.code === 'no_match' && unrelatedEverywhere(output, args.runtimeCode, args.failure.details as CodeDifferenceFacts)) {
+    const found = done(null, null);
+    return { ...found, unrelated: true };
   }
 
   // The first full match ends the search; a partial one (other metadata: runs 1 and 200 often
@@ -209,14 +217,15 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   if (version) singles.push([version]);
   const optimizer: SettingChange = { setting: 'optimizer', from: sent.optimizer ? 'enabled' : 'disabled', to: sent.optimizer ? 'disabled' : 'enabled' };
   singles.push([optimizer]);
-  const runsChange = (runs: number): SettingChange => ({
-    setting: 'runs',
-    from: sent.optimizer ? String(sent.runs) : `${sent.runs} (optimizer disabled)`,
-    to: String(runs),
-  });
-  const runsToTry = COMMON_RUNS.filter((runs) => !(sent.optimizer && runs === sent.runs) && !(!sent.optimizer && runs === 200)); // enabling the optimizer tried 200
+  // With the optimizer off, another runs value means turning it on with those runs: the fault
+  // is the optimizer (wrong_optimizer), the runs come with it.
+  const runsChange = (runs: number): SettingChange[] => {
+    const change: SettingChange = { setting: 'runs', from: String(sent.runs), to: String(runs) };
+    return sent.optimizer ? [change] : [optimizer, change];
+  };
+  const runsToTry = COMMON_RUNS.filter((runs) => runs !== sent.runs); // enabling the optimizer tries the runs sent
   // The most common values now; the rarer ones after the other settings.
-  for (const runs of runsToTry.slice(0, 3)) singles.push([runsChange(runs)]);
+  for (const runs of runsToTry.slice(0, 3)) singles.push(runsChange(runs));
   const viaIR: SettingChange = { setting: 'viaIR', from: String(sent.viaIR), to: String(!sent.viaIR) };
   singles.push([viaIR]);
   const compilerRelease = release ?? '0.0.0';
@@ -226,12 +235,23 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   const revealed = revealedMetadataChanges(sent, facts);
   if (revealed.length > 0) singles.push(revealed);
   // The rarer runs values.
-  for (const runs of runsToTry.slice(3)) singles.push([runsChange(runs)]);
+  for (const runs of runsToTry.slice(3)) singles.push(runsChange(runs));
   // Pairs where cheap: the metadata's compiler with the optimizer flipped; viaIR with the optimizer flipped.
   const pairs: SettingChange[][] = [];
   if (version) pairs.push([version, optimizer]);
   pairs.push([viaIR, optimizer]);
   return [...singles, ...pairs];
+}
+
+/** Whether the failure's contract and every other contract of the output hold none of their functions in the deployed code. */
+function unrelatedEverywhere(output: SolcOutput, runtimeCode: string, details: CodeDifferenceFacts): boolean {
+  if (!((details.functions ?? 0) > 0 && details.functionsInCode === 0)) return false;
+  for (const byName of Object.values(output.contracts ?? {})) {
+    for (const contract of Object.values(byName)) {
+      if (codeRelation(contract.abi ?? [], runtimeCode).functionsInCode > 0) return false;
+    }
+  }
+  return true;
 }
 
 function versionOf(compilerVersion: string): string {

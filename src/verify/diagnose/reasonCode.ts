@@ -1,6 +1,7 @@
 import type { StoredDiagnosis } from '../../core/diagnosis.js';
 /** A stable reason code per failure family, for tools. */
-export function diagnosisReasonCode(d: Pick<StoredDiagnosis, 'code' | 'fix'>): string {
+export function diagnosisReasonCode(d: Pick<StoredDiagnosis, 'code' | 'fix'> & { unrelated?: boolean | undefined }): string {
+  if (d.unrelated) return 'unrelated_code';
   const setting = d.fix?.changes[0]?.setting;
   const bySetting: Record<string, string> = {
     compilerVersion: 'wrong_compiler_version',

@@ -168,9 +168,16 @@ describe('contractPage', () => {
     expect(page).toContain('How to verify');
   });
 
-  it('says when an unverified address has no code, and how to verify once deployed', () => {
+  it('says when an unverified address has no code, and offers nothing to verify there', () => {
     const page = contractPage({ ...base, contract: null, proxy: null, implementation: null, hasCode: false }).value;
     expect(page).toContain('There is no contract code at this address');
+    expect(page).not.toContain('How to verify');
+    expect(page).not.toContain(`-d contractaddress=${ADDRESS}`);
+    expect(page).not.toContain('Verify &amp; Publish this contract');
+  });
+
+  it('shows how to verify at an address with code', () => {
+    const page = contractPage({ ...base, contract: null, proxy: null, implementation: null, hasCode: true }).value;
     expect(page).toContain('How to verify');
     expect(page).toContain(`-d contractaddress=${ADDRESS}`);
     expect(page).toContain('http://127.0.0.1:8080/api');

@@ -335,7 +335,7 @@ ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="fa
 ${proxyDetails(data)}
 ${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
 ${recentReceipts(data.receipts)}
-${verifyHint(data)}
+${data.hasCode !== false ? verifyHint(data) : ''}
 </div>`,
   );
 }

@@ -1,5 +1,5 @@
 import { isVyperDiagnosis, type StoredDiagnosis } from '../../core/diagnosis.js';
-import { changeText, correctedCommand, searchLimitText } from '../../texts/index.js';
+import { changeTexts, correctedCommand, type FixTarget, searchLimitText } from '../../texts/index.js';
 import { type Html, html } from '../html.js';
 
 /**
@@ -7,10 +7,10 @@ import { type Html, html } from '../html.js';
  * the change that makes it pass (with the corrected fields and options to copy), or where the
  * codes differ, instruction by instruction.
  */
-export function diagnosisReport(d: StoredDiagnosis | undefined, resubmitHref?: string): Html | string {
+export function diagnosisReport(d: StoredDiagnosis | undefined, target: FixTarget, resubmitHref?: string): Html | string {
   if (!d || isVyperDiagnosis(d)) return '';
   const sent = d.facts.sent;
-  const command = correctedCommand(d);
+  const command = correctedCommand(d, target);
   const c = d.comparison;
   return html`<section class="card diagnosis" id="diagnosis">
 <h2>Diagnosis</h2>
@@ -24,15 +24,15 @@ ${d.facts.library ? html`<dt>Library</dt><dd>${d.facts.library.name} is called a
 ${
   d.fix && command
     ? html`<h3>What makes it pass (${d.fix.matchKind} match, checked by compiling)</h3>
-<ul>${d.fix.changes.map((ch) => html`<li>${changeText(ch, sent)}</li>`)}</ul>
+<ul>${changeTexts(d.fix.changes, sent).map((text) => html`<li>${text}</li>`)}</ul>
 ${resubmitHref ? html`<p><a class="button" id="resubmit" href="${resubmitHref}">Resubmit with this change</a> <span class="muted">(the form, filled in with your sources and the change; enter your API key)</span></p>` : ''}
 <div class="commands">
-<p><strong>curl / API fields</strong> <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
-<pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>
-<p><strong>Foundry</strong> (forge verify-contract) <button type="button" class="secondary small js-only" data-copy="#fix-forge" hidden>Copy</button></p>
-<pre class="source" id="fix-forge">${command.forge.join(' ')}</pre>
-<p><strong>Hardhat</strong> (hardhat.config / hardhat verify) <button type="button" class="secondary small js-only" data-copy="#fix-hardhat" hidden>Copy</button></p>
+<p><strong>Foundry</strong> (in the project: build with the setting, then verify; forge sends the settings of its build) <button type="button" class="secondary small js-only" data-copy="#fix-forge" hidden>Copy</button></p>
+<pre class="source" id="fix-forge">${command.forge.join('\n')}</pre>
+<p><strong>Hardhat</strong> (hardhat.config, then verify; add the constructor arguments after the address as you deployed them) <button type="button" class="secondary small js-only" data-copy="#fix-hardhat" hidden>Copy</button></p>
 <pre class="source" id="fix-hardhat">${command.hardhat.join('\n')}</pre>
+<p><strong>API fields</strong> to send instead (curl <code>-d</code>) <button type="button" class="secondary small js-only" data-copy="#fix-curl" hidden>Copy</button></p>
+<pre class="source" id="fix-curl">${command.curl.map((f) => `-d ${f}`).join(' ')}</pre>
 </div>`
     : html`<p>No setting within the search made these sources compile to the deployed code.</p>`
 }

@@ -1,5 +1,5 @@
 import { licenseName } from '../../core/licenses.js';
-import { flatteningWhyText, lastErrorText, metadataSettingsText, receiptOutcomeText } from '../../texts/index.js';
+import { flatteningWhyText, lastErrorText, metadataSettingsText, PARTIAL_SINGLE_FILE_ADVICE, receiptOutcomeText } from '../../texts/index.js';
 import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -62,13 +62,14 @@ export function receiptPage(data: { chainId: number; job: JobStatus; now?: numbe
 ${reusedNote}`
       : html`<p class="notice ok">${receiptOutcomeText(job)} <a href="/address/${job.address}">Open the contract page →</a></p>
 ${reusedNote}
+${passed?.singleFile && passed.matchKind === 'partial' ? html`<p class="notice info" id="partial-advice">${PARTIAL_SINGLE_FILE_ADVICE}</p>` : ''}
 ${overruled ? html`<p class="notice warn" id="license-differs">Licence: ${licenseName(overruled.chosen)} was chosen, but the source's SPDX line names ${licenseName(overruled.published)}; the contract ${dryRun ? 'would be' : 'is'} published as ${licenseName(overruled.published)}.</p>` : ''}
 ${fromCode.length ? html`<p class="muted">The deployed code carries no metadata hash; it was compiled with the metadata settings the code shows, ${metadataSettingsText(fromCode)}, and its creation code matched too (so the constructor arguments are proven). The contract's sources are published as the standard JSON input with these settings.</p>` : ''}
 ${repairs.length ? html`<div class="notice warn"><p>The flattened file did not compile as sent; it was verified with these lines removed (a flattened file is a partial match at best):</p><ul>${repairs.map((r) => html`<li>line ${r.line}: <code>${r.text}</code> (${flatteningWhyText(r.why)})</li>`)}</ul></div>` : ''}`;
   } else if (job.state === 'fail') {
     const diagnosis = job.result?.outcome === 'failure' ? job.result.document.diagnosis : undefined;
     const resubmit = job.kind === 'source' && job.payloadPrunedAt === null ? `/verify?from=${job.receipt}` : undefined;
-    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis, resubmit)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
+    outcome = html`<p class="notice err">${receiptOutcomeText(job)}</p>${diagnosisReport(diagnosis, { address: job.address, chainId: data.chainId }, resubmit)}<p><a href="/address/${job.address}">Open the address page →</a></p>`;
   } else {
     outcome = html`<p class="notice info" data-receipt-events="/receipt/${job.receipt}/events" data-receipt-state="${job.state}">${proxy ? 'Looking for the implementation' : 'Working'}… this page updates by itself.</p>
 ${job.lastError ? html`<p class="notice warn">The last attempt will be retried: ${lastErrorText(job.lastError)}</p>` : ''}`;

@@ -1,5 +1,5 @@
 import { isVyperDiagnosis } from '../../core/diagnosis.js';
-import { changeText, receiptOutcomeText, vyperChangeText } from '../../texts/index.js';
+import { changeTexts, receiptOutcomeText, vyperChangeText } from '../../texts/index.js';
 import type { JobStatus } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { timeTag } from '../layout.js';
@@ -15,6 +15,8 @@ function badge(job: JobStatus): Html {
     // What the attempt ended in, then: the page's heading says whether the address is verified now
     // (a record whose code is gone is not, though its attempt passed).
     case 'pass':
+      // A dry run published nothing: it must not read as verified.
+      if (job.result?.outcome === 'source_pass' && job.result.document.dryRun === true) return html`<span class="badge info">Dry run: would verify</span>`;
       return html`<span class="badge ok">${job.kind === 'proxy' ? 'Proxy found' : 'Passed'}</span>`;
     case 'already_verified':
       return html`<span class="badge ok">Already verified</span>`;
@@ -29,8 +31,8 @@ function diagnosisLine(job: JobStatus): Html | string {
   const d = job.result.document.diagnosis;
   if (!d) return '';
   if (!d.fix) return html`<div class="muted">Diagnosis: no setting within the search made these sources match.</div>`;
-  const changes = isVyperDiagnosis(d) ? (d.fix?.changes ?? []).map(vyperChangeText) : (d.fix?.changes ?? []).map((c) => changeText(c, d.facts.sent));
-  return html`<div>Diagnosis: passes with ${changes.map((c, i) => html`${i ? '; ' : ''}${c}`)}.</div>`;
+  const changes = isVyperDiagnosis(d) ? (d.fix?.changes ?? []).map(vyperChangeText) : changeTexts(d.fix?.changes ?? [], d.facts.sent);
+  return html`<div>Diagnosis: passes with ${changes.join('; ')}.</div>`;
 }
 
 /**

@@ -93,6 +93,7 @@ ${row(
   fieldError(data, 'apiKey'),
   'Counts against its daily verification quota, as from Hardhat or Foundry.',
 )}
+<p class="muted" id="key-link">No key yet? <a href="/keys">How to get one</a>.</p>
 <label class="inline js-only" hidden><input type="checkbox" id="remember-key"> Remember the key in this browser</label>
 ${row(html`<label for="address">Contract address</label>`, html`<input type="text" id="address" name="address" value="${v.address}" placeholder="0x…" autocomplete="off" spellcheck="false" maxlength="42" required${invalid(data, 'address')}>`, fieldError(data, 'address'))}
 <fieldset class="formats">

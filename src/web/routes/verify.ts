@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isVyperDiagnosis } from '../../core/diagnosis.js';
 import { parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
+import type { Address } from '../../core/types.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { accessRefusalText, submitRefusalText } from '../../texts/index.js';
-import { findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
+import { deployedCompiler, findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { CallError } from '../contractCalls.js';
 import { messagePage } from '../pages/messagePage.js';
@@ -51,11 +52,14 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
     const address = (typeof raw === 'string' && parseAddress(raw.trim())) || '';
     // `?from=<receipt>`: a failed submission again, with the change its diagnosis found.
     const from = typeof query.from === 'string' && isReceipt(query.from) ? await resubmission(ctx, query.from) : null;
+    const values = from ?? emptyFormValues(address);
+    // The compiler the deployed metadata names, to start from.
+    if (!from && address) values.compiler = (await deployedCompiler(ctx, address as Address)) ?? values.compiler;
     return sendPage(
       reply,
       verifyPage({
         chainId: ctx.chainId,
-        values: from ?? emptyFormValues(address),
+        values,
         compilers: await compilerChoices(ctx),
         contracts: [],
         errors: {},

@@ -1,12 +1,12 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { installedLongVersion } from '../../helpers/compilerCache.js';
 import { SOLC_PACKAGES } from '../../helpers/solc.js';
 
 const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
+// Found from the repository's root (its installed packages' parent): the bench runs this file from dist-bench/.
+const here = join(dirname(dirname(dirname(require.resolve('solc/package.json')))), 'test', 'clients', 'foundry');
 const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
