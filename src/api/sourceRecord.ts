@@ -1,6 +1,6 @@
 import { licenseName } from '../core/licenses.js';
 import { TEXT } from '../texts/index.js';
-import { type ProxyRecord, publishedSourceCode, type VerifiedContract } from '../useCases/index.js';
+import { type ProxyRecord, publishedSourceCode, publishesInput, type VerifiedContract } from '../useCases/index.js';
 import { provenMatch, wrapStandardJson } from '../verify/index.js';
 
 /** One element of getsourcecode's `result`: Etherscan's PascalCase record, every field a string. */
@@ -62,7 +62,7 @@ export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | 
   const proven = provenMatch(contract);
   const published = publishedSourceCode(contract);
   return {
-    SourceCode: contract.codeFormat === 'solidity-standard-json-input' ? wrapStandardJson(published) : published,
+    SourceCode: publishesInput(contract) ? wrapStandardJson(published) : published,
     ABI: contract.abi,
     ContractName: contract.contractName,
     CompilerVersion: contract.compilerVersion,

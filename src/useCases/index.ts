@@ -30,7 +30,7 @@ export { checkJob, findJob, findSubmission, isFinished, isRetryAfterFailure, pro
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';
 export { createSelfServiceKey, type SelfServiceKey, selfServiceOwner } from './keys.js';
 export { everyVerified, listMatches, listVerified, proxiesAmong, verifiedCount } from './listContracts.js';
-export { type PublishedInput, publishedFiles, publishedInput, publishedSourceCode } from './published.js';
+export { type PublishedInput, publishedFiles, publishedInput, publishedSourceCode, publishesInput } from './published.js';
 export {
   abiAnswer,
   abiForCalls,

@@ -33,8 +33,13 @@ export function publishedInput(contract: Pick<VerifiedContract, 'language' | 'so
   };
 }
 
+/** Whether the contract was submitted as a JSON input (Solidity's or Vyper's), and is published as one. */
+export function publishesInput(contract: Pick<VerifiedContract, 'codeFormat'>): boolean {
+  return contract.codeFormat === 'solidity-standard-json-input' || contract.codeFormat === 'vyper-json';
+}
+
 /** getsourcecode's SourceCode (before Etherscan's wrapping): a single file's text, or the published standard JSON input's text. */
 export function publishedSourceCode(contract: Pick<VerifiedContract, 'codeFormat' | 'language' | 'sources' | 'sourcePath' | 'settings'>): string {
-  if (contract.codeFormat === 'solidity-standard-json-input') return JSON.stringify(publishedInput(contract));
+  if (publishesInput(contract)) return JSON.stringify(publishedInput(contract));
   return publishedFiles(contract)[0]?.content ?? '';
 }

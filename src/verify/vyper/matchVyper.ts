@@ -144,8 +144,8 @@ function replaceVyperAuxdata(
     const compiledSizes = JSON.stringify([auxdata.decoded.runtimeSize, auxdata.decoded.dataSizes, auxdata.decoded.immutableSize]);
     if (JSON.stringify([decoded.runtimeSize, decoded.dataSizes, decoded.immutableSize]) !== compiledSizes) return null;
   } else if (!isVyperShapedAuxdata(found, auxdata.era)) {
-    // Auxdata that names a version of another era (an array naming 0.3.9, which bytecode-utils
-    // will not decode) is still metadata in its place, as Sourcify takes it: only bytes that
+    // Auxdata that names a version of another era (an array naming 0.3.9, which decodeVyperTail
+    // does not take) is still metadata in its place, as Sourcify takes it: only bytes that
     // are no CBOR of the declared length are not.
     return null;
   }

@@ -1,13 +1,15 @@
 /**
- * Vyper's auxdata, read with Sourcify's `@ethereum-sourcify/bytecode-utils`. Its place and
- * shape depend on the release (see vyperAuxdataEra): the version alone at the end of the
- * runtime code (0.3.4), the version and a length (0.3.5 to 0.3.9), a CBOR array at the end of
- * the init code (0.3.10, 0.4.0), the same array led by the integrity hash (from 0.4.1).
+ * Vyper's auxdata. Its place and shape depend on the release (see vyperAuxdataEra): the version
+ * map alone at the end of the runtime code (0.3.4), the map and a length (0.3.5 to 0.3.9), a
+ * CBOR array at the end of the init code (0.3.10, 0.4.0: runtime size, data section sizes,
+ * immutables' size, the version map), the same array led by the integrity hash (from 0.4.1).
+ * Read with the strict CBOR decoder solc's auxdata uses (cbor.ts), as Sourcify's bytecode-utils
+ * reads them: that package declares Node 22 and brings a native CBOR addon, for a few fields.
  */
-import { AuxdataStyle, decode, isCborEncoded } from '@ethereum-sourcify/bytecode-utils';
 import type { VersionNumbers } from '../../core/compilerVersion.js';
 import { type VyperAuxdataEra, vyperAuxdataEra } from '../../core/vyperVersion.js';
 import type { AuxdataPosition } from '../auxdata.js';
+import { type CborValue, decodeCbor } from '../cbor.js';
 
 /** What a Vyper auxdata says. */
 export interface VyperAuxdata {
@@ -21,13 +23,6 @@ export interface VyperAuxdata {
   /** Bytes of immutables the constructor writes after the runtime code. */
   immutableSize?: number;
 }
-
-const STYLE: Record<Exclude<VyperAuxdataEra, 'none'>, AuxdataStyle> = {
-  version: AuxdataStyle.VYPER_LT_0_3_5,
-  version_length: AuxdataStyle.VYPER_LT_0_3_10,
-  array: AuxdataStyle.VYPER,
-  integrity: AuxdataStyle.VYPER,
-};
 
 /** The version map alone: `{"vyper": [0, 3, 4]}`, always eleven bytes. */
 const VERSION_MAP_BYTES = 11;
@@ -61,21 +56,20 @@ export function vyperTailPosition(code: string, era: VyperAuxdataEra): AuxdataPo
  * only look like auxdata are never taken for it.
  */
 export function decodeVyperTail(code: string, era: VyperAuxdataEra): VyperAuxdata | null {
-  if (era === 'none' || vyperTailPosition(code, era) === null) return null;
-  let decoded: { integrity?: unknown; runtimeSize?: unknown; dataSizes?: unknown; immutableSize?: unknown; vyperVersion?: unknown };
-  try {
-    // The library reads a code that ends with the auxdata and wants a byte before it: an
-    // auxdata on its own (as found at its place) gets one in front.
-    decoded = decode(`0x00${code}`, STYLE[era]) as typeof decoded;
-  } catch {
-    return null;
+  if (era === 'none') return null;
+  const position = vyperTailPosition(code, era);
+  if (!position) return null;
+  const cbor = cborOf(position.value, era);
+  if (cbor === null) return null;
+  if (era === 'version' || era === 'version_length') {
+    const version = versionOf(cbor);
+    return version !== null && eraOf(version) === era ? { version } : null;
   }
-  const version = decoded.vyperVersion;
-  if (typeof version !== 'string' || !/^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(version)) return null;
-  const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
-  if (vyperAuxdataEra({ major, minor, patch }) !== era) return null;
-  if (era === 'version' || era === 'version_length') return { version };
-  const { runtimeSize, dataSizes, immutableSize, integrity } = decoded;
+  // [integrity (from 0.4.1), runtime size, data section sizes, immutables' size, {vyper: [major, minor, patch]}]
+  if (!Array.isArray(cbor) || cbor.length !== (era === 'integrity' ? 5 : 4)) return null;
+  const [integrity, runtimeSize, dataSizes, immutableSize, versionMap] = era === 'integrity' ? cbor : [undefined, ...cbor];
+  const version = versionOf(versionMap);
+  if (version === null || eraOf(version) !== era) return null;
   const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
   if (!isSize(runtimeSize) || !isSize(immutableSize) || !Array.isArray(dataSizes) || !dataSizes.every(isSize)) return null;
   const out: VyperAuxdata = { version, runtimeSize, dataSizes: [...dataSizes], immutableSize };
@@ -86,6 +80,32 @@ export function decodeVyperTail(code: string, era: VyperAuxdataEra): VyperAuxdat
   return out;
 }
 
+/** The CBOR item an era's auxdata (hex) holds, decoded: the bytes before its length, all of them; null when they are no CBOR item. */
+function cborOf(auxdata: string, era: Exclude<VyperAuxdataEra, 'none'>): CborValue | null {
+  const cbor = era === 'version' ? auxdata : auxdata.slice(0, -4);
+  if (!/^(?:[0-9a-f]{2})+$/.test(cbor)) return null;
+  try {
+    return decodeCbor(Buffer.from(cbor, 'hex'));
+  } catch {
+    return null;
+  }
+}
+
+/** `0.4.1` from the map `{vyper: [0, 4, 1]}`, Vyper's only key; null for anything else. */
+function versionOf(value: CborValue | undefined): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) return null;
+  const keys = Object.keys(value);
+  const numbers = value['vyper'];
+  if (keys.length !== 1 || !Array.isArray(numbers) || numbers.length !== 3) return null;
+  if (!numbers.every((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < 1000)) return null;
+  return numbers.join('.');
+}
+
+function eraOf(version: string): VyperAuxdataEra {
+  const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
+  return vyperAuxdataEra({ major, minor, patch });
+}
+
 /**
  * True when `value` (hex without 0x) has the outer shape of an era's auxdata: CBOR followed by
  * the length the era writes, whatever version it names.
@@ -93,8 +113,7 @@ export function decodeVyperTail(code: string, era: VyperAuxdataEra): VyperAuxdat
 export function isVyperShapedAuxdata(value: string, era: VyperAuxdataEra): boolean {
   const position = vyperTailPosition(value, era);
   if (position?.offset !== 0) return false;
-  const cbor = era === 'version' ? value : value.slice(0, -4);
-  return /^[0-9a-f]*$/.test(cbor) && isCborEncoded(cbor);
+  return era !== 'none' && cborOf(value, era) !== null;
 }
 
 /**
