@@ -354,7 +354,7 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
     expect(Object.keys(JSON.parse(record.SourceCode!.slice(1, -1)).sources)).toContain('project/contracts/Greeter.sol');
   });
 
-  it('two submissions at once: one passes, the poll of the other throws CONTRACT_ALREADY_VERIFIED', async () => {
+  it("two submissions at once by one key: one passes, the plugin shows the other's refusal naming the first receipt", async () => {
     const address = await deploy('twice', 2n);
     const mark = proxy.requests.length;
     const submit = () =>
@@ -365,15 +365,15 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
         compilerVersion: COMPILER,
         constructorArguments: encodeArgs('twice', 2n),
       });
-    const guids = await Promise.all([submit(), submit()]);
-    expect(new Set(guids).size).toBe(2);
-    const polls = await Promise.allSettled(guids.map((g) => etherscan.pollVerificationStatus(g, address, FQN)));
-    const passed = polls.filter((p) => p.status === 'fulfilled');
-    const refused = polls.filter((p) => p.status === 'rejected');
-    expect(passed).toHaveLength(1);
-    expect(passed[0]!.value).toEqual({ success: true, message: 'Pass - Verified', isRetryable: true });
+    const settled = await Promise.allSettled([submit(), submit()]);
+    const accepted = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as Error] : []));
+    expect(accepted).toHaveLength(1);
     expect(refused).toHaveLength(1);
-    expect(HardhatError.isHardhatError(refused[0]!.reason, HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_ALREADY_VERIFIED)).toBe(true);
+    // A key's own unfinished verification of the address refuses its duplicate, saying which one to wait for.
+    expect(HardhatError.isHardhatError(refused[0], HardhatError.ERRORS.HARDHAT_VERIFY.GENERAL.CONTRACT_VERIFICATION_REQUEST_FAILED)).toBe(true);
+    expect(refused[0]!.message).toContain(`still waiting or running (receipt ${accepted[0]!})`);
+    expect(await etherscan.pollVerificationStatus(accepted[0]!, address, FQN)).toEqual({ success: true, message: 'Pass - Verified', isRetryable: true });
     expectWellFormed(proxy.requests.slice(mark));
   });
 

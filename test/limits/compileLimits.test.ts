@@ -219,6 +219,8 @@ describe('a diagnosis past its time limit', () => {
       message: 'NOTOK',
       result: failureWithReceipt(
         'Fail - Unable to verify. Compiled contract deployment bytecode does NOT match the transaction deployment bytecode. ' +
+          // Another contract is deployed there, and the answer says so.
+          'The code at this address is not this contract: it holds none of its 100 functions (294 bytes deployed, 9603 compiled). Check the address. ' +
           'No setting tried made it match (0 tried, 1 compiles, stopped at its time limit, 1 compile cut short).',
       ),
     });

@@ -124,7 +124,7 @@ describe.skipIf(unavailable !== null)('keyless clients on two API nodes sharing 
       // Refused until the day ends: Retry-After is the wait to the next UTC midnight.
       for (const refused of mine.filter((a) => a.status === 429)) {
         expect(refused.retryAfter).toBeGreaterThan(toMidnight() - 120);
-        expect(refused.retryAfter).toBeLessThanOrEqual(toMidnight());
+        expect(refused.retryAfter).toBeLessThanOrEqual(toMidnight() + 1); // the answer was worked out a moment earlier
       }
     }
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list', '--database-url', database.databaseUrl!], { env: cleanEnv() });
@@ -234,6 +234,6 @@ describe.skipIf(unavailable !== null)('keyless clients on two API nodes sharing 
     const quota = await post(targets[1]!.address, targets[1]!.body, '2001:db8:a:b:c::3');
     expect([quota.status, quota.body.customCode]).toEqual([429, 'too_many_requests']);
     expect(Number(quota.retryAfter)).toBeGreaterThan(toMidnight() - 120);
-    expect(Number(quota.retryAfter)).toBeLessThanOrEqual(toMidnight());
+    expect(Number(quota.retryAfter)).toBeLessThanOrEqual(toMidnight() + 1); // the answer was worked out a moment earlier
   });
 });

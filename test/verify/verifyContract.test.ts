@@ -252,7 +252,8 @@ describe('verifyContract with solc 0.8.28 (immutables, constructor arguments)', 
       verify({ submission: storeSubmission({ contractName: 'Stor' }), runtimeCode: deployed.runtimeCode, creation: deployed.creation }),
     );
     expect(error.code).toBe('contract_not_found_in_output');
-    expect(error.details['available']).toEqual(expect.arrayContaining(['Stor.sol:Store', 'Stor.sol:Tiny']));
+    // A single file's path is made up from the contract name, so the contracts are named alone.
+    expect(error.details['available']).toEqual(expect.arrayContaining(['Store', 'Tiny']));
   });
 
   it('never matches an abstract contract (empty code is a prefix of everything)', async () => {
