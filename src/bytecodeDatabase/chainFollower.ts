@@ -9,10 +9,11 @@
  * off. A chain that restarted from genesis (another genesis hash) is a new generation: what
  * was verified on the old one stops being served, and the new chain is followed from its genesis.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
-import type { Address } from '../core/types.js';
 import { getChainState, releaseLease, setChainState, takeLease } from '../store/chainState.js';
 import type { Database } from '../store/database.js';
 import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.js';
@@ -265,7 +266,7 @@ export class ChainFollower {
           creationCode: c.initCode,
           transactionHash: c.transactionHash,
           blockNumber: c.blockNumber,
-          creator: (c.factory ?? c.creator) as Address,
+          creator: knownAddress(c.factory ?? c.creator),
           byFactory: c.factory !== null,
         },
         factory: c.factory,

@@ -4,7 +4,9 @@
  * `ots_` methods is probed block by block), so it is found once per chain generation and
  * kept in the deployments table, its init code in the code table.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress, knownAddressOrNull, knownHex } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
@@ -53,7 +55,7 @@ export class ContractCreations implements CreationLookup {
   constructor(private readonly deps: ContractCreationsDeps) {}
 
   creationOf(address: Address): Promise<CreationFacts | null> {
-    const key = address.toLowerCase() as Address;
+    const key = knownAddress(address);
     let lookup = this.pending.get(key);
     if (!lookup) {
       lookup = this.lookUp(key).finally(() => this.pending.delete(key));
@@ -73,7 +75,7 @@ export class ContractCreations implements CreationLookup {
     let creation: ContractCreation | null = null;
     let runtimeCodeHash = known?.runtimeCodeHash ?? null;
     let runtimeFingerprint = known?.runtimeFingerprint ?? null;
-    if (known?.transactionHash) creation = await chain.creationInTransaction(address, known.transactionHash as Hex);
+    if (known?.transactionHash) creation = await chain.creationInTransaction(address, knownHex(known.transactionHash));
     if (!creation) {
       const runtimeCode = await chain.getCode(address);
       if (runtimeCode === '0x') return null;
@@ -122,11 +124,11 @@ async function storedFacts(db: Kysely<Database>, d: Deployment): Promise<Creatio
   if (creationCode === null) return null;
   return {
     address: d.address,
-    transactionHash: d.transactionHash as Hex,
+    transactionHash: knownHex(d.transactionHash),
     blockNumber: BigInt(d.blockNumber),
     timestamp: BigInt(d.blockTimestamp),
-    sender: d.creator as Address,
-    factory: (d.factory as Address | null) ?? null,
-    creationCode: creationCode as Hex,
+    sender: knownAddress(d.creator),
+    factory: knownAddressOrNull(d.factory),
+    creationCode: knownHex(creationCode),
   };
 }

@@ -1,3 +1,4 @@
+import { knownAddress } from '../core/hex.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
 import type { CopyRecogniser } from './recogniseCopies.js';
@@ -61,7 +62,7 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
     tryVerifyExact(address, runtimeCode) {
       const key = address.toLowerCase();
       const check = options.recogniser
-        .recognise(key as Address, { runtimeCode, ownMetadataOnly: true })
+        .recognise(knownAddress(key), { runtimeCode, ownMetadataOnly: true })
         .then((outcome) => outcome === 'verified' || outcome === 'already_verified')
         .catch(failedCheck(key));
       return withinWait(check);
@@ -76,7 +77,7 @@ export function createCopyLookup(options: CopyLookupOptions): CopyLookup {
       let check = inFlight.get(key);
       if (!check) {
         check = options.recogniser
-          .recognise(key as Address, runtimeCode ? { runtimeCode } : {})
+          .recognise(knownAddress(key), runtimeCode ? { runtimeCode } : {})
           .then((outcome) => {
             if (outcome === 'verified' || outcome === 'already_verified') return true;
             remember(key, outcome === 'no_code' ? Math.min(2000, negativeTtl) : negativeTtl);

@@ -4,7 +4,9 @@
  * fingerprint finds the candidates; the matcher then compares every byte, as for a
  * submission, and every library the copy calls must hold a verified library of that name.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress, knownHex } from '../core/hex.js';
 import type { Logger } from '../core/log.js';
 import type { ServiceMetrics } from '../core/metrics.js';
 import type { Address, Hex } from '../core/types.js';
@@ -81,7 +83,7 @@ export class CopyRecogniser {
    * replaces a weaker record; nothing replaces a full one). Chain errors propagate.
    */
   async recognise(address: Address, options: RecogniseOptions = {}): Promise<CopyOutcome> {
-    return this.recogniseAt(address.toLowerCase() as Address, options, LIBRARY_DEPTH);
+    return this.recogniseAt(knownAddress(address), options, LIBRARY_DEPTH);
   }
 
   private async recogniseAt(address: Address, options: RecogniseOptions, depth: number): Promise<CopyOutcome> {
@@ -215,14 +217,14 @@ export class CopyRecogniser {
   /** The creation of a contract from its recorded deployment's transaction; null when none is recorded. */
   private async recordedCreationOf(address: Address, generation: string): Promise<ContractCreation | null> {
     const known = await latestDeployment(this.deps.db, address, generation);
-    return known?.transactionHash ? this.deps.chain.creationInTransaction(address, known.transactionHash as Hex) : null;
+    return known?.transactionHash ? this.deps.chain.creationInTransaction(address, knownHex(known.transactionHash)) : null;
   }
 
   /** The creation of a contract: from its recorded deployment's transaction when there is one, else searched. */
   private async creationOf(address: Address, generation: string): Promise<ContractCreation | null> {
     const known = await latestDeployment(this.deps.db, address, generation);
     if (known?.transactionHash) {
-      const found = await this.deps.chain.creationInTransaction(address, known.transactionHash as Hex);
+      const found = await this.deps.chain.creationInTransaction(address, knownHex(known.transactionHash));
       if (found) return found;
     }
     return this.deps.chain.findCreation(address);
@@ -252,7 +254,7 @@ export class CopyRecogniser {
     // True when the deployment is settled: verified, or failing for a reason a library cannot change.
     const settle = async (d: { address: Address; factory: string | null }): Promise<boolean> => {
       try {
-        const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, ...(d.factory ? { factory: d.factory as Address } : {}) });
+        const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, ...(d.factory ? { factory: knownAddress(d.factory) } : {}) });
         return outcome === 'verified' || outcome === 'already_verified';
       } catch (error) {
         this.deps.logger.warn(
@@ -270,7 +272,7 @@ export class CopyRecogniser {
       for (const d of page) {
         if (seen.has(d.address)) continue;
         seen.add(d.address);
-        const entry = { address: d.address as Address, factory: d.factory };
+        const entry = { address: knownAddress(d.address), factory: d.factory };
         if (!(await settle(entry)) && waiting.length < 1000) waiting.push(entry);
       }
     }

@@ -6,7 +6,9 @@
  * taken off (kept in the history). When nobody follows the chain, reads also notice a chain
  * restarted from genesis.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address } from '../core/types.js';
@@ -154,7 +156,7 @@ export function createRecordCheck(o: RecordCheckOptions): RecordCheck {
     if (!pending) {
       pending = (async () => {
         await watchResets();
-        return settle(key as Address);
+        return settle(knownAddress(key));
       })()
         .catch((error: unknown) => {
           o.logger.warn({ address: key, err: error instanceof Error ? error.message : String(error) }, 'could not check a verified record against the chain');

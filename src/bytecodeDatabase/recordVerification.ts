@@ -5,7 +5,9 @@
  * linking them, under the better-match rule. A whole build's compilation and input are
  * written here too; its contracts' verdicts are then recorded as copies of them.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import { licenseFromSource, publishedLicense, publishedVyperLicense } from '../core/licenseFromSource.js';
 import type { Address, Hex, LibraryLink, SourceSubmission, VyperSubmission } from '../core/types.js';
@@ -35,7 +37,7 @@ import {
 function libraryLinks(libraries: Record<string, Address>): LibraryLink[] {
   return Object.entries(libraries).map(([name, address]) => ({
     name: name.includes(':') ? name.slice(name.lastIndexOf(':') + 1) : name,
-    address: address.toLowerCase() as Address,
+    address: knownAddress(address),
   }));
 }
 

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { bytesToHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { knownAddress } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
 import { keepOwnGenesis } from './devnetState.js';
 
@@ -66,7 +67,7 @@ export function devnetAccounts(count: number): DevnetAccount[] {
     const acct = mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: i });
     const key = acct.getHdKey().privateKey;
     if (!key) throw new Error('no private key derived');
-    return { address: acct.address.toLowerCase() as Address, privateKey: bytesToHex(key) };
+    return { address: knownAddress(acct.address), privateKey: bytesToHex(key) };
   });
 }
 

@@ -1,5 +1,5 @@
 import { SolproofError } from '../core/errors.js';
-import { isAddress } from '../core/hex.js';
+import { parseAddress } from '../core/hex.js';
 import { isRecord } from '../core/json.js';
 import type { Address, Hex } from '../core/types.js';
 import { RpcFailure } from './jsonRpc.js';
@@ -12,10 +12,9 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** Validates an address handed in by the service and returns it in lower case. */
 export function normalizeAddress(address: string): Address {
-  if (typeof address !== 'string' || !isAddress(address)) {
-    throw new SolproofError('invalid_input', { problem: 'invalid_address', address: String(address).slice(0, 60) });
-  }
-  return address.toLowerCase() as Address;
+  const parsed = typeof address === 'string' ? parseAddress(address) : null;
+  if (parsed === null) throw new SolproofError('invalid_input', { problem: 'invalid_address', address: String(address).slice(0, 60) });
+  return parsed;
 }
 
 /** A block number as a JSON-RPC block parameter. */
@@ -41,8 +40,9 @@ export function quantity(method: string, value: unknown, what = 'number'): bigin
 }
 
 export function address(method: string, value: unknown, what = 'address'): Address {
-  if (typeof value !== 'string' || !isAddress(value)) throw malformed(method, what);
-  return value.toLowerCase() as Address;
+  const parsed = typeof value === 'string' ? parseAddress(value) : null;
+  if (parsed === null) throw malformed(method, what);
+  return parsed;
 }
 
 /** An address field that is null or absent for contract creations. */

@@ -4,7 +4,9 @@
  * says through which address it was matched; a copy of a contract from a whole build is
  * recorded as verified by that build.
  */
+
 import type { Kysely } from 'kysely';
+import { knownAddress } from '../core/hex.js';
 import type { Address, StoredCodeFormat, VerificationMethod } from '../core/types.js';
 import type { Database } from './database.js';
 
@@ -67,7 +69,7 @@ export async function findCopyTemplate(db: Kysely<Database>, id: string, address
       contractName: own.contractName,
       sourcePath: own.sourcePath,
       method: byBuild ? 'build' : 'similar',
-      similarTo: byBuild ? null : (own.address as Address),
+      similarTo: byBuild ? null : knownAddress(own.address),
       receipt: byBuild ? own.receipt : null,
     };
   }
@@ -102,7 +104,7 @@ async function fromHistory(db: Kysely<Database>, old: { address: string; record:
   if (typeof record['inputDocumentId'] !== 'string') return null;
   const method = record['method'] === 'build' ? 'build' : record['method'] === 'similar' || !sameAddress ? 'similar' : 'submitted';
   const verified = async (a: unknown): Promise<Address | null> =>
-    typeof a === 'string' && (await db.selectFrom('verifiedContracts').select('address').where('address', '=', a).executeTakeFirst()) ? (a as Address) : null;
+    typeof a === 'string' && (await db.selectFrom('verifiedContracts').select('address').where('address', '=', a).executeTakeFirst()) ? knownAddress(a) : null;
   // Another address is named only when a better match replaced its record there (the code stayed) and it is verified now.
   const through = sameAddress ? await verified(record['similarTo']) : old.reason === 'replaced' ? await verified(old.address) : null;
   return {

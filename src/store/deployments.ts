@@ -2,8 +2,10 @@
  * Contracts found on the chain: where and by whom each was created and the hashes of its
  * code, per chain generation (a devnet restarted from genesis is a new generation).
  */
+
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { knownAddress } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import type { Address } from '../core/types.js';
 import type { Database, DeploymentsTable } from './database.js';
@@ -107,7 +109,7 @@ export async function creationCodeOf(db: Kysely<Database>, creationCodeHash: str
 function toDeployment(row: Selectable<DeploymentsTable>): Deployment {
   return {
     ...row,
-    address: row.address as Address,
+    address: knownAddress(row.address),
     blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
     foundAt: Number(row.foundAt),
     blockTimestamp: row.blockTimestamp === null ? null : Number(row.blockTimestamp),

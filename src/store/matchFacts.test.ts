@@ -51,7 +51,10 @@ describe("a verified record's match facts", () => {
       applied: { runtime: [{ type: 'replace', reason: 'immutable', offset: 1, id: '3' }], creation: [] },
       values: { runtime: { immutables: { '3': '0x2a' } }, creation: {} },
     });
-    expect(decodeLibraries('[{"name":"L","address":"0x01"},{"name":"M"},3]')).toEqual([{ name: 'L', address: '0x01' }]);
+    const lib = `0x${'Ab'.repeat(20)}`;
+    expect(decodeLibraries(`[{"name":"L","address":"${lib}"},{"name":"M"},{"name":"N","address":"0x01"},3]`)).toEqual([
+      { name: 'L', address: lib.toLowerCase() },
+    ]);
     expect(decodeLibraries('{}')).toEqual([]);
   });
 });

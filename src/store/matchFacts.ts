@@ -5,8 +5,9 @@
  * a store may hold.
  */
 
+import { parseAddress, parseHex } from '../core/hex.js';
 import { isRecord } from '../core/json.js';
-import type { Address, Hex, LibraryLink } from '../core/types.js';
+import type { Hex, LibraryLink } from '../core/types.js';
 import type { Transformation, TransformationValues } from '../verify/index.js';
 
 /** The transformations of a record: `applied` to the runtime and creation code, and the on-chain `values` of each part. */
@@ -73,7 +74,8 @@ function transformationValues(value: unknown): TransformationValues {
   if (!isRecord(value)) return {};
   const out: TransformationValues = {};
   for (const key of ['constructorArguments', 'callProtection'] as const) {
-    if (typeof value[key] === 'string') out[key] = value[key] as Hex;
+    const hex = typeof value[key] === 'string' ? parseHex(value[key]) : null;
+    if (hex !== null) out[key] = hex;
   }
   for (const key of ['libraries', 'immutables', 'cborAuxdata'] as const) {
     const group = value[key];
@@ -92,6 +94,8 @@ export function decodeLibraries(text: string): LibraryLink[] {
   }
   if (!Array.isArray(stored)) return [];
   return stored.flatMap((l) =>
-    isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string' ? [{ name: l['name'], address: l['address'] as Address }] : [],
+    isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string' && parseAddress(l['address'])
+      ? [{ name: l['name'], address: parseAddress(l['address'])! }]
+      : [],
   );
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isAddress } from '../core/hex.js';
+import { isAddress, knownAddress } from '../core/hex.js';
 import type { Address } from '../core/types.js';
 import { PROXY_PATTERNS, type ProxyCandidate, type ProxyFound, type ProxyHop, type ProxyPattern } from '../verify/index.js';
 import type { Database } from './database.js';
@@ -68,9 +68,9 @@ export async function getProxyRecord(db: Kysely<Database>, address: string): Pro
   const row = await db.selectFrom('proxyRecords').selectAll().where('address', '=', address.toLowerCase()).executeTakeFirst();
   if (!row) return null;
   return {
-    address: row.address as Address,
-    implementation: row.implementation as Address,
-    finalImplementation: row.finalImplementation as Address,
+    address: knownAddress(row.address),
+    implementation: knownAddress(row.implementation),
+    finalImplementation: knownAddress(row.finalImplementation),
     pattern: asPattern(row.pattern),
     detection: decodeDetection(row.detection),
     blockNumber: Number(row.blockNumber),
@@ -93,7 +93,7 @@ function storedDetection(d: StoredProxyDetection): StoredProxyDetection {
 
 const PATTERNS = new Set<string>(PROXY_PATTERNS);
 const asPattern = (value: unknown): ProxyPattern => (typeof value === 'string' && PATTERNS.has(value) ? (value as ProxyPattern) : 'eip1967');
-const asAddress = (value: unknown): Address | undefined => (typeof value === 'string' && isAddress(value) ? (value.toLowerCase() as Address) : undefined);
+const asAddress = (value: unknown): Address | undefined => (typeof value === 'string' && isAddress(value) ? knownAddress(value) : undefined);
 const records = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 

@@ -5,7 +5,9 @@
  * documents served (sources, ABI, metadata) are stored once in the compilation and the
  * input document, whatever number of copies share them.
  */
+
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { knownAddress, knownAddressOrNull } from '../core/hex.js';
 import { randomString } from '../core/random.js';
 import type { Address, LibraryLink, MatchKind, StoredCodeFormat, VerificationMethod } from '../core/types.js';
 import { metadataSourcePaths, settingsSummaryOf } from '../verify/index.js';
@@ -381,7 +383,7 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
   return {
     ...toVerdict(row),
-    address: row.address as Address,
+    address: knownAddress(row.address),
     contractName: row.contractName,
     sourcePath: row.sourcePath,
     compilerVersion: row.compilerVersion,
@@ -398,7 +400,7 @@ export async function getVerifiedContract(db: Kysely<Database>, address: string)
     licenseType: Number(row.licenseType),
     transformations: decodeTransformations(row.transformations),
     swarmSource: row.swarmSource,
-    similarTo: row.similarTo as Address | null,
+    similarTo: knownAddressOrNull(row.similarTo),
     receipt: row.receipt,
     verifiedAt: Number(row.verifiedAt),
     compiledContractId: row.compiledContractId,
@@ -522,7 +524,7 @@ export async function listVerifiedContracts(
     .$if((page.offset ?? 0) > 0, (qb) => qb.offset(Math.floor(page.offset!)))
     .execute();
   return rows.map((row) => ({
-    address: row.address as Address,
+    address: knownAddress(row.address),
     contractName: row.contractName,
     compilerVersion: row.compilerVersion,
     licenseType: Number(row.licenseType),
@@ -612,7 +614,7 @@ export async function listVerifiedMatches(
     .limit(Math.max(0, Math.min(Math.floor(page.limit), 1000)))
     .execute();
   return rows.map((row) => ({
-    address: row.address as Address,
+    address: knownAddress(row.address),
     matchKind: row.matchKind as MatchKind,
     creationMatch: row.creationMatch as MatchKind | null,
     runtimeMatch: row.runtimeMatch as MatchKind | null,

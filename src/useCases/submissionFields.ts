@@ -1,10 +1,10 @@
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
 import { type AnySolproofError, isSolproofError } from '../core/errors.js';
 import { canonicalEvmVersion, compilerKnowsEvmVersion } from '../core/evmVersions.js';
-import { isAddress, parseHexBytes } from '../core/hex.js';
+import { isAddress, knownAddress, parseHexBytes } from '../core/hex.js';
 import { LICENSES } from '../core/licenses.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import type { Address, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
 import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
 
@@ -51,7 +51,7 @@ function parseLibraries(params: SubmissionFields): ParseResult<{ links: LibraryL
     if (name.length > 256 || !/^[A-Za-z0-9_$./:@-]+$/.test(name)) {
       return err(TEXT.invalidParameter(`libraryname${i}`, 'not a library name'));
     }
-    libraries.push({ name, address: address.toLowerCase() as Address });
+    libraries.push({ name, address: knownAddress(address) });
     fields.push(i);
   }
   return { ok: true, value: { links: libraries, fields } };
@@ -138,7 +138,7 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
   if (!viaIR.ok) return viaIR;
 
   const fields = {
-    address: address.toLowerCase() as Address,
+    address: knownAddress(address),
     contractName,
     compilerVersion: version.long,
     optimizationUsed: optimization.value,

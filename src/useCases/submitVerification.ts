@@ -6,8 +6,10 @@
  * quota and unfinished-job limit (checked with the job's write, in one transaction), and then
  * either the verdict at once from a compilation already stored or the workers woken.
  */
+
+import { knownAddress } from '../core/hex.js';
 import type { SubmissionQuota, SubmitRefusal } from '../core/refusals.js';
-import type { Address, ProxyRequest, SourceSubmission } from '../core/types.js';
+import type { ProxyRequest, SourceSubmission } from '../core/types.js';
 import { type BuildRequest, type JobRequest, jobRequestAddress } from '../store/jobRequest.js';
 import { queueSubmission } from '../store/submissions.js';
 import { openRecord } from './admission.js';
@@ -91,6 +93,6 @@ async function queue(s: Services, who: Submitter, request: JobRequest, kind: Sub
     case 'unfinished':
       return { ok: false, refusal: { code: 'too_many_unfinished', unfinished: queued.unfinished } };
     case 'duplicate':
-      return { ok: false, refusal: { code: 'own_job_unfinished', address: jobRequestAddress(request) as Address, receipt: queued.receipt } };
+      return { ok: false, refusal: { code: 'own_job_unfinished', address: knownAddress(jobRequestAddress(request)), receipt: queued.receipt } };
   }
 }

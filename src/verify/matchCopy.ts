@@ -1,5 +1,5 @@
 import { parseVersionNumbers } from '../core/compilerVersion.js';
-import { strip0x } from '../core/hex.js';
+import { knownAddress, strip0x } from '../core/hex.js';
 import type { Address, Hex } from '../core/types.js';
 import { parseVyperVersion } from '../core/vyperVersion.js';
 import { swarmSourceOf, tailAuxdata } from './auxdata.js';
@@ -61,7 +61,7 @@ export async function matchCopy(args: MatchCopyArgs): Promise<CopyMatch | null> 
   if (protection !== undefined && protection.toLowerCase() !== args.address.toLowerCase()) return null;
   const libraries: Record<string, Address> = {};
   for (const match of [creation, runtime]) {
-    for (const [id, address] of Object.entries(match?.values.libraries ?? {})) libraries[id] = address.toLowerCase() as Address;
+    for (const [id, address] of Object.entries(match?.values.libraries ?? {})) libraries[id] = knownAddress(address);
   }
   return {
     ...contractVerdict(runtime, creation),

@@ -2,7 +2,7 @@ import { type AbiParameter, decodeAbiParameters } from 'viem';
 import { parseVersionNumbers } from '../core/compilerVersion.js';
 import type { SettingChange } from '../core/diagnosis.js';
 import { type AnySolproofError, type CodeDifferenceFacts, type DecodedArgumentFact, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
-import { isAddress, strip0x } from '../core/hex.js';
+import { knownAddress, parseAddress, strip0x } from '../core/hex.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 import type { Address, Hex, LibraryLink, SourceSubmission } from '../core/types.js';
 import { hasContentHash, swarmSourceOf, tailAuxdata } from './auxdata.js';
@@ -251,7 +251,11 @@ function inputVariants(submission: SourceSubmission): InputVariant[] {
 function libraryLinks(libraries: Record<string, Record<string, string>>): LibraryLink[] {
   const links: LibraryLink[] = [];
   for (const [file, byName] of Object.entries(libraries)) {
-    for (const [name, address] of Object.entries(byName)) links.push({ name: libraryId(file, name), address: address as Address });
+    // solc refuses a library address that is none, so every one compiled is one.
+    for (const [name, address] of Object.entries(byName)) {
+      const parsed = parseAddress(address);
+      if (parsed) links.push({ name: libraryId(file, name), address: parsed });
+    }
   }
   return links;
 }
@@ -486,12 +490,12 @@ function collectLibraries(input: SolcInput, runtime: CodeMatch | null, creation:
   const code = compiledCode.toLowerCase();
   for (const [file, byName] of Object.entries(input.settings.libraries ?? {})) {
     for (const [name, address] of Object.entries(byName)) {
-      const lower = address.toLowerCase();
-      if (isAddress(lower) && code.includes(lower.slice(2))) out[libraryId(file, name)] = lower as Address;
+      const parsed = parseAddress(address);
+      if (parsed && code.includes(parsed.slice(2))) out[libraryId(file, name)] = parsed;
     }
   }
   for (const match of [creation, runtime]) {
-    for (const [id, address] of Object.entries(match?.values.libraries ?? {})) out[id] = address.toLowerCase() as Address;
+    for (const [id, address] of Object.entries(match?.values.libraries ?? {})) out[id] = knownAddress(address);
   }
   return out;
 }

@@ -1,6 +1,5 @@
 import { isSolproofError } from '../../core/errors.js';
-import { parseAddress } from '../../core/hex.js';
-import type { Hex } from '../../core/types.js';
+import { knownHex, parseAddress } from '../../core/hex.js';
 import { TEXT } from '../../texts/index.js';
 import type { Services } from '../../useCases/index.js';
 import type { Caller } from '../context.js';
@@ -35,7 +34,7 @@ export async function getLogs(s: Services, params: Params, caller: Caller): Prom
   const topic0 = params.text('topic0');
   if (topic0 && !/^0x[0-9a-fA-F]{64}$/.test(topic0)) return fail(TEXT.invalidParameter('topic0', 'expected a 32-byte hex topic'));
   try {
-    const logs = await s.chain.getLogs({ address, fromBlock, toBlock, ...(topic0 ? { topic0: topic0 as Hex } : {}) }, MAX_LOGS);
+    const logs = await s.chain.getLogs({ address, fromBlock, toBlock, ...(topic0 ? { topic0: knownHex(topic0) } : {}) }, MAX_LOGS);
     if (logs.length === 0) return { status: '0', message: 'No records found', result: [] };
     return ok(
       logs.map((log) => ({

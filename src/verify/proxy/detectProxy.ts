@@ -1,3 +1,4 @@
+import { knownAddress, knownHex } from '../../core/hex.js';
 import type { Address, Hex } from '../../core/types.js';
 import type { ChainReader } from '../ports.js';
 import { codeContainsSelector, hasDelegateCall, isKnownSafeProxyCode, matchProxyBytecode } from './bytecodeShapes.js';
@@ -38,7 +39,7 @@ class PinnedReads {
   code(address: Address): Promise<Hex> {
     let code = this.codes.get(address);
     if (!code) {
-      code = this.chain.getCode(address, this.blockNumber).then((c) => c.toLowerCase() as Hex);
+      code = this.chain.getCode(address, this.blockNumber).then((c) => knownHex(c));
       this.codes.set(address, code);
     }
     return code;
@@ -82,7 +83,7 @@ class PinnedReads {
  * Chain read failures propagate as thrown by the ChainReader.
  */
 export async function detectProxy(chain: ChainReader, address: Address, options: DetectProxyOptions = {}): Promise<ProxyDetection> {
-  const proxy = address.toLowerCase() as Address;
+  const proxy = knownAddress(address);
   const blockNumber = options.blockNumber ?? (await chain.getBlockNumber());
   const maxHops = clampHops(options.maxHops);
   const reads = new PinnedReads(chain, blockNumber);
@@ -94,7 +95,7 @@ export async function detectProxy(chain: ChainReader, address: Address, options:
 
   let winner = first.candidates[0]!;
   if (options.expectedImplementation !== undefined) {
-    const expected = options.expectedImplementation.toLowerCase() as Address;
+    const expected = knownAddress(options.expectedImplementation);
     const match = first.candidates.find((c) => c.implementation === expected);
     if (!match) {
       return {
@@ -324,7 +325,7 @@ async function diamondCandidate(reads: PinnedReads, self: Address, loupeInFacet:
 /** The candidate rule: an address, not zero, not the proxy itself, with code at the pinned block. */
 async function validImplementation(reads: PinnedReads, self: Address, candidate: Address | null): Promise<Address | null> {
   if (candidate === null) return null;
-  const address = candidate.toLowerCase() as Address;
+  const address = knownAddress(candidate);
   if (address === self || /^0x0{40}$/.test(address)) return null;
   return (await reads.hasCode(address)) ? address : null;
 }

@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isVyperDiagnosis } from '../../core/diagnosis.js';
-import { parseAddress } from '../../core/hex.js';
+import { knownAddress, parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
-import type { Address } from '../../core/types.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { accessRefusalText, submitRefusalText } from '../../texts/index.js';
 import { deployedCompiler, findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
@@ -54,7 +53,7 @@ export function verifyRoutes(web: FastifyInstance, ctx: WebContext, runtime: Web
     const from = typeof query.from === 'string' && isReceipt(query.from) ? await resubmission(ctx, query.from) : null;
     const values = from ?? emptyFormValues(address);
     // The compiler the deployed metadata names, to start from.
-    if (!from && address) values.compiler = (await deployedCompiler(ctx, address as Address)) ?? values.compiler;
+    if (!from && address) values.compiler = (await deployedCompiler(ctx, knownAddress(address))) ?? values.compiler;
     return sendPage(
       reply,
       verifyPage({
