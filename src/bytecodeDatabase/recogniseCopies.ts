@@ -6,7 +6,7 @@
  */
 
 import type { Kysely } from 'kysely';
-import { knownAddress, knownHex } from '../core/hex.js';
+import { knownAddress, knownAddressOrNull, knownHex } from '../core/hex.js';
 import type { Logger } from '../core/log.js';
 import type { ServiceMetrics } from '../core/metrics.js';
 import type { Address, Hex } from '../core/types.js';
@@ -44,7 +44,7 @@ export interface RecogniseOptions {
   /** The code at the address when the caller just read it. */
   runtimeCode?: Hex;
   /** The factory that created it, when known. */
-  factory?: Address | null;
+  factory?: Address | null | undefined;
   /** Only these compiled contracts are candidates (a build's). */
   onlyCompiled?: ReadonlySet<string>;
   /** Receives every address this call verifies, the libraries it recognised on the way included. */
@@ -175,7 +175,7 @@ export class CopyRecogniser {
     if (hash !== null) {
       let after: string | undefined;
       while (tried.size < MAX_METADATA_CANDIDATES) {
-        const page = await compiledContractsWithMetadataHash(db, hash, { ...(after ? { after } : {}), limit: 50 });
+        const page = await compiledContractsWithMetadataHash(db, hash, { after, limit: 50 });
         if (page.length === 0) break;
         after = page[page.length - 1]!;
         for (const id of page) {
@@ -254,7 +254,7 @@ export class CopyRecogniser {
     // True when the deployment is settled: verified, or failing for a reason a library cannot change.
     const settle = async (d: { address: Address; factory: string | null }): Promise<boolean> => {
       try {
-        const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, ...(d.factory ? { factory: knownAddress(d.factory) } : {}) });
+        const outcome = await this.recognise(d.address, { onlyCompiled: only, verified, factory: knownAddressOrNull(d.factory) ?? undefined });
         return outcome === 'verified' || outcome === 'already_verified';
       } catch (error) {
         this.deps.logger.warn(
@@ -266,7 +266,7 @@ export class CopyRecogniser {
     };
     let after: string | undefined;
     for (;;) {
-      const page = await deploymentsWithFingerprints(db, generation, fingerprints, { ...(after ? { after } : {}), limit: 200 });
+      const page = await deploymentsWithFingerprints(db, generation, fingerprints, { after, limit: 200 });
       if (page.length === 0) break;
       after = page[page.length - 1]!.id;
       for (const d of page) {

@@ -10,7 +10,7 @@ export interface CreateFrame {
   /** 0 for the transaction's own creation, more for a creation inside a call. */
   depth: number;
   /** Set when the trace covers several transactions (block traces). */
-  transactionHash?: Hex;
+  transactionHash?: Hex | undefined;
 }
 
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
@@ -93,7 +93,7 @@ export function createFramesInParityTraces(traces: unknown): CreatedFrame[] {
     const creator = lowerHex(t.action.from, ADDRESS_PATTERN);
     if (!initCode || !creator) continue;
     const transactionHash = lowerHex(t.transactionHash, HASH);
-    out.push({ address, initCode, creator, depth: path.length, ...(transactionHash ? { transactionHash } : {}) });
+    out.push({ address, initCode, creator, depth: path.length, transactionHash: transactionHash ?? undefined });
   }
   return out;
 }

@@ -11,7 +11,7 @@ export interface FindCreationOptions {
   useOtterscan: boolean;
   /** At most this many transactions of one block are traced one by one. */
   maxBlockTransactions: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** An EIP-7702 delegation designator: an account with code that no transaction created. */

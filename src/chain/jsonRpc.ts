@@ -42,7 +42,7 @@ export interface JsonRpcOptions {
   /** Retries after the first attempt, only for failures a retry can cure. */
   retryCount: number;
   heavyMaxResponseBytes: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 export interface JsonRpc {
@@ -201,8 +201,8 @@ export function chainUnavailable(e: unknown): SolproofError {
     {
       method: f.method,
       reason: f.kind,
-      ...(f.code === undefined ? {} : { rpcCode: f.code }),
-      ...(f.status === undefined ? {} : { httpStatus: f.status }),
+      rpcCode: f.code,
+      httpStatus: f.status,
       nodeMessage: f.message.slice(0, 300),
     },
     { retryable: true, cause: f },

@@ -18,7 +18,7 @@ export interface RpcChainReaderOptions {
   traceTimeoutMs?: number;
   /** Retries after the first attempt, for connection failures and rate limits only. Default 2. */
   retryCount?: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Try `ots_getContractCreator` first; once the node refuses it, it is not asked again. Default true. */
   useOtterscan?: boolean;
   /** Cap on transactions of one block traced one by one in the creation search. Default 256. */
@@ -44,12 +44,12 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
     heavyTimeoutMs: options.traceTimeoutMs ?? Math.max(30_000, timeoutMs),
     retryCount: options.retryCount ?? 2,
     heavyMaxResponseBytes: options.maxTraceResponseBytes ?? 64 * 1024 * 1024,
-    ...(options.logger ? { logger: options.logger } : {}),
+    logger: options.logger,
   });
   const findOptions = {
     useOtterscan: options.useOtterscan ?? true,
     maxBlockTransactions: options.maxBlockTransactions ?? 256,
-    ...(options.logger ? { logger: options.logger } : {}),
+    logger: options.logger,
   };
 
   async function guarded<T>(run: () => Promise<T>): Promise<T> {

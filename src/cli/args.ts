@@ -7,8 +7,8 @@ export interface CommandLine {
   /** Configuration options by flag name (`rpc-url`), as given. */
   config: Record<string, string>;
   /** `keys create` options. */
-  owner?: string;
-  tier?: string;
+  owner?: string | undefined;
+  tier?: string | undefined;
   /** `publish` options. */
   publish: { url?: string; key?: string; deployment?: string; project?: string };
   help: boolean;
@@ -51,8 +51,8 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   return {
     positional: parsed.positionals,
     config,
-    ...(typeof owner === 'string' ? { owner } : {}),
-    ...(typeof tier === 'string' ? { tier } : {}),
+    owner: typeof owner === 'string' ? owner : undefined,
+    tier: typeof tier === 'string' ? tier : undefined,
     publish,
     help: help === true,
     version: version === true,

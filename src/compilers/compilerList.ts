@@ -28,7 +28,7 @@ export interface CompilerListOptions {
   /** With no list at all yet, the first answers wait this long for the first refresh. Default 5 s. */
   firstWaitMs?: number;
   now?: () => number;
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** The Vyper compilers (createVyperCompiler): their releases join the list as `vyper`. */
   vyper?: { listing(): Promise<VyperListing> };
 }

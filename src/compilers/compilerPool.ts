@@ -12,7 +12,7 @@ import { WARM_UP_INPUTS } from './warmUpInput.js';
 export interface CompilerPoolOptions {
   maxThreads: number;
   /** Compiler output beyond this many bytes fails the compile unread (default 64 MiB). */
-  maxOutputBytes?: number;
+  maxOutputBytes?: number | undefined;
   timeoutMs: number;
   maxMemoryMb: number;
   warmPerWorker: number;
@@ -312,8 +312,8 @@ export class CompilerPool {
         timeoutMs: this.options.timeoutMs,
         maxMemoryMb: this.options.maxMemoryMb,
         maxOutputBytes: this.maxOutputBytes,
-        ...(signal ? { signal } : {}),
-        ...(command ? { command } : {}),
+        signal,
+        command,
       });
       if (!result.ok) {
         if (result.reason === 'timeout') {

@@ -45,7 +45,7 @@ export interface SourceDeps {
   nativeAllowed(v: CompilerVersion): boolean;
   /** Called for every build downloaded (for the counters). */
   downloaded(source: 'mirror' | 'npm'): void;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 const LIST_TTL_MS = 10 * 60_000;

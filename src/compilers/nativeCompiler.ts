@@ -8,9 +8,9 @@ export interface NativeRunOptions {
   timeoutMs: number;
   maxMemoryMb: number;
   /** Upper bound on what the compiler may print, to bound the service's memory. */
-  maxOutputBytes?: number;
+  maxOutputBytes?: number | undefined;
   /** Kills the compiler process when it fires: the run ends with reason `cancelled`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * How the compiler is run, for a compiler that is not solc: its arguments (the input still
    * comes on stdin), variables added to its environment, and whether it may start processes of
@@ -18,7 +18,7 @@ export interface NativeRunOptions {
    * runs a child) gets a process group of its own: the memory of every process in it counts,
    * and a kill kills them all.
    */
-  command?: NativeCommand;
+  command?: NativeCommand | undefined;
 }
 
 export interface NativeCommand {

@@ -47,7 +47,7 @@ export interface SolcCompilerOptions {
   downloadTimeoutMs?: number;
   /** Which commit each release has. Default: the shipped table plus what `cacheDir` learned. */
   releases?: ReleaseRegistry;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 export interface SolcCompilerStats extends CompilerPoolStats {
@@ -96,7 +96,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
     maxThreads,
     timeoutMs: options.timeoutMs ?? 60_000,
     maxMemoryMb: options.maxMemoryMb ?? 2048,
-    ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+    maxOutputBytes: options.maxOutputBytes,
     warmPerWorker: options.warmPerWorker ?? 3,
     warmMemoryMbPerWorker: (options.warmMemoryMb ?? 1024) / maxThreads,
     idleTimeoutMs: options.idleTimeoutMs ?? 10 * 60_000,
@@ -106,7 +106,7 @@ export function createSolcCompiler(options: SolcCompilerOptions): SolcCompiler {
 
   const downloads = { mirror: 0, npm: 0 };
   const nativeAllowed = (v: CompilerVersion): boolean => useNative && compareVersions(v, NATIVE_SINCE) >= 0;
-  const deps: SourceDeps = { cache, releases, limits, nativeAllowed, downloaded: (source) => downloads[source]++, ...(logger ? { logger } : {}) };
+  const deps: SourceDeps = { cache, releases, limits, nativeAllowed, downloaded: (source) => downloads[source]++, logger };
   const sources: CompilerSource[] = [];
   if (mirrorUrl) sources.push(mirrorSource(mirrorUrl, deps));
   if (npmRegistryUrl) sources.push(npmSource(npmRegistryUrl, { ...deps, readSoljsonVersion: (path) => pool.readSoljsonVersion(path) }));

@@ -62,7 +62,7 @@ export interface VyperCompilerOptions {
   releases?: VyperReleaseLookup;
   connectTimeoutMs?: number;
   downloadTimeoutMs?: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** A Vyper compiler found here. */
@@ -106,7 +106,7 @@ export function createVyperCompiler(options: VyperCompilerOptions): VyperCompile
         maxMemoryMb: options.maxMemoryMb ?? 2048,
         warmPerWorker: 0,
         idleTimeoutMs: 60_000,
-        ...(options.logger ? { logger: options.logger } : {}),
+        logger: options.logger,
       });
   const pool = options.pool ?? ownPool!;
   const releases = options.releases ?? knownVyperRelease;

@@ -149,8 +149,8 @@ export interface ErrorDetails {
   chain_unavailable: {
     method: string;
     reason: 'rpc' | 'http' | 'malformed' | 'too_large' | 'timeout' | 'unreachable';
-    rpcCode?: number;
-    httpStatus?: number;
+    rpcCode?: number | undefined;
+    httpStatus?: number | undefined;
     nodeMessage: string;
   };
   chain_mismatch: { expected: number; actual: number };

@@ -173,7 +173,7 @@ export interface CompilesAheadOptions {
   };
   /** At most this many compiles started ahead at once (default 4). */
   maxKept?: number;
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 export function compilesAhead(compiler: Compiler, options: CompilesAheadOptions): CompilesAhead {

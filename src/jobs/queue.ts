@@ -45,7 +45,7 @@ export interface JobRunnerOptions {
    * waits and this runner is full, the newest of its jobs over a key's share is put back in the
    * queue (not counted as an attempt) and the waiting job runs in its place.
    */
-  perKeyRunning?: number;
+  perKeyRunning?: number | undefined;
   /** How long a claim holds a job; renewed every leaseMs/3 while the handler runs. */
   leaseMs: number;
   /** How often to look for due jobs when nobody calls wake() (a job's retry time or a lapsing lease is also waited for, when sooner). */
@@ -155,7 +155,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         fillAgain = false;
         lookedAt = performance.now();
         while (!stopped && active().length < concurrency) {
-          const job = await claimNextJob(db, { owner, leaseMs, ...(perKey ? { perKeyRunning: perKey } : {}) });
+          const job = await claimNextJob(db, { owner, leaseMs, perKeyRunning: perKey });
           if (!job) break;
           if (stopped) {
             await retryJob(db, job.receipt, { delayMs: 0, error: 'runner stopped before starting', owner });

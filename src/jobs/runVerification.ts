@@ -36,14 +36,14 @@ export interface VerificationDeps {
   /** Which chain the node serves now (deployments are recorded per chain generation). */
   generation: ChainGeneration;
   /** Compiles started when this process queued a job: the job takes its own instead of starting it. */
-  ahead?: CompilesAhead;
+  ahead?: CompilesAhead | undefined;
   /** Finds the copies of a newly verified contract among the deployments already seen. */
   recogniser?: CopyRecogniser;
   logger: Logger;
   /** How long to wait before trying again when the node is down (default 5 s). */
   retryDelayMs?: number;
   /** Diagnoses failures (what to change to pass); without it a failure says only what failed. */
-  diagnosis?: DiagnosisDeps;
+  diagnosis?: DiagnosisDeps | undefined;
 }
 
 export interface DiagnosisDeps {

@@ -59,7 +59,7 @@ export function readMetadataRequest(body: unknown): MetadataRequest {
       },
       compilerVersion: compiler,
       contractIdentifier: `${target[0]![0]}:${target[0]![1]}`,
-      ...(creationTransactionHash !== undefined ? { creationTransactionHash } : {}),
+      creationTransactionHash,
     },
   };
 }

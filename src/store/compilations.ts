@@ -302,7 +302,11 @@ export async function loadCompiledContract(db: Kysely<Database>, id: string): Pr
  * Compiled contracts whose runtime code pins the metadata `hash`, a page at a time (by id, after
  * `after`): a deployed code's own compilations, found however many others share its fingerprint.
  */
-export async function compiledContractsWithMetadataHash(db: Kysely<Database>, hash: string, page: { after?: string; limit: number }): Promise<string[]> {
+export async function compiledContractsWithMetadataHash(
+  db: Kysely<Database>,
+  hash: string,
+  page: { after?: string | undefined; limit: number },
+): Promise<string[]> {
   const rows = await db
     .selectFrom('compiledContracts')
     .select('id')

@@ -143,7 +143,7 @@ export async function deploymentsWithFingerprints(
   db: Kysely<Database>,
   generation: string,
   fingerprints: readonly string[],
-  page: { after?: string; limit: number },
+  page: { after?: string | undefined; limit: number },
 ): Promise<Deployment[]> {
   if (fingerprints.length === 0) return [];
   const rows = await db

@@ -36,7 +36,7 @@ export interface OpenStoreOptions {
   /** SQLite: how long a writer waits for another process's lock (default 5000 ms). */
   busyTimeoutMs?: number;
   /** Receives PostgreSQL pool errors (an idle connection dropped by the server). */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 export const SQLITE_FILE_NAME = 'solproof.sqlite';

@@ -187,7 +187,7 @@ export async function listJobStatusesForAddress(db: Kysely<Database>, address: A
  */
 export async function claimNextJob(
   db: Kysely<Database>,
-  options: { owner: string; leaseMs: number; now?: number; perKeyRunning?: number; withinShare?: boolean },
+  options: { owner: string; leaseMs: number; now?: number; perKeyRunning?: number | undefined; withinShare?: boolean },
 ): Promise<VerificationJob | null> {
   const now = options.now ?? Date.now();
   const perKey = Math.max(1, Math.floor(options.perKeyRunning ?? Number.MAX_SAFE_INTEGER));
