@@ -7,6 +7,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import { withV } from '../core/compilerVersion.js';
 import { knownAddress } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import { licenseFromSource, publishedLicense, publishedVyperLicense } from '../core/licenseFromSource.js';
@@ -292,7 +293,7 @@ export async function recordBuild(db: Kysely<Database>, build: CompiledBuild): P
     if (build.lease) await assertLease(trx, build.lease);
     const { compilationId, contractIds } = await saveCompilation(trx, build.compilerVersion, build.input, build.units);
     const inputDocumentId = await saveInputDocument(trx, { kind: 'standard-json', input: build.submitted });
-    await saveBuild(trx, { receipt: build.receipt, compilationId, inputDocumentId, compilerVersion: `v${build.compilerVersion}`, format: build.format });
+    await saveBuild(trx, { receipt: build.receipt, compilationId, inputDocumentId, compilerVersion: withV(build.compilerVersion), format: build.format });
     return contractIds;
   });
 }

@@ -6,7 +6,15 @@ import {
   type CompilerListSourceName,
   type CompilerListSourceState,
 } from '../core/compilerListing.js';
-import { type CompilerVersion, compareVersions, parseCompilerVersion, parseVersionNumbers, releaseOf, type VersionNumbers } from '../core/compilerVersion.js';
+import {
+  type CompilerVersion,
+  compareVersions,
+  parseCompilerVersion,
+  parseVersionNumbers,
+  releaseOf,
+  type VersionNumbers,
+  withV,
+} from '../core/compilerVersion.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
 
 /** The oldest compiler the service accepts (submissions before it are refused). */
@@ -175,7 +183,7 @@ function toBuild(e: Entry): CompilerBuild {
   return {
     version: e.version,
     longVersion: e.longVersion,
-    compilerVersion: e.longVersion ? `v${e.longVersion}` : null,
+    compilerVersion: e.longVersion ? withV(e.longVersion) : null,
     nightly: e.nightlyDate !== null,
     known: e.known,
     cached: e.sources.has('cache'),

@@ -5,6 +5,24 @@
  */
 import type { ReleaseLookup } from './solcReleases.js';
 
+/**
+ * A solc version as Etherscan and its clients write it, with the leading `v`:
+ * `v0.8.26+commit.8a97fa7a`. Submissions, records and answers carry this spelling; solc-bin,
+ * a loaded compiler and Sourcify write the same version without the `v` (CompilerVersion.long).
+ * withV and withoutV turn one into the other, so no caller strips or adds the letter by hand.
+ */
+export type VersionWithV = `v${string}`;
+
+/** `version` spelled with its leading `v`, whichever way it came. */
+export function withV(version: string): VersionWithV {
+  return version.startsWith('v') ? (version as VersionWithV) : `v${version}`;
+}
+
+/** `version` spelled without the leading `v`, as solc-bin, a loaded compiler and Sourcify write it. */
+export function withoutV(version: string): string {
+  return version.startsWith('v') ? version.slice(1) : version;
+}
+
 /** The numbers of a version: enough to apply the version facts (docs/matching.md, Version facts). */
 export interface VersionNumbers {
   major: number;
@@ -95,7 +113,7 @@ const SUBMITTED_VERSION =
 /** A submitted version, read: its long form with `v`, and its numbers. */
 export interface SubmittedVersion {
   /** `v0.8.26+commit.8a97fa7a` */
-  long: string;
+  long: VersionWithV;
   /** `0.8.26` */
   short: string;
   /** Set when the submission named a known release without its commit (`v0.8.28`): that release's commit was used. */
@@ -106,7 +124,7 @@ export interface SubmittedVersion {
 export type SubmittedVersionProblem =
   | { problem: 'not_a_long_version'; given: string }
   /** A known release with another commit: `longVersion` is the release's own. */
-  | { problem: 'not_a_release'; given: string; longVersion: string }
+  | { problem: 'not_a_release'; given: string; longVersion: VersionWithV }
   /** A release not known here, named without its whole commit. */
   | { problem: 'commit_too_short'; given: string; release: string };
 
@@ -136,10 +154,10 @@ export function readSubmittedVersion(
   const known = releases(release);
   if (known) {
     const knownCommit = known.longVersion.slice(known.longVersion.indexOf('commit.') + 7);
-    if (commit !== undefined && sameCommit(commit, knownCommit)) return { ok: true, value: { long: `v${known.longVersion}`, short } };
+    if (commit !== undefined && sameCommit(commit, knownCommit)) return { ok: true, value: { long: withV(known.longVersion), short } };
     // A release has one commit: a version without one names it (the answer says which was used).
-    if (commit === undefined) return { ok: true, value: { long: `v${known.longVersion}`, short, commitFilledIn: true } };
-    return { ok: false, error: { problem: 'not_a_release', given, longVersion: `v${known.longVersion}` } };
+    if (commit === undefined) return { ok: true, value: { long: withV(known.longVersion), short, commitFilledIn: true } };
+    return { ok: false, error: { problem: 'not_a_release', given, longVersion: withV(known.longVersion) } };
   }
   if (commit === undefined || commit.length < 8) return { ok: false, error: { problem: 'commit_too_short', given, release } };
   return { ok: true, value: { long: `v${release}+commit.${commit.slice(0, 8)}`, short } };

@@ -1,3 +1,4 @@
+import type { VersionWithV } from './compilerVersion.js';
 import type { SolcInput } from './solcInput.js';
 
 /** A 0x-prefixed hex string. */
@@ -26,7 +27,7 @@ interface SubmissionFields {
   /** `Name` for a single file, `path:Name` for standard JSON. */
   contractName: string;
   /** Long form, `v0.8.26+commit.8a97fa7a`. */
-  compilerVersion: string;
+  compilerVersion: VersionWithV;
   optimizationUsed: boolean;
   runs: number;
   /** Hex without 0x; '' when none were given. */

@@ -1,3 +1,4 @@
+import { withoutV } from '../core/compilerVersion.js';
 import type { Logger } from '../core/log.js';
 import type { SourceSubmission } from '../core/types.js';
 import {
@@ -32,7 +33,7 @@ export function firstCompile(submission: SourceSubmission): { version: string; i
   try {
     const built = submissionInputs(submission)[0];
     if (!built) return null;
-    const version = submission.compilerVersion.trim().replace(/^v/, '');
+    const version = withoutV(submission.compilerVersion.trim());
     return { version, input: solcInputToCompile(version, built), built };
   } catch {
     // The verification meets the same problem and says what it is.

@@ -1,4 +1,5 @@
 import { storedCompilations } from '../bytecodeDatabase/knownCompilations.js';
+import { withoutV } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { SourceSubmission } from '../core/types.js';
@@ -31,7 +32,7 @@ export interface KnownCompilationRunnerOptions {
 export function createKnownCompilationRunner(options: KnownCompilationRunnerOptions) {
   const known = storedCompilations(options.store.db);
   return async function runIfKnown(receipt: string, submission: SourceSubmission): Promise<boolean> {
-    const version = submission.compilerVersion.trim().replace(/^v/, '');
+    const version = withoutV(submission.compilerVersion.trim());
     let inputs: ReturnType<typeof submissionInputs>;
     try {
       inputs = submissionInputs(submission);

@@ -5,6 +5,7 @@
  * to add to the minimal object (`all` for everything, `part.sub` for one sub-field); `omit`
  * gives everything but what it names.
  */
+import { withoutV } from '../core/compilerVersion.js';
 import { keccakOfText } from '../core/keccak.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 import { publishedInput, readCompiledCode, readContract, readDeployment, readProxy, type Services, type VerifiedContract } from '../useCases/index.js';
@@ -138,7 +139,7 @@ async function contractParts(s: Services, contract: VerifiedContract, selection:
   const parts: Record<string, unknown> = {};
   const abi = (parseJson(contract.abi) as unknown[] | null) ?? [];
   const metadata = parseJson(contract.metadata) as { output?: { userdoc?: unknown; devdoc?: unknown } } | null;
-  const shortVersion = contract.compilerVersion.replace(/^v/, '');
+  const shortVersion = withoutV(contract.compilerVersion);
   parts.abi = abi;
   parts.metadata = metadata;
   parts.userdoc = metadata?.output?.userdoc ?? null;

@@ -4,9 +4,11 @@
  * matching needs (code by hash, link and immutable references, auxdata and where it sits,
  * the runtime fingerprint that finds copies).
  */
+
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { canonicalJson } from '../core/canonicalJson.js';
+import { withoutV } from '../core/compilerVersion.js';
 import { keccakOfText } from '../core/keccak.js';
 import type { VyperInput } from '../core/types.js';
 import { type CompiledAuxdata, type CompiledContract, codeFingerprint, metadataHashOf, type SolcInput } from '../verify/index.js';
@@ -47,7 +49,7 @@ export type CompilerInput = SolcInput | VyperInput;
  * text by its hash, an ABI as it is).
  */
 export function compilationIdentity(compilerVersion: string, input: CompilerInput): CompilationIdentity {
-  const version = compilerVersion.trim().replace(/^v/, '');
+  const version = withoutV(compilerVersion.trim());
   const { outputSelection: _outputSelection, ...settings } = (input.settings ?? {}) as Record<string, unknown>;
   const sourceHashes: Record<string, string> = {};
   for (const [path, source] of Object.entries(input.sources)) sourceHashes[path] = sourceHash(source.content ?? '');

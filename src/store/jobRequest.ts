@@ -3,8 +3,10 @@
  * Version 2 keeps a standard JSON submission's input parsed; the first version kept the
  * submitted text, which the decoder reads once when such a job is claimed.
  */
+
+import { withV } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
-import { isAddress } from '../core/hex.js';
+import { parseAddress } from '../core/hex.js';
 import { isRecord } from '../core/json.js';
 import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
 import { type BuildFormat, unwrapStandardJson } from '../verify/index.js';
@@ -77,10 +79,12 @@ function buildRequest(value: unknown): BuildRequest {
 }
 
 function proxyRequest(value: unknown): ProxyRequest {
-  if (!isRecord(value) || typeof value['address'] !== 'string' || !isAddress(value['address'])) throw unreadable('no proxy address');
-  const expected = value['expectedImplementation'];
-  if (expected !== undefined && (typeof expected !== 'string' || !isAddress(expected))) throw unreadable('bad expected implementation');
-  return { address: value['address'] as `0x${string}`, ...(expected !== undefined ? { expectedImplementation: expected as `0x${string}` } : {}) };
+  const address = isRecord(value) && typeof value['address'] === 'string' ? parseAddress(value['address']) : null;
+  if (address === null) throw unreadable('no proxy address');
+  const given = (value as Record<string, unknown>)['expectedImplementation'];
+  const expected = typeof given === 'string' ? parseAddress(given) : null;
+  if (given !== undefined && expected === null) throw unreadable('bad expected implementation');
+  return { address, ...(expected !== null ? { expectedImplementation: expected } : {}) };
 }
 
 function sourceSubmission(value: unknown, legacy: boolean): SourceSubmission {
@@ -100,16 +104,16 @@ function sourceSubmission(value: unknown, legacy: boolean): SourceSubmission {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw unreadable(`no ${name}`);
     return v;
   };
-  const address = text('address');
-  if (!isAddress(address)) throw unreadable('bad address');
+  const address = parseAddress(text('address'));
+  if (address === null) throw unreadable('bad address');
   const libraries = value['libraries'];
   if (!Array.isArray(libraries) || !libraries.every((l) => isRecord(l) && typeof l['name'] === 'string' && typeof l['address'] === 'string')) {
     throw unreadable('bad libraries');
   }
   const fields = {
-    address: address as `0x${string}`,
+    address,
     contractName: text('contractName'),
-    compilerVersion: text('compilerVersion'),
+    compilerVersion: withV(text('compilerVersion')),
     optimizationUsed: flag('optimizationUsed'),
     runs: number('runs'),
     constructorArguments: text('constructorArguments'),

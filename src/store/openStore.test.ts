@@ -79,7 +79,7 @@ describeOnDialects('openStore', (dialect) => {
   it('keeps what was written after the store is closed and opened again', async () => {
     const tdb = await fresh();
     const first = await tdb.open();
-    const request = sourceJob('0x00000000000000000000000000000000000000Bb', { contractName: 'Box', runs: 200 });
+    const request = sourceJob('0x00000000000000000000000000000000000000bb', { contractName: 'Box', runs: 200 });
     const job = await insertJob(first.db, { request });
     const { key } = await createApiKey(first.db, { owner: 'alice' });
     await saveSampleDocuments(first.db);

@@ -72,7 +72,7 @@ describeOnDialects('verification jobs', (dialect) => {
   });
 
   it('queues a job that reads back as submitted', async () => {
-    const request = sourceJob('0x00000000000000000000000000000000000000AB', { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] });
+    const request = sourceJob('0x00000000000000000000000000000000000000ab', { contractName: 'Box', libraries: [{ name: 'L', address: addr(7) }] });
     const job = await insertJob(stores.store.db, {
       request,
       apiKeyId: 'key_abc',

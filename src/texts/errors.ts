@@ -4,7 +4,9 @@
  * words); `verdictReason` is what a failed verification answers after `Fail - Unable to verify.`
  * (Etherscan's own reason where Etherscan has one, for clients that know them).
  */
+
 import type { SubmittedVersionProblem } from '../core/compilerVersion.js';
+import { withV } from '../core/compilerVersion.js';
 import type {
   CompilerCrashFacts,
   CompilerErrorFact,
@@ -83,7 +85,7 @@ export function errorSentence(error: ErrorFacts | SolproofError): string {
       return TEXT.alreadyVerified;
     case 'compiler_version_not_found': {
       const vyper = e.details.compiler === 'vyper';
-      const version = vyper ? `vyper:${e.details.version.replace(/^vyper:/, '')}` : `v${e.details.version.replace(/^v/, '')}`;
+      const version = vyper ? `vyper:${e.details.version.replace(/^vyper:/, '')}` : withV(e.details.version);
       switch (e.details.why) {
         case 'not_a_version':
           return vyper

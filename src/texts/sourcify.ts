@@ -4,7 +4,9 @@
  * ours. The codes are Sourcify's `customCode`s; the edge (src/sourcify/) picks the code and
  * the facts, these word them.
  */
+
 import type { SubmittedVersionProblem } from '../core/compilerVersion.js';
+import { withoutV } from '../core/compilerVersion.js';
 import type { ErrorFacts } from '../core/errors.js';
 import { errorSentence } from './errors.js';
 import { utcSecond } from './etherscan.js';
@@ -71,7 +73,7 @@ export function sourcifyVersionProblem(p: SubmittedVersionProblem): string {
     case 'not_a_long_version':
       return `"${p.given}" is not a solc long version like 0.8.26+commit.8a97fa7a`;
     case 'not_a_release':
-      return `"${p.given}" is not a solc release; did you mean ${p.longVersion.replace(/^v/, '')}?`;
+      return `"${p.given}" is not a solc release; did you mean ${withoutV(p.longVersion)}?`;
     case 'commit_too_short':
       return `"${p.given}" does not name a commit of solc ${p.release}: send its whole long version, with the 8-digit commit`;
   }

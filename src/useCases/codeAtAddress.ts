@@ -1,3 +1,4 @@
+import { withV } from '../core/compilerVersion.js';
 import { isSolproofError } from '../core/errors.js';
 import type { NoCode } from '../core/refusals.js';
 import type { Address, Hex } from '../core/types.js';
@@ -43,7 +44,7 @@ export async function deployedCompiler(s: Pick<Services, 'chain' | 'releases'>, 
     const code = await s.chain.getCode(address);
     const release = code.length > 2 ? deployedFacts(code).compilerRelease : null;
     const long = release ? s.releases(release)?.longVersion : undefined;
-    return long ? `v${long}` : null;
+    return long ? withV(long) : null;
   } catch (e) {
     if (isSolproofError(e, 'chain_unavailable')) return null;
     throw e;

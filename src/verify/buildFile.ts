@@ -1,3 +1,4 @@
+import { withoutV } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
 import { isRecord } from '../core/json.js';
 import type { SolcInput } from '../core/solcInput.js';
@@ -39,5 +40,5 @@ export function readBuildFile(text: string): BuildFile {
   if (long !== undefined && (typeof long !== 'string' || !/^\d+\.\d+\.\d+/.test(long))) {
     throw new SolproofError('invalid_standard_json', { problem: 'malformed_solc_long_version' });
   }
-  return { format, input: checkStandardJsonInput(parsed['input']), compilerVersion: typeof long === 'string' ? long.replace(/^v/, '') : null };
+  return { format, input: checkStandardJsonInput(parsed['input']), compilerVersion: typeof long === 'string' ? withoutV(long) : null };
 }

@@ -1,5 +1,5 @@
 import { type AbiParameter, decodeAbiParameters } from 'viem';
-import { parseVersionNumbers } from '../core/compilerVersion.js';
+import { parseVersionNumbers, withoutV } from '../core/compilerVersion.js';
 import type { SettingChange } from '../core/diagnosis.js';
 import { type AnySolproofError, type CodeDifferenceFacts, type DecodedArgumentFact, type ErrorCode, isSolproofError, SolproofError } from '../core/errors.js';
 import { knownAddress, parseAddress, strip0x } from '../core/hex.js';
@@ -263,7 +263,7 @@ function libraryLinks(libraries: Record<string, Record<string, string>>): Librar
 async function verifyBuilt(args: VerifyContractArgs, built: InputVariant, selection: OutputSelection): Promise<VerificationResult> {
   const { submission, compiler } = args;
   const { input, sourcePath, contractName } = built;
-  const compilerVersion = submission.compilerVersion.trim().replace(/^v/, '');
+  const compilerVersion = withoutV(submission.compilerVersion.trim());
   const version = parseVersionNumbers(compilerVersion);
   const onchainRuntime = strip0x(args.runtimeCode).toLowerCase();
 

@@ -4,6 +4,7 @@
  * Pure: the route reads the job.
  */
 
+import { withV } from '../core/compilerVersion.js';
 import type { SettingChange } from '../core/diagnosis.js';
 import type { SourceSubmission } from '../core/types.js';
 import { emptyFormValues, type VerifyFormValues } from './verifyForm.js';
@@ -26,7 +27,7 @@ export function resubmissionValues(submission: SourceSubmission, changes: readon
   for (const c of changes) {
     switch (c.setting) {
       case 'compilerVersion':
-        values.compiler = c.to.startsWith('v') ? c.to : `v${c.to}`;
+        values.compiler = withV(c.to);
         break;
       case 'optimizer':
         values.optimization = c.to === 'enabled';

@@ -5,8 +5,10 @@
  * a Hardhat or Foundry build-info file, or Foundry's `--show-standard-json-input` output).
  * Pure: no HTTP, no store. Problems are named per field so the page can show each next to it.
  */
+
 import { posix } from 'node:path';
 import { type AbiParameter, encodeAbiParameters, parseAbiParameters } from 'viem';
+import { withV } from '../core/compilerVersion.js';
 import { isSolproofError } from '../core/errors.js';
 import { isAddress } from '../core/hex.js';
 import { spdxLicense } from '../core/licenseFromSource.js';
@@ -289,7 +291,7 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
           const build = readBuildFile(jsonText);
           input = build.input;
           // A build-info file names its compiler: used when the field was left empty.
-          if (!values.compiler && build.compilerVersion) values.compiler = `v${build.compilerVersion}`;
+          if (!values.compiler && build.compilerVersion) values.compiler = withV(build.compilerVersion);
         } catch (e) {
           errors.standardJson = isSolproofError(e) ? errorSentence(e) : (e as Error).message;
         }

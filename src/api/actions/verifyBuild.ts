@@ -1,4 +1,4 @@
-import { compareVersions, readSubmittedVersion } from '../../core/compilerVersion.js';
+import { compareVersions, readSubmittedVersion, withoutV, withV } from '../../core/compilerVersion.js';
 import { isSolproofError } from '../../core/errors.js';
 import { errorSentence, submitRefusalText, submittedVersionText, TEXT } from '../../texts/index.js';
 import { type Services, submitBuild } from '../../useCases/index.js';
@@ -26,14 +26,14 @@ export async function verifyBuild(s: Services, params: Params, caller: Caller): 
     return fail(TEXT.invalidParameter('sourceCode', text.charAt(0).toLowerCase() + text.slice(1, 300)));
   }
   const given = params.text('compilerversion');
-  const versionText = given || (file.compilerVersion ? `v${file.compilerVersion}` : '');
+  const versionText = given || (file.compilerVersion ? withV(file.compilerVersion) : '');
   if (!versionText) return fail(TEXT.missingParameter('compilerversion'));
   const version = readSubmittedVersion(versionText, s.releases);
   if (!version.ok) return fail(submittedVersionText(version.error));
   if (compareVersions(version.value.short, '0.4.11') < 0) {
     return fail(TEXT.invalidParameter('compilerversion', 'compilers older than v0.4.11 are not supported'));
   }
-  const long = version.value.long.replace(/^v/, '');
+  const long = withoutV(version.value.long);
   if (file.compilerVersion && long !== file.compilerVersion) {
     return fail(TEXT.invalidParameter('compilerversion', `the build-info file names ${file.compilerVersion}`));
   }

@@ -1,3 +1,4 @@
+import { withoutV, withV } from '../../core/compilerVersion.js';
 import type { CodeComparison, Diagnosis, SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
 import { type CodeDifferenceFacts, isSolproofError, SolproofError } from '../../core/errors.js';
 import { compilerKnowsEvmVersion, EVM_VERSION_NAMES } from '../../core/evmVersions.js';
@@ -212,7 +213,7 @@ function otherCandidateChanges(args: DiagnoseArgs, sent: SubmittedSettings, fact
   let version: SettingChange | null = null;
   if (facts.compilerRelease && release && facts.compilerRelease !== release) {
     const long = args.releases(facts.compilerRelease)?.longVersion;
-    if (long) version = { setting: 'compilerVersion', from: sent.compilerVersion, to: `v${long}` };
+    if (long) version = { setting: 'compilerVersion', from: sent.compilerVersion, to: withV(long) };
   }
   if (version) singles.push([version]);
   const optimizer: SettingChange = { setting: 'optimizer', from: sent.optimizer ? 'enabled' : 'disabled', to: sent.optimizer ? 'disabled' : 'enabled' };
@@ -255,5 +256,5 @@ function unrelatedEverywhere(output: SolcOutput, runtimeCode: string, details: C
 }
 
 function versionOf(compilerVersion: string): string {
-  return compilerVersion.replace(/^v/, '');
+  return withoutV(compilerVersion);
 }

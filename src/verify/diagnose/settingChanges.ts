@@ -1,3 +1,4 @@
+import { withV } from '../../core/compilerVersion.js';
 import type { SettingChange, SubmittedSettings } from '../../core/diagnosis.js';
 import type { SourceSubmission, StandardJsonSubmission } from '../../core/types.js';
 import { buildSolcInput } from '../buildSolcInput.js';
@@ -44,7 +45,7 @@ export function withChanges(submission: SourceSubmission, changes: readonly Sett
 
 function withChange(submission: SourceSubmission, change: SettingChange): SourceSubmission {
   const { setting, to } = change;
-  if (setting === 'compilerVersion') return { ...submission, compilerVersion: to };
+  if (setting === 'compilerVersion') return { ...submission, compilerVersion: withV(to) };
   if (setting === 'contractName') return { ...submission, contractName: to };
   if (setting === 'constructorArguments') return { ...submission, constructorArguments: to };
   if (setting === 'library') return withLibrary(submission, change.name ?? '', to);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { withV } from '../../core/compilerVersion.js';
 import { isOpenSourceLicense, LICENSES, licenseName } from '../../core/licenses.js';
 import { clientKey, retryAfterSeconds } from '../../limits/clientAddress.js';
 import {
@@ -126,7 +127,7 @@ function readListFilter(query: Record<string, unknown>): { filter: ListFilter } 
   if (compiler) {
     if (!/^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-nightly\.\d{4}\.\d{1,2}\.\d{1,2})?\+commit\.[0-9a-f]{8}$/.test(compiler))
       return { error: 'compiler must be a long version, e.g. v0.8.28+commit.7893614a' };
-    filter.compiler = compiler.startsWith('v') ? compiler : `v${compiler}`;
+    filter.compiler = withV(compiler);
   }
   const license = text('license');
   if (license) {
