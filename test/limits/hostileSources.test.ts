@@ -101,7 +101,8 @@ describe('a megabyte of unclosed comments', () => {
       result: { details: { available: string[] } };
       diagnosis: { compiles: number };
     };
-    expect(receipt.result.details.available).toEqual(['Missing.sol:Only']);
+    // A single file's path is made up from the contract name, so its contracts are named alone.
+    expect(receipt.result.details.available).toEqual(['Only']);
     // Each attempt of the diagnosis compiled and looked for the contract again.
     expect(receipt.diagnosis.compiles).toBeGreaterThan(1);
   });
