@@ -31,7 +31,8 @@ contract Durable${i} {
     }
 
     // One job at a time, so that most are still queued when the process dies.
-    const first = await startService({ rpcUrl, dataDir, args: ['--job-concurrency', '1', '--rate-free', '1000'] });
+    // The status check answers at once (no waiting for the verdict), so it sees the queue as it is.
+    const first = await startService({ rpcUrl, dataDir, args: ['--job-concurrency', '1', '--rate-free', '1000', '--status-wait-ms', '0'] });
     const receipts: string[] = [];
     for (const d of deployed) {
       const env = await apiPost(first.apiUrl, {
