@@ -20,10 +20,12 @@ export async function sourcifyGet(base: string, path: string): Promise<Answer> {
 export function sourcifyPost(base: string, path: string, body: unknown, contentType = 'application/json'): Promise<Answer> {
   const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = request(
       `${base}/sourcify/${path}`,
       { method: 'POST', agent: false, headers: { 'content-type': contentType, 'content-length': payload.length } },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
@@ -36,8 +38,30 @@ export function sourcifyPost(base: string, path: string, body: unknown, contentT
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
-    req.end(payload);
+    // A server that refuses a large body answers before reading it all and closes: the rest of
+    // the upload then fails to send (EPIPE, ECONNRESET), which is no error once the answer is in.
+    req.on('error', (e) => {
+      if (!answered) reject(e);
+    });
+    // Sent in slices, as a client streams an upload, so an early answer is read between them.
+    const SLICE = 256 * 1024;
+    let at = 0;
+    const send = (): void => {
+      while (at < payload.length && !answered && !req.destroyed) {
+        const slice = payload.subarray(at, at + SLICE);
+        at += slice.length;
+        if (at >= payload.length) {
+          req.end(slice);
+          return;
+        }
+        if (!req.write(slice)) {
+          req.once('drain', send);
+          return;
+        }
+      }
+      if (at >= payload.length && payload.length === 0) req.end();
+    };
+    send();
   });
 }
 
