@@ -92,6 +92,8 @@ export interface ContractPageRead {
   hasCode: boolean | null;
   /** The verified contract's compiled code. */
   compiledCode: { creation: string; runtime: string } | null;
+  /** The verified contract's storage layouts. */
+  layouts: ContractLayouts | null;
 }
 
 /** Everything a contract page shows of `address`, read as every door reads a record. */
@@ -113,7 +115,8 @@ export async function readContractPage(s: Services, address: Address, recentRece
   }
   const compiled = contract ? await loadCompiledContract(s.store.db, contract.compiledContractId) : null;
   const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
-  return { contract, proxy, implementation, history, receipts, hasCode, compiledCode };
+  const layouts = contract ? await readStorageLayouts(s, contract) : null;
+  return { contract, proxy, implementation, history, receipts, hasCode, compiledCode, layouts };
 }
 
 /** Why a contract cannot be called through its page: not verified, no proxy recorded, or an implementation not verified. */

@@ -200,6 +200,12 @@ describe('storage layouts served as solc produces them', () => {
       compilerVersion: built.compilerVersion,
       ...expected,
     });
+    // The contract page's Storage tab lists them.
+    const html = await (await fetch(`${baseUrl}/address/${address}`)).text();
+    expect(html).toContain('href="#storage"');
+    expect(html).toContain('<tr><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono">__gap</td></tr>');
+    expect(html).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono">balances</td>');
+    expect(html).toContain('Transient storage layout');
   });
 
   it('a contract that moves its storage (`layout at`, solc 0.8.29): the slots solc gives, from the base slot', async () => {
@@ -271,6 +277,7 @@ contract Registry {
           transientStorageLayout: null,
           notes: { storageLayout: 'not available: solc before 0.5.13', transientStorageLayout: 'not available: solc before 0.8.27' },
         });
+        expect(await (await fetch(`${baseUrl}/address/${address}`)).text()).toContain('No storage layout (not available: solc before 0.5.13).');
       }
     }
   });
