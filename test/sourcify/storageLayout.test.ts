@@ -206,6 +206,12 @@ describe('storage layouts served as solc produces them', () => {
     expect(html).toContain('<tr><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono">__gap</td></tr>');
     expect(html).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono">balances</td>');
     expect(html).toContain('Transient storage layout');
+
+    // A copy of the contract (verified on the way, as a similar match) serves the same layouts.
+    const { address: copy } = await deployContract(built.abi, built.bytecode, [], ACCOUNT);
+    const copied = await sourcifyGet(baseUrl, `v2/contract/${CHAIN_ID}/${copy}?fields=storageLayout,transientStorageLayout`);
+    expect(copied.status).toBe(200);
+    expect({ storageLayout: copied.body.storageLayout, transientStorageLayout: copied.body.transientStorageLayout }).toEqual(expected);
   });
 
   it('a contract that moves its storage (`layout at`, solc 0.8.29): the slots solc gives, from the base slot', async () => {
