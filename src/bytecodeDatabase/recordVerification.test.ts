@@ -3,6 +3,7 @@ import { describeOnDialects, useTestStores } from '../../test/helpers/dialects.j
 import { sourceJob } from '../../test/helpers/jobs.js';
 import { standardJsonSubmission, submissionWith } from '../../test/helpers/submissions.js';
 import type { Address, Hex, SingleFileSubmission, SourceSubmission } from '../core/types.js';
+import { compiledContractLayouts } from '../store/compilations.js';
 import type { CopyTemplate } from '../store/copyTemplates.js';
 import { claimNextJob, insertJob, LeaseLostError, leaseOf } from '../store/verificationJobs.js';
 import { getVerifiedContract, listReplacedVerifications } from '../store/verifiedContracts.js';
@@ -243,5 +244,37 @@ describeOnDialects('recording a verification', (dialect) => {
         })
       ).outcome,
     ).toBe('inserted');
+  });
+
+  it("keeps solc's storage layouts with the compiled contract: a compile fills in a contract stored without them, a reuse never takes them away", async () => {
+    const source = `${SOURCE}// layouts\n`;
+    const layout = {
+      storage: [{ astId: 3, contract: 'Box.sol:Box', label: 'value', offset: 0, slot: '0', type: 't_uint256' }],
+      types: { t_uint256: { encoding: 'inplace', label: 'uint256', numberOfBytes: '32' } },
+    };
+    const transient = { storage: [], types: null };
+    // Stored before layouts were kept (or read back from the store: not read).
+    const first = addr(40);
+    const { compiledContractId } = await recordVerification(stores.store.db, {
+      deployment: deployment(first),
+      from: { submission: single(first, { sourceCode: source }), result: verdictOf(source), receipt: 'k'.repeat(50) },
+    });
+    expect(await compiledContractLayouts(stores.store.db, compiledContractId)).toEqual({ storageLayout: null, transientStorageLayout: null });
+    // A compile of the same input gives them: kept.
+    const compiled = { ...COMPILED, storageLayout: layout, transientStorageLayout: transient };
+    const second = addr(41);
+    await recordVerification(stores.store.db, {
+      deployment: deployment(second),
+      from: { submission: single(second, { sourceCode: source }), result: verdictOf(source, { compiled }), receipt: 'l'.repeat(50) },
+    });
+    expect(await compiledContractLayouts(stores.other.db, compiledContractId)).toEqual({ storageLayout: layout, transientStorageLayout: transient });
+    // A reused compilation carries none: what is kept stays.
+    const third = addr(42);
+    await recordVerification(stores.store.db, {
+      deployment: deployment(third),
+      from: { submission: single(third, { sourceCode: source }), result: verdictOf(source, { reusedCompilation: true }), receipt: 'm'.repeat(50) },
+    });
+    expect(await compiledContractLayouts(stores.store.db, compiledContractId)).toEqual({ storageLayout: layout, transientStorageLayout: transient });
+    expect(await compiledContractLayouts(stores.store.db, 'no such id')).toBeNull();
   });
 });

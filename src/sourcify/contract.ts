@@ -8,7 +8,16 @@
 import { withoutV } from '../core/compilerVersion.js';
 import { keccakOfText } from '../core/keccak.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
-import { publishedInput, readCompiledCode, readContract, readDeployment, readProxy, type Services, type VerifiedContract } from '../useCases/index.js';
+import {
+  publishedInput,
+  readCompiledCode,
+  readContract,
+  readDeployment,
+  readProxy,
+  readStorageLayouts,
+  type Services,
+  type VerifiedContract,
+} from '../useCases/index.js';
 import { type Answer, checksummed, errorAnswer, matched, unmatched } from './answers.js';
 import { checkTarget, isAnswer } from './checkTarget.js';
 
@@ -144,9 +153,14 @@ async function contractParts(s: Services, contract: VerifiedContract, selection:
   parts.metadata = metadata;
   parts.userdoc = metadata?.output?.userdoc ?? null;
   parts.devdoc = metadata?.output?.devdoc ?? null;
+  if (selection.has('storageLayout') || selection.has('transientStorageLayout')) {
+    // As solc gave them; null as Sourcify answers it when there is none (Vyper, solc before
+    // 0.5.13 or, for the transient one, 0.8.27, a record verified before layouts were kept).
+    const layouts = await readStorageLayouts(s, contract);
+    parts.storageLayout = layouts.storageLayout.layout;
+    parts.transientStorageLayout = layouts.transientStorageLayout.layout;
+  }
   // Not kept by the service: the compiled input asks solc only for what matching needs.
-  parts.storageLayout = null;
-  parts.transientStorageLayout = null;
   parts.sourceIds = null;
   parts.stdJsonOutput = null;
   parts.additionalInput = null;

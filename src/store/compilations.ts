@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { canonicalJson } from '../core/canonicalJson.js';
 import { withoutV } from '../core/compilerVersion.js';
 import { keccakOfText } from '../core/keccak.js';
+import { parseStorageLayout, type StorageLayouts } from '../core/storageLayout.js';
 import type { VyperInput } from '../core/types.js';
 import { type CompiledAuxdata, type CompiledContract, codeFingerprint, metadataHashOf, type SolcInput } from '../verify/index.js';
 import type { Database } from './database.js';
@@ -188,10 +189,12 @@ async function saveCompiledContract(db: Kysely<Database>, compilationId: string,
     runtimeAuxdata: JSON.stringify(compiled.runtime.auxdata),
     runtimeFingerprint: compiled.runtime.code === '' ? null : codeFingerprint(compiled.runtime.code),
     runtimeMetadataHash: metadataHashOf(compiled.runtime.code),
+    storageLayout: layoutText(compiled.storageLayout),
+    transientStorageLayout: layoutText(compiled.transientStorageLayout),
   };
   const existing = await db
     .selectFrom('compiledContracts')
-    .select(['runtimeCodeHash', 'creationAuxdata', 'runtimeAuxdata'])
+    .select(['runtimeCodeHash', 'creationAuxdata', 'runtimeAuxdata', 'storageLayout'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!existing) {
@@ -200,16 +203,41 @@ async function saveCompiledContract(db: Kysely<Database>, compilationId: string,
       .values(row)
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-  } else if (
-    existing.runtimeCodeHash === null ||
-    gainsPositions(existing.creationAuxdata, compiled.creation.auxdata) ||
-    gainsPositions(existing.runtimeAuxdata, compiled.runtime.auxdata)
-  ) {
-    // A record moved from before the bytecode database has no code yet; positions found later are kept.
-    const { id: _id, compilationId: _c, path: _p, name: _n, abi: _a, metadata: _m, ...rest } = row;
-    await db.updateTable('compiledContracts').set(rest).where('id', '=', id).execute();
+  } else {
+    // A record moved from before the bytecode database has no code yet; positions found later
+    // are kept, and so are layouts a compile gave a contract stored before they were kept. A
+    // compiled contract read from the store (its layouts not read) never takes stored ones away.
+    const { id: _id, compilationId: _c, path: _p, name: _n, abi: _a, metadata: _m, storageLayout, transientStorageLayout, ...rest } = row;
+    const gainsCode =
+      existing.runtimeCodeHash === null ||
+      gainsPositions(existing.creationAuxdata, compiled.creation.auxdata) ||
+      gainsPositions(existing.runtimeAuxdata, compiled.runtime.auxdata);
+    const gainsLayouts = existing.storageLayout === null && storageLayout !== null;
+    if (gainsCode || gainsLayouts) {
+      await db
+        .updateTable('compiledContracts')
+        .set({ ...(gainsCode ? rest : {}), ...(gainsLayouts ? { storageLayout, transientStorageLayout } : {}) })
+        .where('id', '=', id)
+        .execute();
+    }
   }
   return id;
+}
+
+/** A layout as stored: solc's JSON text, null when there is none (or it was not read). */
+function layoutText(layout: CompiledContract['storageLayout']): string | null {
+  return layout ? JSON.stringify(layout) : null;
+}
+
+/**
+ * The storage layouts kept with a compiled contract, each null when there is none; null when
+ * there is no such compiled contract. Read apart from the contract: only the readers that
+ * serve them pay for their size.
+ */
+export async function compiledContractLayouts(db: Kysely<Database>, id: string): Promise<StorageLayouts | null> {
+  const row = await db.selectFrom('compiledContracts').select(['storageLayout', 'transientStorageLayout']).where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  return { storageLayout: parseStorageLayout(row.storageLayout), transientStorageLayout: parseStorageLayout(row.transientStorageLayout) };
 }
 
 function gainsPositions(stored: string | null, fresh: CompiledAuxdata): boolean {

@@ -105,6 +105,9 @@ export interface CompiledContractsTable {
   runtimeFingerprint: string | null;
   /** The content hash the runtime code's metadata auxdata pins (hex), null when it pins none. */
   runtimeMetadataHash: string | null;
+  /** JSON text: solc's storage layouts as it gave them; null when it gave none, or stored before they were kept (0014). */
+  storageLayout: string | null;
+  transientStorageLayout: string | null;
 }
 
 /** What a verified contract's SourceCode is made from. */

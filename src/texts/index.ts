@@ -18,3 +18,4 @@ export { TEXT, utcSecond } from './etherscan.js';
 export * from './jobs.js';
 export { accessRefusalText, submitRefusalText } from './refusals.js';
 export { SOURCIFY_TEXT, sourcifyJobErrorMessage, sourcifyVersionProblem } from './sourcify.js';
+export { missingLayoutText } from './storageLayout.js';

@@ -35,6 +35,8 @@ export {
   abiAnswer,
   abiForCalls,
   type CallRefusal,
+  type ContractLayout,
+  type ContractLayouts,
   type ContractPageRead,
   contractAnswer,
   readCompiledCode,
@@ -42,6 +44,7 @@ export {
   readContractPage,
   readDeployment,
   readProxy,
+  readStorageLayouts,
   readVerdict,
 } from './readContract.js';
 export type { CompilerListPort, JobIntake, Services } from './services.js';

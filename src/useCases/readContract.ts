@@ -6,8 +6,9 @@
  * read before the answer was built, so a changed record is never served from memory.
  */
 import type { CreationFacts } from '../bytecodeDatabase/contractCreations.js';
+import { type LayoutKind, type MissingLayout, missingLayout, type StorageLayout } from '../core/storageLayout.js';
 import type { Address, Hex } from '../core/types.js';
-import { loadCompiledContract, type StoredCompiledContract } from '../store/compilations.js';
+import { compiledContractLayouts, loadCompiledContract, type StoredCompiledContract } from '../store/compilations.js';
 import { getProxyRecord, type ProxyRecord } from '../store/proxyRecords.js';
 import { type JobStatus, listJobStatusesForAddress } from '../store/verificationJobs.js';
 import {
@@ -91,6 +92,8 @@ export interface ContractPageRead {
   hasCode: boolean | null;
   /** The verified contract's compiled code. */
   compiledCode: { creation: string; runtime: string } | null;
+  /** The verified contract's storage layouts. */
+  layouts: ContractLayouts | null;
 }
 
 /** Everything a contract page shows of `address`, read as every door reads a record. */
@@ -112,7 +115,8 @@ export async function readContractPage(s: Services, address: Address, recentRece
   }
   const compiled = contract ? await loadCompiledContract(s.store.db, contract.compiledContractId) : null;
   const compiledCode = compiled ? { creation: compiled.compiled.creation.code, runtime: compiled.compiled.runtime.code } : null;
-  return { contract, proxy, implementation, history, receipts, hasCode, compiledCode };
+  const layouts = contract ? await readStorageLayouts(s, contract) : null;
+  return { contract, proxy, implementation, history, receipts, hasCode, compiledCode, layouts };
 }
 
 /** Why a contract cannot be called through its page: not verified, no proxy recorded, or an implementation not verified. */
@@ -143,6 +147,26 @@ export function readProxy(s: Pick<Services, 'store'>, address: Address): Promise
 /** A verified contract's compiled code, as the bytecode database keeps it. */
 export function readCompiledCode(s: Pick<Services, 'store'>, contract: VerifiedContract): Promise<StoredCompiledContract | null> {
   return loadCompiledContract(s.store.db, contract.compiledContractId);
+}
+
+/** A verified contract's storage layout of one kind: solc's, or why there is none. */
+export type ContractLayout = { layout: StorageLayout; missing: null } | { layout: null; missing: MissingLayout };
+
+/** A verified contract's storage layouts, as kept with its compilation. */
+export type ContractLayouts = Record<LayoutKind, ContractLayout>;
+
+/**
+ * The storage layouts kept with a verified contract's compilation, each with why it is missing
+ * when it is: a record verified before layouts were kept has none (its compilation is reused,
+ * never compiled again; compiling it on a read would cost a compile per first read).
+ */
+export async function readStorageLayouts(s: Pick<Services, 'store'>, contract: VerifiedContract): Promise<ContractLayouts> {
+  const kept = await compiledContractLayouts(s.store.db, contract.compiledContractId);
+  const one = (kind: LayoutKind): ContractLayout => {
+    const layout = kept?.[kind] ?? null;
+    return layout ? { layout, missing: null } : { layout: null, missing: missingLayout(kind, contract.language, contract.compilerVersion) };
+  };
+  return { storageLayout: one('storageLayout'), transientStorageLayout: one('transientStorageLayout') };
 }
 
 /** Where a verified contract was created and the code it holds now (null: none, or the node could not tell). */

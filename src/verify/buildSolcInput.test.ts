@@ -225,6 +225,8 @@ describe('parseStandardJsonText', () => {
           'evm.deployedBytecode.linkReferences',
           'evm.deployedBytecode.immutableReferences',
           'evm.legacyAssembly',
+          'storageLayout',
+          'transientStorageLayout',
         ],
       },
     });

@@ -10,7 +10,10 @@ import { checkStandardJsonInput } from './standardJsonText.js';
  * What the service asks solc for, for the one contract being verified: what matching needs
  * and nothing more (solc then generates code for that contract and what it creates only).
  * Not part of the metadata, so overriding the user's selection cannot change the code.
- * `evm.legacyAssembly` carries the auxdata values the matcher needs.
+ * `evm.legacyAssembly` carries the auxdata values the matcher needs. The storage layouts are
+ * kept with the verified compilation (served, never matched); every solc ignores an output it
+ * does not know (0.4.11 to 0.5.12 give no `storageLayout`, before 0.8.27 no
+ * `transientStorageLayout`), so the same selection is asked of all.
  */
 export const CONTRACT_OUTPUTS: readonly string[] = [
   'abi',
@@ -21,6 +24,8 @@ export const CONTRACT_OUTPUTS: readonly string[] = [
   'evm.deployedBytecode.linkReferences',
   'evm.deployedBytecode.immutableReferences',
   'evm.legacyAssembly',
+  'storageLayout',
+  'transientStorageLayout',
 ];
 
 /** The output selection for one contract. */

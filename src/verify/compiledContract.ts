@@ -1,3 +1,4 @@
+import type { StorageLayout } from '../core/storageLayout.js';
 import type { AuxdataPosition } from './auxdata.js';
 import { auxdataValuesFromLegacyAssembly } from './auxdataPositions.js';
 import type { ImmutableReferences, LinkReferences, SolcContractOutput } from './solcTypes.js';
@@ -27,6 +28,12 @@ export interface CompiledContract {
   metadata: string;
   creation: CompiledCode;
   runtime: CompiledCode & { immutableReferences: ImmutableReferences };
+  /**
+   * solc's storage layouts, kept with the compilation (never matched): null when the compiler
+   * gave none; absent when not read (a compiled contract from the bytecode database).
+   */
+  storageLayout?: StorageLayout | null;
+  transientStorageLayout?: StorageLayout | null;
 }
 
 /** The compiled contract of solc's output for one contract. */
@@ -42,5 +49,7 @@ export function compiledContractOf(output: SolcContractOutput): CompiledContract
       immutableReferences: output.evm?.deployedBytecode?.immutableReferences ?? {},
       auxdata: { values },
     },
+    storageLayout: output.storageLayout ?? null,
+    transientStorageLayout: output.transientStorageLayout ?? null,
   };
 }

@@ -1,5 +1,7 @@
 /** The subset of solc's standard JSON input and output the service reads and writes. */
 
+import type { StorageLayout } from '../core/storageLayout.js';
+
 export type { SolcInput, SolcSettings, SolcSource } from '../core/solcInput.js';
 
 export interface LinkReferences {
@@ -23,6 +25,10 @@ export interface SolcContractOutput {
     };
     legacyAssembly?: unknown;
   };
+  /** From solc 0.5.13. */
+  storageLayout?: StorageLayout;
+  /** From solc 0.8.27. */
+  transientStorageLayout?: StorageLayout;
 }
 
 export interface SolcError {

@@ -16,9 +16,11 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Devnet, devnetAccounts, freePort, startDevnet } from '../../src/chain/devnet.js';
 import type { Address } from '../../src/core/types.js';
+import type { SolcInput } from '../../src/verify/index.js';
 import { apiGet, apiPost, waitForVerdict } from '../helpers/api.js';
 import { describeOnDialects } from '../helpers/dialects.js';
 import { createKey, type RunningService, startService } from '../helpers/service.js';
+import { compileForTest } from '../helpers/solc.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -214,6 +216,20 @@ describeOnDialects('a whole build in one call', (dialect) => {
     // The page says the contract was verified with a whole build.
     const page = await (await fetch(`${service.baseUrl}/address/${escrow}`)).text();
     expect(page).toContain('whole build');
+
+    // Every contract of the build keeps its storage layout, the factory's child included: what
+    // solc gives for the build's input.
+    const { input } = JSON.parse(build.buildInfo) as { input: SolcInput };
+    for (const [address, file, name] of [
+      [ledger, 'contracts/Ledger.sol', 'Ledger'],
+      [escrow, 'contracts/Escrow.sol', 'Escrow'],
+    ] as const) {
+      const own = compileForTest('solc', { ...input, settings: { ...input.settings, outputSelection: { [file]: { [name]: ['storageLayout'] } } } });
+      const expected = (own.contracts?.[file]?.[name] as { storageLayout?: { storage: unknown[] } } | undefined)?.storageLayout;
+      expect(expected?.storage.length).toBeGreaterThan(0);
+      const served = (await (await fetch(`${service.baseUrl}/address/${address}/storage-layout.json`)).json()) as { storageLayout: unknown };
+      expect(served.storageLayout, name).toEqual(expected);
+    }
 
     // The one daily unit is spent: a further submission is refused for the quota.
     const again = await apiPost(service.apiUrl, { module: 'contract', action: 'verifybuild', apikey: key, sourceCode: build.buildInfo });

@@ -20,6 +20,8 @@ export interface SourcifyCase {
     creationTransformations: Transformation[] | null;
     runtimeTransformations: Transformation[] | null;
   };
+  /** What Sourcify stored of the compiler's output (the parts the tests read). */
+  output: { compilationArtifacts: { storageLayout: unknown; transientStorageLayout: unknown } };
 }
 
 /** The cases in the service's scope: solc 0.8.18 to 0.8.28, Solidity. */

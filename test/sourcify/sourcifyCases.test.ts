@@ -10,7 +10,8 @@ import { sourcifyErrorWith, sourcifyGet, sourcifyPost, verifyAndWait } from './h
 /*
  * Sourcify's own verification cases sent to the service's Sourcify API as Sourcify's clients
  * send them (each case's `input` is a v2 verification request as it stands): the job ends with
- * Sourcify's verdict in Sourcify's words, and GET v2/contract serves Sourcify's transformations.
+ * Sourcify's verdict in Sourcify's words, and GET v2/contract serves Sourcify's transformations
+ * and storage layouts.
  * The same cases pass through the Etherscan API in test/api/sourcifyCases.test.ts.
  */
 
@@ -34,7 +35,7 @@ describe("Sourcify's verification cases through the Sourcify API", () => {
 
   // A service of its own per case (a fresh store), as through the Etherscan API: several cases
   // deploy the same code, and a store that verified one would verify the others as copies.
-  it.each(IN_SCOPE_CASES)("%s: the job ends with Sourcify's verdict, and the contract has Sourcify's transformations", async (name) => {
+  it.each(IN_SCOPE_CASES)("%s: the job ends with Sourcify's verdict, and the contract has Sourcify's transformations and storage layouts", async (name) => {
     const service = await startService({ rpcUrl: inject('rpcUrl'), args: ['--sourcify-rate', '1000'] });
     try {
       const fixture = loadSourcifyCase(name);
@@ -52,13 +53,16 @@ describe("Sourcify's verification cases through the Sourcify API", () => {
       });
 
       const parts =
-        'creationBytecode.transformations,creationBytecode.transformationValues,runtimeBytecode.transformations,runtimeBytecode.transformationValues';
+        'creationBytecode.transformations,creationBytecode.transformationValues,runtimeBytecode.transformations,runtimeBytecode.transformationValues,storageLayout,transientStorageLayout';
       const contract = await sourcifyGet(service.baseUrl, `v2/contract/${CHAIN_ID}/${address}?fields=${parts}`);
       expect(contract.status).toBe(200);
       expect(contract.body.runtimeBytecode.transformations).toEqual(expected.runtimeTransformations ?? []);
       expect(normalise(contract.body.runtimeBytecode.transformationValues)).toEqual(normalise(expected.runtimeValues));
       expect(contract.body.creationBytecode.transformations ?? []).toEqual(expected.creationTransformations ?? []);
       expect(normalise(contract.body.creationBytecode.transformationValues)).toEqual(normalise(expected.creationValues));
+      // The storage layouts Sourcify keeps for the case, as solc gave them (null before 0.8.27 for the transient one).
+      expect(contract.body.storageLayout).toEqual(fixture.output.compilationArtifacts.storageLayout);
+      expect(contract.body.transientStorageLayout).toEqual(fixture.output.compilationArtifacts.transientStorageLayout);
 
       // The Etherscan API serves the same record.
       const key = await createKey(service.dataDir);

@@ -130,4 +130,22 @@ describeOnDialects('a store written by the previous release', (dialect) => {
     const n = tables.tables['verified_contracts']!.length;
     expect(page).toContain(`(${n} in all)`);
   });
+
+  it("answers its records' storage layouts null, saying they were verified before layouts were kept", async () => {
+    const address = Object.keys(answers.addresses)[0]!;
+    const chainId = (await (
+      await fetch(devnet.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      })
+    ).json()) as { result: string };
+    const sourcify = await fetch(`${service.baseUrl}/sourcify/v2/contract/${Number(chainId.result)}/${address}?fields=storageLayout,transientStorageLayout`);
+    expect(sourcify.status).toBe(200);
+    expect(await sourcify.json()).toMatchObject({ storageLayout: null, transientStorageLayout: null });
+    const json = await fetch(`${service.baseUrl}/address/${address}/storage-layout.json`);
+    expect(json.status).toBe(200);
+    const note = 'not kept: verified before storage layouts were kept';
+    expect(await json.json()).toMatchObject({ storageLayout: null, notes: { storageLayout: note, transientStorageLayout: note } });
+  });
 });

@@ -22,6 +22,7 @@ import { m0010_dry_run_and_diagnosis_quotas } from './0010_dry_run_and_diagnosis
 import { m0011_rollbacks } from './0011_rollbacks.js';
 import { m0012_change_notifications } from './0012_change_notifications.js';
 import { m0013_copy_lookups } from './0013_copy_lookups.js';
+import { m0014_storage_layouts } from './0014_storage_layouts.js';
 
 /**
  * Every migration, keyed by a name that sorts in the order they must run. The names are what
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0011_rollbacks': m0011_rollbacks,
   '0012_change_notifications': m0012_change_notifications,
   '0013_copy_lookups': m0013_copy_lookups,
+  '0014_storage_layouts': m0014_storage_layouts,
 };
 
 /** The provider openStore hands Kysely's Migrator. */

@@ -182,4 +182,46 @@ describe('contractPage', () => {
     expect(page).toContain(`-d contractaddress=${ADDRESS}`);
     expect(page).toContain('http://127.0.0.1:8080/api');
   });
+
+  it('shows the storage layout: slot, offset, type and name, escaped; and why there is none when there is none', () => {
+    const layouts = {
+      storageLayout: {
+        layout: {
+          storage: [
+            { astId: 1, contract: `b.sol:${EVIL}`, label: 'owner', offset: 0, slot: '0', type: 't_address' },
+            { astId: 2, contract: 'b.sol:Thing', label: EVIL, offset: 20, slot: '0', type: 't_bool' },
+            { astId: 3, contract: 'b.sol:Thing', label: 'balances', offset: 0, slot: '1', type: 't_mapping(t_address,t_uint256)' },
+          ],
+          types: {
+            t_address: { encoding: 'inplace', label: 'address', numberOfBytes: '20' },
+            t_bool: { encoding: 'inplace', label: 'bool', numberOfBytes: '1' },
+            't_mapping(t_address,t_uint256)': { encoding: 'mapping', label: 'mapping(address => uint256)', numberOfBytes: '32' },
+          },
+        },
+        missing: null,
+      },
+      transientStorageLayout: { layout: null, missing: { reason: 'compiler_too_old' as const, since: '0.8.27' } },
+    };
+    const page = contractPage({ ...base, contract: contract(), proxy: null, implementation: null, layouts }).value;
+    expect(page).toContain('href="#storage"');
+    expect(page).toContain(`href="/address/${ADDRESS}/storage-layout.json"`);
+    expect(page).toContain('<tr><td class="mono">0</td><td class="mono">20</td><td class="mono">bool</td>');
+    expect(page).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono">balances</td>');
+    expect(page).not.toMatch(/<img|<script>alert/);
+    expect(page).not.toContain('Transient storage layout');
+
+    const old = contractPage({
+      ...base,
+      contract: contract(),
+      proxy: null,
+      implementation: null,
+      layouts: {
+        storageLayout: { layout: null, missing: { reason: 'compiler_too_old', since: '0.5.13' } },
+        transientStorageLayout: { layout: null, missing: { reason: 'compiler_too_old', since: '0.8.27' } },
+      },
+    }).value;
+    expect(old).toContain('No storage layout (not available: solc before 0.5.13).');
+    // No layouts read: no tab.
+    expect(contractPage({ ...base, contract: contract(), proxy: null, implementation: null }).value).not.toContain('href="#storage"');
+  });
 });

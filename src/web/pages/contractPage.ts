@@ -2,8 +2,18 @@ import { type AbiParameter, decodeAbiParameters } from 'viem';
 import { isAddress } from '../../core/hex.js';
 import { licenseName } from '../../core/licenses.js';
 import { isReceipt } from '../../core/receipt.js';
+import type { StorageLayout } from '../../core/storageLayout.js';
 import type { Address } from '../../core/types.js';
-import { type JobStatus, type ProxyRecord, publishedFiles, type ReplacedVerification, type VerifiedContract } from '../../useCases/index.js';
+import { missingLayoutText } from '../../texts/index.js';
+import {
+  type ContractLayout,
+  type ContractLayouts,
+  type JobStatus,
+  type ProxyRecord,
+  publishedFiles,
+  type ReplacedVerification,
+  type VerifiedContract,
+} from '../../useCases/index.js';
 import { type ProxyPattern, provenMatch, unprovenImmutableValues } from '../../verify/index.js';
 import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCalls.js';
 import { type Html, html } from '../html.js';
@@ -35,6 +45,8 @@ export interface ContractPageData {
   compiledCode?: { creation: string; runtime: string } | null;
   /** The address's recent verification attempts (passes and failures), newest first. */
   receipts?: JobStatus[];
+  /** The verified contract's storage layouts (the Storage tab); absent: no tab. */
+  layouts?: ContractLayouts | null;
 }
 
 /** A label for every pattern: a new pattern does not compile until it has one. */
@@ -340,6 +352,28 @@ ${data.hasCode !== false ? verifyHint(data) : ''}
   );
 }
 
+/** The Storage tab: where each state variable lives, as solc laid it out, or why that is not known. */
+function storagePanel(address: Address, layouts: ContractLayouts): Html {
+  return html`<section class="tab-panel" id="storage">
+<h2>Storage layout <a class="small" href="/address/${address}/storage-layout.json" download>Download as JSON</a></h2>
+${layoutTable(layouts.storageLayout, 'No state variable in storage.')}
+${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${layoutTable(layouts.transientStorageLayout, '')}` : ''}
+</section>`;
+}
+
+function layoutTable(kept: ContractLayout, empty: string): Html {
+  if (!kept.layout) return html`<p class="notice info">No storage layout (${missingLayoutText(kept.missing)}).</p>`;
+  const layout: StorageLayout = kept.layout;
+  if (layout.storage.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="table-wrap"><table class="storage-layout">
+<thead><tr><th>Slot</th><th>Offset</th><th>Type</th><th>Name</th></tr></thead>
+<tbody>${layout.storage.map(
+    (entry) =>
+      html`<tr><td class="mono">${entry.slot}</td><td class="mono">${entry.offset}</td><td class="mono">${layout.types?.[entry.type]?.label ?? entry.type}</td><td class="mono">${entry.label}</td></tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
 /** The contract page: verified details, sources, ABI, Read/Write (and as Proxy); or how to verify. */
 export function contractPage(data: ContractPageData): Html {
   const contract = data.contract;
@@ -357,6 +391,7 @@ export function contractPage(data: ContractPageData): Html {
   if (implementationFunctions) {
     tabs.push({ id: 'read-proxy', label: 'Read as Proxy' }, { id: 'write-proxy', label: 'Write as Proxy' });
   }
+  if (data.layouts) tabs.push({ id: 'storage', label: 'Storage' });
   const matchKind = contract.matchKind === 'full' ? 'full' : 'partial';
   return layout(
     { title: `${contract.contractName} ${data.address}`, chainId: data.chainId, query: data.address },
@@ -393,6 +428,7 @@ ${compiledCodeSection(contract, data.compiledCode ?? null)}
 </section>
 ${functionPanels(functions, { read: 'read', write: 'write' }, false, '')}
 ${implementationFunctions ? functionPanels(implementationFunctions, { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data)) : ''}
+${data.layouts ? storagePanel(data.address, data.layouts) : ''}
 ${recentReceipts(data.receipts)}
 </div>`,
   );

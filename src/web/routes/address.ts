@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseAddress } from '../../core/hex.js';
 import { clientKey } from '../../limits/clientAddress.js';
-import { publishedFiles, publishedInput, readContract, readContractPage, type VerifiedContract } from '../../useCases/index.js';
+import { missingLayoutText } from '../../texts/index.js';
+import { publishedFiles, publishedInput, readContract, readContractPage, readStorageLayouts, type VerifiedContract } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
 import { contractPage } from '../pages/contractPage.js';
@@ -16,7 +17,7 @@ const RECENT_RECEIPTS = 10;
 /**
  * `/address/<address>`: the contract page (sources, ABI, proxy, history; an unverified address
  * with a link to Verify & Publish), and a verified contract's downloads: one source file
- * (`/source/<n>`, 1-based in the page's order) or its standard JSON input.
+ * (`/source/<n>`, 1-based in the page's order), its standard JSON input, or its storage layouts.
  */
 export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
   // Per client and second: address pages may ask the node.
@@ -88,6 +89,27 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.standard-input.json"`)
       .send(JSON.stringify(input, null, 2));
+  });
+  // solc's storage layouts as it gave them, and for a missing one why there is none.
+  web.get('/address/:address/storage-layout.json', async (request, reply) => {
+    const contract = await verifiedFor(request, reply);
+    if (!contract) return reply;
+    const layouts = await readStorageLayouts(ctx, contract);
+    const notes: Record<string, string> = {};
+    for (const [kind, { missing }] of Object.entries(layouts)) if (missing) notes[kind] = missingLayoutText(missing);
+    const body = {
+      address: contract.address,
+      contractName: contract.contractName,
+      fullyQualifiedName: `${contract.sourcePath}:${contract.contractName}`,
+      compilerVersion: contract.compilerVersion,
+      storageLayout: layouts.storageLayout.layout,
+      transientStorageLayout: layouts.transientStorageLayout.layout,
+      ...(Object.keys(notes).length > 0 ? { notes } : {}),
+    };
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${attachmentName(`${contract.contractName}-${contract.address}`)}.storage-layout.json"`)
+      .send(JSON.stringify(body, null, 2));
   });
 }
 
