@@ -75,6 +75,7 @@ const DEPLOYERS = [
   'clients/receiptCommands',
   'web/newUser',
   'api/installedSolc',
+  'api/vyperApi',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
