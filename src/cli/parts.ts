@@ -140,6 +140,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
     mirrorUrl: config.solcMirrorUrl || null,
     npmRegistryUrl: config.npmRegistryUrl || null,
     releases: compiler.releases,
+    vyper,
     logger,
   });
 

@@ -6,6 +6,7 @@
  */
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { CompilerListing } from '../../src/core/compilerListing.js';
 import type { Hex, VyperInput } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
@@ -13,7 +14,7 @@ import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
 import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 const ACCOUNT = deployerAccount('api/vyperApi');
-const { apiUrl, apiKey } = sharedService();
+const { apiUrl, apiKey, baseUrl } = sharedService();
 const ready = vyperAvailable();
 
 /** A counter capped at a limit fixed at deployment: immutables, constructor arguments, a module and an interface file (0.4). */
@@ -228,6 +229,16 @@ describe.skipIf(!ready)('Vyper through /api: verifysourcecode, checkverifystatus
       OptimizationUsed: '1',
       ConstructorArguments: BOX_ARGS,
     });
+  });
+
+  it('the compiler list names the Vyper releases as compilerversion takes them; the page shows them', async () => {
+    const listing = (await (await fetch(`${baseUrl}/compilers.json`)).json()) as CompilerListing;
+    const v043 = listing.vyper?.builds.find((b) => b.version === '0.4.3');
+    expect(v043).toMatchObject({ compilerVersion: 'vyper:0.4.3', longVersion: '0.4.3+commit.bff19ea2', cached: true, prerelease: false });
+    expect(listing.vyper?.builds.find((b) => b.version === '0.4.1rc2')).toMatchObject({ prerelease: true, cached: true });
+    const page = await (await fetch(`${baseUrl}/compilers?q=0.4.3`)).text();
+    expect(page).toContain('<h2 id="vyper">Vyper</h2>');
+    expect(page).toContain('vyper:0.4.3');
   });
 
   describe('refusals name the problem', () => {
