@@ -5,12 +5,13 @@
  * getsourcecode and getabi. The refusals name the problem at once.
  */
 import { encodeAbiParameters } from 'viem';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CompilerListing } from '../../src/core/compilerListing.js';
 import type { Hex, VyperInput } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
-import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
+import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
+import { createKey, newDataDir, startService } from '../helpers/service.js';
 import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 const ACCOUNT = deployerAccount('api/vyperApi');
@@ -231,6 +232,18 @@ describe.skipIf(!ready)('Vyper through /api: verifysourcecode, checkverifystatus
     });
   });
 
+  it('sources that are not the deployed ones fail, and checkverifystatus says so', async () => {
+    const other = vyperInput({ 'Box.vy': BOX_04.replace('self.count += 1', 'self.count += 2') }, 'Box.vy', { optimize: 'gas' });
+    const { submit, status } = await verifyAndWait(apiUrl, apiKey, {
+      ...vyperJsonFields(box040.address, sent(other), 'Box.vy:Box', 'vyper:0.4.0', BOX_ARGS),
+    });
+    expect(submit.status).toBe('1');
+    expect(status).toMatchObject({ status: '0' });
+    expect(status?.result).toMatch(/^Fail - Unable to verify/);
+    // The record stands as it was verified before.
+    expect((await sourceCode(box040.address)).result[0]).toMatchObject({ SourceCode: BOX_04 });
+  });
+
   it('the compiler list names the Vyper releases as compilerversion takes them; the page shows them', async () => {
     const listing = (await (await fetch(`${baseUrl}/compilers.json`)).json()) as CompilerListing;
     const v043 = listing.vyper?.builds.find((b) => b.version === '0.4.3');
@@ -294,4 +307,50 @@ describe.skipIf(!ready)('Vyper through /api: verifysourcecode, checkverifystatus
       );
     });
   });
+});
+
+describe.skipIf(!ready)('Vyper jobs survive a restart', () => {
+  it('Vyper jobs accepted before a SIGKILL all reach their verdict after a restart', async () => {
+    const rpcUrl = inject('rpcUrl');
+    const dataDir = await newDataDir();
+    const key = await createKey(dataDir);
+    const deployed: { address: string; input: VyperInput }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const input = vyperInput(
+        {
+          'Durable.vy': `# pragma version ~=0.4.0\nID: constant(uint256) = ${i}\nstored: public(uint256)\n\n@external\ndef put(v: uint256):\n    self.stored = v + ID\n`,
+        },
+        'Durable.vy',
+      );
+      deployed.push({ address: (await deploy('0.4.3', input, 'Durable.vy', '')).address, input });
+    }
+    // One job at a time, and status checks that do not wait for a verdict: the last is still queued when the process dies.
+    const first = await startService({ rpcUrl, dataDir, args: ['--job-concurrency', '1', '--rate-free', '1000', '--status-wait-ms', '0'] });
+    const receipts: string[] = [];
+    try {
+      for (const d of deployed) {
+        const env = await apiPost(first.apiUrl, {
+          module: 'contract',
+          action: 'verifysourcecode',
+          apikey: key,
+          ...vyperJsonFields(d.address, sent(d.input), 'Durable.vy:Durable', 'vyper:0.4.3', ''),
+        });
+        expect(env, JSON.stringify(env)).toMatchObject({ status: '1' });
+        receipts.push(env.result);
+      }
+      const pending = await apiPost(first.apiUrl, { module: 'contract', action: 'checkverifystatus', guid: receipts[receipts.length - 1]!, apikey: key });
+      expect(pending.result).toBe('Pending in queue');
+    } finally {
+      await first.kill();
+    }
+    const second = await startService({ rpcUrl, dataDir, args: ['--rate-free', '1000'] });
+    try {
+      const verdicts = await Promise.all(receipts.map((r) => waitForVerdict(second.apiUrl, r, key)));
+      expect(verdicts.map((v) => v.result)).toEqual(receipts.map(() => 'Pass - Verified'));
+      const record = (await apiGet(second.apiUrl, { module: 'contract', action: 'getsourcecode', address: deployed[5]!.address, apikey: key })).result[0];
+      expect(record).toMatchObject({ ContractName: 'Durable', CompilerVersion: 'vyper:0.4.3+commit.bff19ea2', MatchKind: 'full' });
+    } finally {
+      await second.stop();
+    }
+  }, 240_000);
 });
