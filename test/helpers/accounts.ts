@@ -76,6 +76,7 @@ const DEPLOYERS = [
   'web/newUser',
   'api/installedSolc',
   'api/vyperApi',
+  'clients/foundryVyper',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
