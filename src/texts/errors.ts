@@ -279,7 +279,7 @@ function invalidStandardJsonText(d: InvalidStandardJsonFacts): string {
       return d.document === 'build' ? 'The build must be a JSON object' : 'The standard JSON input must be a JSON object';
     case 'not_solidity':
       if (d.language === '"Vyper"')
-        return 'This standard JSON input is Vyper\'s ("language": "Vyper"): send it as vyper-json with a Vyper compiler version (vyper:0.4.3)';
+        return 'A solidity-standard-json-input must have "language": "Solidity" (got "Vyper"): send Vyper\'s input as vyper-json with a Vyper compiler version (vyper:0.4.3)';
       return `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
     case 'not_vyper':
       return `A vyper-json input must have "language": "Vyper" (got ${d.language}); send Solidity as solidity-standard-json-input with a solc version`;

@@ -128,7 +128,7 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     [
       'another language',
       std({ ...good, language: 'Vyper' }),
-      'Invalid parameter codeformat: this standard JSON input is Vyper\'s ("language": "Vyper"): send it as vyper-json with a Vyper compiler version (vyper:0.4.3)',
+      'Invalid parameter codeformat: a solidity-standard-json-input must have "language": "Solidity" (got "Vyper"): send Vyper\'s input as vyper-json with a Vyper compiler version (vyper:0.4.3)',
     ],
     [
       'a contract file outside sources',
