@@ -244,6 +244,16 @@ describe.skipIf(!ready)('Vyper through /api: verifysourcecode, checkverifystatus
     expect((await sourceCode(box040.address)).result[0]).toMatchObject({ SourceCode: BOX_04 });
   });
 
+  it('a dry run of a Vyper submission verifies and publishes nothing', async () => {
+    const { status } = await verifyAndWait(apiUrl, apiKey, {
+      ...vyperJsonFields(box040.address, sent(vyperInput({ 'Box.vy': BOX_04 }, 'Box.vy', { optimize: 'gas' })), 'Box.vy:Box', 'vyper:0.4.0', BOX_ARGS),
+      dryrun: '1',
+    });
+    expect(status?.result).toMatch(/^Pass - Verified \(dry run/);
+    // The record is still the single file verified before.
+    expect((await sourceCode(box040.address)).result[0]).toMatchObject({ SourceCode: BOX_04 });
+  });
+
   it('the compiler list names the Vyper releases as compilerversion takes them; the page shows them', async () => {
     const listing = (await (await fetch(`${baseUrl}/compilers.json`)).json()) as CompilerListing;
     const v043 = listing.vyper?.builds.find((b) => b.version === '0.4.3');
