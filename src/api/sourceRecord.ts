@@ -10,11 +10,11 @@ export interface SourceRecord {
   /** The ABI as JSON text, or Etherscan's "not verified" text. */
   ABI: string;
   ContractName: string;
-  /** `v0.8.26+commit.8a97fa7a`. */
+  /** `v0.8.26+commit.8a97fa7a`; a Vyper compiler `vyper:0.4.3+commit.bff19ea2`. */
   CompilerVersion: string;
-  /** "0" or "1". */
+  /** "0" or "1" (for Vyper: "0" only when the optimisation was `none`). */
   OptimizationUsed: string;
-  /** Numeric text (Foundry's parser rejects "" for a verified record). */
+  /** Numeric text (Foundry's parser rejects "" for a verified record); "0" for Vyper, which has no runs. */
   Runs: string;
   /** Hex without 0x; "" when none, or when nothing proved them. */
   ConstructorArguments: string;
@@ -76,7 +76,7 @@ export function verifiedRecord(contract: VerifiedContract, proxy: ProxyRecord | 
     Proxy: implementation ? '1' : '0',
     Implementation: implementation,
     SwarmSource: contract.swarmSource,
-    CompilerType: 'solc',
+    CompilerType: contract.language === 'Vyper' ? 'vyper' : 'solc',
     ContractFileName: contract.sourcePath,
     MatchKind: proven.match,
     CreationMatch: proven.creation ?? '',

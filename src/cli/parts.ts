@@ -15,7 +15,15 @@ import { createRecordCheck } from '../bytecodeDatabase/recordCheck.js';
 import { checkChainId } from '../chain/checkChainId.js';
 import { type Devnet, portIsFree, startDevnet } from '../chain/devnet.js';
 import { createRpcChainReader } from '../chain/rpcChainReader.js';
-import { CompilerCache, CompilerList, createSolcCompiler, type SolcCompiler, seedInstalledSolc } from '../compilers/index.js';
+import {
+  CompilerCache,
+  CompilerList,
+  createSolcCompiler,
+  createVyperCompiler,
+  type SolcCompiler,
+  seedInstalledSolc,
+  type VyperCompilerService,
+} from '../compilers/index.js';
 import { type Config, ConfigError, jobLeaseMs, runningJobsPerKey } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { dispatchByKind } from '../jobs/dispatch.js';
@@ -25,6 +33,7 @@ import { createBuildVerificationHandler } from '../jobs/runBuildVerification.js'
 import { createKnownCompilationRunner, NO_COMPILER } from '../jobs/runKnownCompilation.js';
 import { createProxyVerificationHandler } from '../jobs/runProxyVerification.js';
 import { createVerificationHandler, type DiagnosisDeps } from '../jobs/runVerification.js';
+import { createVyperVerificationHandler, type VyperVerificationDeps } from '../jobs/runVyperVerification.js';
 import { createJobWaker, type JobWaker } from '../jobs/wake.js';
 import { WorkGate } from '../jobs/workGate.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../limits/rateLimits.js';
@@ -117,12 +126,21 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
   // The solc installed with the service is a compiler already here: never downloaded again.
   const seeded = await seedInstalledSolc(new CompilerCache(compilerCacheDir), compiler.releases.lookup);
   if (seeded) logger.info({ version: seeded }, 'compiler cache: the installed solc-js build added');
+  // Vyper compiles in solc's pool (one bound, the same limits): installed compilers first, then downloads.
+  const vyper = createVyperCompiler({
+    cacheDir: join(compilerCacheDir, 'vyper'),
+    localDir: config.vyperDir || null,
+    releaseListUrl: config.vyperReleasesUrl || null,
+    pool: compiler.pool,
+    logger,
+  });
   // Fetched on first demand, not at start: a service nobody asks never contacts the sources for it.
   const compilers = new CompilerList({
     cacheDir: compilerCacheDir,
     mirrorUrl: config.solcMirrorUrl || null,
     npmRegistryUrl: config.npmRegistryUrl || null,
     releases: compiler.releases,
+    vyper,
     logger,
   });
 
@@ -159,8 +177,19 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
       })
     : undefined;
   const diagnosis = diagnosisDeps(config, compiler, metrics);
+  const vyperHandler = createVyperVerificationHandler({
+    store,
+    chain,
+    compiler: vyper,
+    generation,
+    recogniser,
+    logger,
+    retryDelayMs,
+    ...(diagnosis ? { diagnosis: vyperDiagnosisDeps(vyper, diagnosis) } : {}),
+  });
   const handler = dispatchByKind({
     source: createVerificationHandler({
+      vyper: vyperHandler,
       store,
       chain,
       compiler: measuredCompiler,
@@ -269,6 +298,23 @@ async function chainToServe(config: Config): Promise<{ devnet: Devnet | undefine
   say('Funded development accounts (10000 ETH each; these keys are public, use them on this devnet only):');
   for (const account of devnet.accounts.slice(0, 3)) say(`  ${account.address}  private key ${account.privateKey}`);
   return { devnet, rpcUrl: devnet.rpcUrl };
+}
+
+/** What diagnosing a failed Vyper verification needs: the same budget, quota and gate as solc's. */
+function vyperDiagnosisDeps(vyper: VyperCompilerService, solc: DiagnosisDeps): NonNullable<VyperVerificationDeps['diagnosis']> {
+  return {
+    compilerAvailable: (version) =>
+      Promise.race([
+        vyper.resolve(version).then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+      ]),
+    budget: solc.budget,
+    dailyLimit: solc.dailyLimit,
+    gate: solc.gate,
+  };
 }
 
 /** What diagnosing a failed verification needs (none with `--diagnosis-compiles 0`). */

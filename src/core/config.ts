@@ -26,6 +26,10 @@ export interface Config {
   /** solc-bin mirror base URL; '' disables the mirror. */
   solcMirrorUrl: string;
   npmRegistryUrl: string;
+  /** A directory of installed Vyper compilers (`<dir>/<release>/bin/vyper`, or release binaries); '' for none. */
+  vyperDir: string;
+  /** The list of Vyper releases (GitHub's releases API shape) binaries are downloaded from; '' turns downloads off. */
+  vyperReleasesUrl: string;
   compilerThreads: number;
   compileTimeoutMs: number;
   compileMemoryMb: number;
@@ -134,6 +138,14 @@ export const CONFIG_OPTIONS: readonly OptionSpec[] = [
   { key: 'bodyLimit', flag: 'body-limit', env: 'SOLPROOF_BODY_LIMIT', kind: 'int', help: 'maximum request body in bytes (default 16 MiB)' },
   { key: 'solcMirrorUrl', flag: 'solc-mirror', env: 'SOLPROOF_SOLC_MIRROR', kind: 'string', help: "solc-bin mirror base URL ('' to disable)" },
   { key: 'npmRegistryUrl', flag: 'npm-registry', env: 'SOLPROOF_NPM_REGISTRY', kind: 'string', help: 'npm registry for solc packages' },
+  { key: 'vyperDir', flag: 'vyper-dir', env: 'SOLPROOF_VYPER_DIR', kind: 'string', help: 'directory of installed Vyper compilers' },
+  {
+    key: 'vyperReleasesUrl',
+    flag: 'vyper-releases',
+    env: 'SOLPROOF_VYPER_RELEASES',
+    kind: 'string',
+    help: "Vyper release list to download compilers from ('' to disable)",
+  },
   { key: 'compilerThreads', flag: 'compiler-threads', env: 'SOLPROOF_COMPILER_THREADS', kind: 'int', help: 'compiler worker threads (default: cores)' },
   {
     key: 'compileTimeoutMs',
@@ -378,6 +390,8 @@ export function defaultConfig(): Config {
     bodyLimit: 16 * 1024 * 1024,
     solcMirrorUrl: 'https://binaries.soliditylang.org',
     npmRegistryUrl: 'https://registry.npmjs.org',
+    vyperDir: '',
+    vyperReleasesUrl: 'https://api.github.com/repos/vyperlang/vyper/releases?per_page=100',
     compilerThreads: cores,
     compileTimeoutMs: 120_000,
     compileMemoryMb: 2048,

@@ -76,6 +76,8 @@ export type InvalidStandardJsonFacts =
   | { problem: 'not_solidity'; language: string }
   /** A `vyper-json` submission whose input is not Vyper's (`"language": "Solidity"` sent as vyper-json). */
   | { problem: 'not_vyper'; language: string }
+  /** A `vyper-json` input that says Vyper but holds Solidity (a `.sol` source, or Solidity's text). */
+  | { problem: 'solidity_in_vyper_json'; path: string }
   /** A Vyper interface that is neither `{content}` text nor an `{abi}` list. */
   | { problem: 'interface_shape'; path: string }
   | { problem: 'no_sources' }

@@ -127,3 +127,11 @@ export interface VyperSingleFileSubmission extends VyperSubmissionFields {
 
 /** A Vyper verification request, in the service's own words. */
 export type VyperSubmission = VyperJsonSubmission | VyperSingleFileSubmission;
+
+/** A source verification of either language: its code format tells which. */
+export type AnySourceSubmission = SourceSubmission | VyperSubmission;
+
+/** True for a Vyper submission (`vyper-json` or a `.vy` file). */
+export function isVyperSubmission(submission: AnySourceSubmission): submission is VyperSubmission {
+  return submission.codeFormat === 'vyper-json' || submission.codeFormat === 'vyper-single-file';
+}

@@ -10,9 +10,9 @@ import { proxyStatusText, verifyStatusText } from '../texts/index.js';
 import { type JobRunner, type JobRunnerOptions, startJobRunner } from './queue.js';
 
 /** The number a test job carries (in its optimizer runs). */
-const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' ? job.request.submission.runs : -1);
+const runsOf = (job: VerificationJob): number => (job.request?.kind === 'source' && 'runs' in job.request.submission ? job.request.submission.runs : -1);
 /** Whether a test job is one that recovers (marked by viaIR). */
-const recovers = (job: VerificationJob): boolean => job.request?.kind === 'source' && job.request.submission.viaIR;
+const recovers = (job: VerificationJob): boolean => job.request?.kind === 'source' && 'viaIR' in job.request.submission && job.request.submission.viaIR;
 
 /** A pass that names the job's number, to tell whose result was recorded. */
 const passedWithRuns = (runs: number): JobResult => ({

@@ -8,7 +8,7 @@ import { spdxLicense } from '../core/licenseFromSource.js';
 import type { Logger } from '../core/log.js';
 import type { ServiceMetrics } from '../core/metrics.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import type { Hex, SourceSubmission } from '../core/types.js';
+import { type Hex, isVyperSubmission, type SourceSubmission } from '../core/types.js';
 import type { Store } from '../store/openStore.js';
 import { returnQuota, takeQuota } from '../store/quotas.js';
 import { leaseOf, type VerificationJob } from '../store/verificationJobs.js';
@@ -26,7 +26,7 @@ import {
   verifyContract,
 } from '../verify/index.js';
 import { type CompilesAhead, type EarlyCompiler, earlyCompiler, firstCompile, lookupsOnce, stoppedBy } from './earlyCompile.js';
-import { type JobHandlerContext, type JobOutcome, retryDelay } from './queue.js';
+import { type JobHandler, type JobHandlerContext, type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
 export interface VerificationDeps {
@@ -44,6 +44,8 @@ export interface VerificationDeps {
   retryDelayMs?: number;
   /** Diagnoses failures (what to change to pass); without it a failure says only what failed. */
   diagnosis?: DiagnosisDeps | undefined;
+  /** Runs a Vyper submission's job (source jobs of both languages come here). */
+  vyper?: JobHandler | undefined;
 }
 
 export interface DiagnosisDeps {
@@ -86,7 +88,12 @@ export function createVerificationHandler(deps: VerificationDeps) {
     if (job.request?.kind !== 'source') {
       return failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a source verification' } });
     }
-    let submission = job.request.submission;
+    const requested = job.request.submission;
+    if (isVyperSubmission(requested)) {
+      if (deps.vyper) return deps.vyper(job, context ?? { signal: new AbortController().signal });
+      return failed({ code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'this process verifies no Vyper' } });
+    }
+    let submission = requested;
     const dryRun = job.request.dryRun === true;
     const address = submission.address;
     const existing = dryRun ? null : await getStoredVerdict(deps.store.db, address);

@@ -12,7 +12,7 @@ import { recordVerification } from '../bytecodeDatabase/recordVerification.js';
 import { type ErrorCode, errorFacts, isSolproofError } from '../core/errors.js';
 import { type FailureResult, type SourcePassResult, storedError } from '../core/jobResults.js';
 import type { Logger } from '../core/log.js';
-import type { Hex, VyperSubmission } from '../core/types.js';
+import { type Hex, isVyperSubmission, type VyperSubmission } from '../core/types.js';
 import type { VyperReleaseLookup } from '../core/vyperVersion.js';
 import type { Store } from '../store/openStore.js';
 import { takeQuota } from '../store/quotas.js';
@@ -28,7 +28,7 @@ import {
   type VyperVerificationResult,
   verifyVyperContract,
 } from '../verify/index.js';
-import { type JobOutcome, retryDelay } from './queue.js';
+import { type JobHandler, type JobOutcome, retryDelay } from './queue.js';
 import type { WorkGate } from './workGate.js';
 
 export interface VyperVerificationDeps {
@@ -69,6 +69,25 @@ const DIAGNOSABLE: ReadonlySet<ErrorCode> = new Set(['no_match', 'runtime_mismat
 
 const failed = (document: FailureResult): JobOutcome => ({ state: 'fail', result: { outcome: 'failure', document } });
 const passed = (document: SourcePassResult): JobOutcome => ({ state: 'pass', result: { outcome: 'source_pass', document } });
+
+/** The handler of a queued Vyper source job (the source handler hands it Vyper submissions). */
+export function createVyperVerificationHandler(deps: VyperVerificationDeps): JobHandler {
+  return (job) => {
+    const request = job.request;
+    if (request?.kind !== 'source' || !isVyperSubmission(request.submission)) {
+      return Promise.resolve(
+        failed(job.requestError ?? { code: 'invalid_input', details: { problem: 'stored_request_unreadable', why: 'it is not a Vyper source verification' } }),
+      );
+    }
+    return runVyperVerification(deps, {
+      receipt: job.receipt,
+      attempts: job.attempts,
+      apiKeyId: job.apiKeyId,
+      submission: request.submission,
+      ...(request.dryRun ? { dryRun: true } : {}),
+    });
+  };
+}
 
 /** Runs one Vyper verification job. */
 export async function runVyperVerification(deps: VyperVerificationDeps, job: VyperJob): Promise<JobOutcome> {

@@ -25,6 +25,44 @@ describe('stored job requests', () => {
     for (const request of requests) expect(decodeJobRequest(request.kind, encodeJobRequest(request))).toEqual(request);
   });
 
+  it('read back a Vyper submission, as vyper-json and as one .vy file', () => {
+    const fields = { address: '0x00000000000000000000000000000000000000cc' as const, compilerVersion: 'vyper:0.4.3', constructorArguments: '', licenseType: 0 };
+    const requests: JobRequest[] = [
+      {
+        kind: 'source',
+        submission: {
+          ...fields,
+          codeFormat: 'vyper-json',
+          contractName: 'src/Token.vy:Token',
+          vyperJson: { language: 'Vyper', sources: { 'src/Token.vy': { content: 'x: uint256' } }, settings: { optimize: 'gas' } },
+        },
+        dryRun: true,
+      },
+      {
+        kind: 'source',
+        submission: {
+          ...fields,
+          codeFormat: 'vyper-single-file',
+          contractName: 'Token',
+          sourceCode: 'x: uint256',
+          optimizationUsed: true,
+          evmVersion: '',
+          fileName: 'Token.vy',
+        },
+      },
+    ];
+    for (const request of requests) expect(decodeJobRequest(request.kind, encodeJobRequest(request))).toEqual(request);
+    const notVyper = JSON.stringify({
+      version: 2,
+      kind: 'source',
+      submission: { ...fields, codeFormat: 'vyper-json', contractName: 'A', vyperJson: { language: 'Solidity', sources: {} } },
+    });
+    expect(readingError(() => decodeJobRequest('source', notVyper))).toEqual({
+      code: 'invalid_input',
+      details: { problem: 'stored_request_unreadable', why: 'no Vyper JSON input' },
+    });
+  });
+
   it('read the first version: the submission itself, a standard JSON input as its submitted text', () => {
     const { standardJson: _parsed, ...fields } = standardJsonSubmission(INPUT, 'A.sol:A');
     const v1 = JSON.stringify({ ...fields, sourceCode: `{${JSON.stringify(INPUT)}}` });

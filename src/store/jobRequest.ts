@@ -1,14 +1,15 @@
 /**
  * What a job was asked to do, as it is stored: a versioned JSON document with one decoder.
  * Version 2 keeps a standard JSON submission's input parsed; the first version kept the
- * submitted text, which the decoder reads once when such a job is claimed.
+ * submitted text, which the decoder reads once when such a job is claimed. A Vyper submission
+ * is a version 2 source request whose code format is `vyper-json` or `vyper-single-file`.
  */
 
 import { withV } from '../core/compilerVersion.js';
 import { SolproofError } from '../core/errors.js';
 import { parseAddress } from '../core/hex.js';
 import { isRecord } from '../core/json.js';
-import type { CodeFormat, LibraryLink, ProxyRequest, SourceSubmission } from '../core/types.js';
+import type { AnySourceSubmission, CodeFormat, LibraryLink, ProxyRequest, SourceSubmission, VyperSubmission } from '../core/types.js';
 import { type BuildFormat, unwrapStandardJson } from '../verify/index.js';
 import type { JobKind } from './database.js';
 
@@ -25,7 +26,7 @@ export interface BuildRequest {
 /** A job's request: a source verification, a proxy detection, or a whole build. */
 export type JobRequest =
   /** `dryRun`: verify and diagnose, publish nothing (no record, no stored compilation). */
-  { kind: 'source'; submission: SourceSubmission; dryRun?: boolean } | { kind: 'proxy'; proxy: ProxyRequest } | { kind: 'build'; build: BuildRequest };
+  { kind: 'source'; submission: AnySourceSubmission; dryRun?: boolean } | { kind: 'proxy'; proxy: ProxyRequest } | { kind: 'build'; build: BuildRequest };
 
 export const JOB_REQUEST_VERSION = 2;
 
@@ -57,7 +58,7 @@ export function decodeJobRequest(kind: JobKind, text: string): JobRequest {
   if (!isRecord(doc)) throw unreadable('not an object');
   if (doc['version'] === JOB_REQUEST_VERSION) {
     if (doc['kind'] !== kind) throw unreadable(`a ${String(doc['kind'])} request in a ${kind} job`);
-    if (kind === 'source') return { kind, submission: sourceSubmission(doc['submission'], false), ...(doc['dryRun'] === true ? { dryRun: true } : {}) };
+    if (kind === 'source') return { kind, submission: anySourceSubmission(doc['submission']), ...(doc['dryRun'] === true ? { dryRun: true } : {}) };
     if (kind === 'proxy') return { kind, proxy: proxyRequest(doc['proxy']) };
     return { kind, build: buildRequest(doc['build']) };
   }
@@ -85,6 +86,48 @@ function proxyRequest(value: unknown): ProxyRequest {
   const expected = typeof given === 'string' ? parseAddress(given) : null;
   if (given !== undefined && expected === null) throw unreadable('bad expected implementation');
   return { address, ...(expected !== null ? { expectedImplementation: expected } : {}) };
+}
+
+/** A version 2 source submission: Vyper's by its code format, else Solidity's. */
+function anySourceSubmission(value: unknown): AnySourceSubmission {
+  if (isRecord(value) && (value['codeFormat'] === 'vyper-json' || value['codeFormat'] === 'vyper-single-file')) return vyperSubmission(value);
+  return sourceSubmission(value, false);
+}
+
+function vyperSubmission(value: Record<string, unknown>): VyperSubmission {
+  const text = (name: string): string => {
+    const v = value[name];
+    if (typeof v !== 'string') throw unreadable(`no ${name}`);
+    return v;
+  };
+  const address = parseAddress(text('address'));
+  if (address === null) throw unreadable('bad address');
+  const licenseType = value['licenseType'];
+  if (typeof licenseType !== 'number' || !Number.isInteger(licenseType)) throw unreadable('no licenseType');
+  const fields = {
+    address,
+    contractName: text('contractName'),
+    compilerVersion: text('compilerVersion'),
+    constructorArguments: text('constructorArguments'),
+    licenseType,
+  };
+  if (value['codeFormat'] === 'vyper-json') {
+    const vyperJson = value['vyperJson'];
+    if (!isRecord(vyperJson) || vyperJson['language'] !== 'Vyper' || !isRecord(vyperJson['sources'])) throw unreadable('no Vyper JSON input');
+    return { ...fields, codeFormat: 'vyper-json', vyperJson: vyperJson as never };
+  }
+  const optimizationUsed = value['optimizationUsed'];
+  if (typeof optimizationUsed !== 'boolean') throw unreadable('no optimizationUsed');
+  const fileName = value['fileName'];
+  if (fileName !== undefined && typeof fileName !== 'string') throw unreadable('bad fileName');
+  return {
+    ...fields,
+    codeFormat: 'vyper-single-file',
+    sourceCode: text('sourceCode'),
+    optimizationUsed,
+    evmVersion: text('evmVersion'),
+    ...(fileName !== undefined ? { fileName } : {}),
+  };
 }
 
 function sourceSubmission(value: unknown, legacy: boolean): SourceSubmission {

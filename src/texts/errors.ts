@@ -16,6 +16,7 @@ import type {
   InvalidStandardJsonFacts,
   SolproofError,
 } from '../core/errors.js';
+import type { SubmittedVyperVersionProblem } from '../core/vyperVersion.js';
 import { memoryLimitText, outputLimitText, timeLimitText } from './compileLimits.js';
 import { TEXT, utcSecond } from './etherscan.js';
 
@@ -193,6 +194,20 @@ export function verdictReason(error: ErrorFacts | SolproofError): string {
 }
 
 /** The refusal of a compiler version that names no compiler (`did you mean v0.8.18+commit.87f61d96?`). */
+/** Why a Vyper submission's compilerversion names no Vyper compiler. */
+export function submittedVyperVersionText(p: SubmittedVyperVersionProblem): string {
+  switch (p.problem) {
+    case 'not_a_vyper_version':
+      return `Compiler version ${p.given} is not a Vyper version (spell it vyper:0.4.3, or 0.4.3+commit.bff19ea2)`;
+    case 'not_a_vyper_release':
+      return `Compiler version ${p.given} is not a Vyper release: that release is vyper:${p.longVersion}`;
+    case 'vyper_commit_needed':
+      return `Compiler version ${p.given} is not a Vyper release known here: name an existing release (vyper:0.4.3), or give its commit (${p.release}+commit.<8 hex digits>)`;
+    case 'solc_version_for_vyper':
+      return `${p.given} is a solc version, and these are Vyper sources: name a Vyper compiler (vyper:0.4.3, as Etherscan spells it)`;
+  }
+}
+
 export function submittedVersionText(p: SubmittedVersionProblem): string {
   switch (p.problem) {
     case 'not_a_long_version':
@@ -265,9 +280,13 @@ function invalidStandardJsonText(d: InvalidStandardJsonFacts): string {
     case 'not_an_object':
       return d.document === 'build' ? 'The build must be a JSON object' : 'The standard JSON input must be a JSON object';
     case 'not_solidity':
+      if (d.language === '"Vyper"')
+        return 'A solidity-standard-json-input must have "language": "Solidity" (got "Vyper"): send Vyper\'s input as vyper-json with a Vyper compiler version (vyper:0.4.3)';
       return `Only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got ${d.language})`;
     case 'not_vyper':
       return `A vyper-json input must have "language": "Vyper" (got ${d.language}); send Solidity as solidity-standard-json-input with a solc version`;
+    case 'solidity_in_vyper_json':
+      return `The vyper-json input holds Solidity ("${d.path}"): send Solidity as solidity-standard-json-input with a solc version`;
     case 'interface_shape':
       return `Interface "${d.path}" must be {"content": text} or {"abi": [...]}`;
     case 'no_sources':

@@ -80,6 +80,8 @@ export const TEXT = {
   requestTimeout: 'The request took too long to arrive',
   invalidSubmission: (problem: string) => `Invalid submission: ${problem}`,
   /** verifysourcecode's `message` (beside the receipt) when the version named a known release without its commit. */
+  okVyperCommitFilledIn: (given: string, long: string) =>
+    `OK - compiler version "${given.slice(0, 64)}" has no commit: Vyper ${long} was used (the one commit of that release)`,
   okCommitFilledIn: (given: string, long: string) =>
     `OK - compiler version "${given.slice(0, 64)}" has no commit: solc ${long} was used (the one commit of that release)`,
   /** checkverifystatus's `message` beside `Pass - Verified` for a partial match (clients compare the result, not the message). */

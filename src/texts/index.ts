@@ -13,7 +13,15 @@
  */
 
 export * from './diagnosis.js';
-export { compilerErrorsText, errorSentence, flatteningRepairsText, flatteningWhyText, submittedVersionText, verdictReason } from './errors.js';
+export {
+  compilerErrorsText,
+  errorSentence,
+  flatteningRepairsText,
+  flatteningWhyText,
+  submittedVersionText,
+  submittedVyperVersionText,
+  verdictReason,
+} from './errors.js';
 export { TEXT, utcSecond } from './etherscan.js';
 export * from './jobs.js';
 export { accessRefusalText, submitRefusalText } from './refusals.js';

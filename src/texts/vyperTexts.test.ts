@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SolproofError } from '../core/errors.js';
-import { errorSentence, vyperPartialText } from './index.js';
+import { errorSentence, submittedVyperVersionText, vyperPartialText } from './index.js';
 
 describe('the texts of Vyper refusals and verdicts', () => {
   it.each([
@@ -30,6 +30,18 @@ describe('the texts of Vyper refusals and verdicts', () => {
     ],
   ])('%s', (error, text) => {
     expect(errorSentence(error)).toBe(text);
+  });
+
+  it('says why a submitted version names no Vyper compiler', () => {
+    expect(submittedVyperVersionText({ problem: 'vyper_commit_needed', given: 'vyper:0.9.9', release: '0.9.9' })).toBe(
+      'Compiler version vyper:0.9.9 is not a Vyper release known here: name an existing release (vyper:0.4.3), or give its commit (0.9.9+commit.<8 hex digits>)',
+    );
+    expect(submittedVyperVersionText({ problem: 'not_a_vyper_release', given: 'vyper:0.4.3+commit.deadbeef', longVersion: '0.4.3+commit.bff19ea2' })).toBe(
+      'Compiler version vyper:0.4.3+commit.deadbeef is not a Vyper release: that release is vyper:0.4.3+commit.bff19ea2',
+    );
+    expect(errorSentence(new SolproofError('invalid_standard_json', { problem: 'solidity_in_vyper_json', path: 'A.sol' }))).toBe(
+      'The vyper-json input holds Solidity ("A.sol"): send Solidity as solidity-standard-json-input with a solc version',
+    );
   });
 
   it('says why a Vyper match is partial', () => {

@@ -1,12 +1,14 @@
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
-import { type AnySolproofError, isSolproofError } from '../core/errors.js';
+import { type AnySolproofError, isSolproofError, SolproofError } from '../core/errors.js';
 import { canonicalEvmVersion, compilerKnowsEvmVersion } from '../core/evmVersions.js';
 import { isAddress, knownAddress, parseHexBytes } from '../core/hex.js';
 import { LICENSES } from '../core/licenses.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import type { CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
+import type { AnySourceSubmission, CodeFormat, LibraryLink, SourceSubmission } from '../core/types.js';
+import { namesVyper } from '../core/vyperVersion.js';
 import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
-import { buildSolcInput, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
+import { buildSolcInput, looksLikeVyperSource, parseStandardJsonText, resolveSourcePath, splitQualifiedName } from '../verify/index.js';
+import { parseVyperSubmission } from './vyperSubmissionFields.js';
 
 /**
  * The fields of Etherscan's verifysourcecode as a request carries them: /api reads them from
@@ -23,12 +25,14 @@ export interface SubmissionFields {
 
 export const MAX_LIBRARIES = 10;
 const CODE_FORMATS: readonly CodeFormat[] = ['solidity-single-file', 'solidity-standard-json-input'];
+/** Every code format verifysourcecode reads: Solidity's, `vyper-json`, and one `.vy` file (`vyper-single-file`). */
+const ALL_CODE_FORMATS: readonly string[] = [...CODE_FORMATS, 'vyper-json', 'vyper-single-file'];
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const err = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
-function parseFlag(params: SubmissionFields, name: string, fallback: boolean): ParseResult<boolean> {
+export function parseFlag(params: SubmissionFields, name: string, fallback: boolean): ParseResult<boolean> {
   const raw = params.text(name).toLowerCase();
   if (raw === '') return { ok: true, value: fallback };
   if (raw === '1' || raw === 'true') return { ok: true, value: true };
@@ -57,12 +61,32 @@ function parseLibraries(params: SubmissionFields): ParseResult<{ links: LibraryL
   return { ok: true, value: { links: libraries, fields } };
 }
 
+/** constructorArguments (or Etherscan's `constructorArguements`) as hex without 0x. */
+export function parseConstructorArguments(params: SubmissionFields): ParseResult<string> {
+  const argsName = params.has('constructorarguements') ? 'constructorArguements' : 'constructorArguments';
+  const constructorArguments = parseHexBytes(params.get(argsName) ?? '');
+  if (constructorArguments === null) return err(TEXT.invalidParameter(argsName, 'expected hex bytes'));
+  return { ok: true, value: constructorArguments };
+}
+
+/** licenseType: an Etherscan licence code, 0 when none was given. */
+export function parseLicenseType(params: SubmissionFields): ParseResult<number> {
+  const licenseText = params.text('licensetype');
+  if (licenseText === '') return { ok: true, value: 0 };
+  if (!/^\d{1,2}$/.test(licenseText) || !LICENSES[Number(licenseText)]) {
+    return err(TEXT.invalidParameter('licenseType', 'expected a licence code from 1 to 14'));
+  }
+  return { ok: true, value: Number(licenseText) };
+}
+
 /**
  * Reads verifysourcecode's fields into a submission, or names the first problem found (in
  * Etherscan's words: both /api and the form answer with them). `releases` says which commit
- * each known solc release has.
+ * each known solc release has. Vyper (`vyper-json`, one `.vy` file, or a single file named
+ * with a `vyper:` compiler) is read by parseVyperSubmission; Vyper sent as Solidity and
+ * Solidity named with a Vyper compiler are refused, saying so.
  */
-export function parseSourceSubmission(params: SubmissionFields, releases?: ReleaseLookup): ParseResult<SourceSubmission> {
+export function parseSourceSubmission(params: SubmissionFields, releases?: ReleaseLookup): ParseResult<AnySourceSubmission> {
   const address = params.text('contractaddress');
   if (!address) return err(TEXT.missingParameter('contractaddress'));
   if (!isAddress(address)) return err(TEXT.invalidAddress);
@@ -71,10 +95,35 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
   if (!sourceCode.trim()) return err(TEXT.missingParameter('sourceCode'));
 
   const formatText = params.text('codeformat') || 'solidity-single-file';
-  const codeFormat = CODE_FORMATS.find((f) => f === formatText.toLowerCase());
+  const format = formatText.toLowerCase();
+  if (format === 'vyper-json') return parseVyperSubmission(params, 'vyper-json', releases);
+  if (format === 'vyper-single-file') return parseVyperSubmission(params, 'vyper-single-file', releases);
+  const codeFormat = CODE_FORMATS.find((f) => f === format);
   if (!codeFormat) {
-    return err(TEXT.invalidParameter('codeformat', `"${formatText.slice(0, 64)}" is not one of ${CODE_FORMATS.join(', ')}`));
+    return err(TEXT.invalidParameter('codeformat', `"${formatText.slice(0, 64)}" is not one of ${ALL_CODE_FORMATS.join(', ')}`));
   }
+  const versionGiven = params.text('compilerversion');
+  if (codeFormat === 'solidity-single-file' && looksLikeVyperSource(sourceCode)) {
+    // Etherscan's single Vyper file: the source and a `vyper:` compiler say it is Vyper.
+    if (namesVyper(versionGiven)) return parseVyperSubmission(params, 'vyper-single-file', releases);
+    return err(errorSentence(new SolproofError('invalid_input', { problem: 'vyper_source_as_solidity', compilerVersion: versionGiven.slice(0, 80) })));
+  }
+  if (namesVyper(versionGiven)) {
+    // Vyper's JSON input under Solidity's code format, named with a Vyper compiler: it is vyper-json.
+    if (codeFormat === 'solidity-standard-json-input' && /"language"\s*:\s*"Vyper"/.test(sourceCode))
+      return parseVyperSubmission(params, 'vyper-json', releases);
+    return err(errorSentence(new SolproofError('invalid_input', { problem: 'vyper_version_for_solidity', compilerVersion: versionGiven.slice(0, 80) })));
+  }
+  return parseSoliditySubmission(params, codeFormat, sourceCode, releases);
+}
+
+function parseSoliditySubmission(
+  params: SubmissionFields,
+  codeFormat: CodeFormat,
+  sourceCode: string,
+  releases?: ReleaseLookup,
+): ParseResult<SourceSubmission> {
+  const address = params.text('contractaddress');
 
   const contractName = params.text('contractname');
   if (!contractName) return err(TEXT.missingParameter('contractname'));
@@ -108,9 +157,9 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
     runs = Number(runsText);
   }
 
-  const argsName = params.has('constructorarguements') ? 'constructorArguements' : 'constructorArguments';
-  const constructorArguments = parseHexBytes(params.get(argsName) ?? '');
-  if (constructorArguments === null) return err(TEXT.invalidParameter(argsName, 'expected hex bytes'));
+  const args = parseConstructorArguments(params);
+  if (!args.ok) return args;
+  const constructorArguments = args.value;
 
   let evmVersion = '';
   const evmText = params.text('evmversion');
@@ -123,14 +172,9 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
     evmVersion = canonical;
   }
 
-  const licenseText = params.text('licensetype');
-  let licenseType = 0;
-  if (licenseText !== '') {
-    if (!/^\d{1,2}$/.test(licenseText) || !LICENSES[Number(licenseText)]) {
-      return err(TEXT.invalidParameter('licenseType', 'expected a licence code from 1 to 14'));
-    }
-    licenseType = Number(licenseText);
-  }
+  const license = parseLicenseType(params);
+  if (!license.ok) return license;
+  const licenseType = license.value;
 
   const libraries = parseLibraries(params);
   if (!libraries.ok) return libraries;
@@ -156,6 +200,9 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
       submission = { ...fields, codeFormat, standardJson: parseStandardJsonText(sourceCode) };
     } catch (e) {
       if (!isSolproofError(e)) throw e;
+      if (isSolproofError(e, 'invalid_standard_json') && e.details.problem === 'not_solidity' && e.details.language === '"Vyper"') {
+        return err(TEXT.invalidParameter('codeformat', lowerFirst(errorSentence(e))));
+      }
       return err(standardJsonProblem(e));
     }
   } else {
@@ -166,10 +213,10 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
   return { ok: true, value: submission };
 }
 
-const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+export const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The sourceCode field's text for a standard JSON input that cannot be used. */
-function standardJsonProblem(e: AnySolproofError): string {
+export function standardJsonProblem(e: AnySolproofError): string {
   if (e.code === 'invalid_standard_json') {
     if (e.details.problem === 'not_json' || e.details.problem === 'not_an_object') {
       return TEXT.invalidParameter('sourceCode', 'the standard JSON input is not a JSON object');

@@ -9,7 +9,7 @@
 
 import { knownAddress } from '../core/hex.js';
 import type { SubmissionQuota, SubmitRefusal } from '../core/refusals.js';
-import type { ProxyRequest, SourceSubmission } from '../core/types.js';
+import { type AnySourceSubmission, isVyperSubmission, type ProxyRequest } from '../core/types.js';
 import { type BuildRequest, type JobRequest, jobRequestAddress } from '../store/jobRequest.js';
 import { queueSubmission } from '../store/submissions.js';
 import { openRecord } from './admission.js';
@@ -32,7 +32,7 @@ export interface SubmitSourceOptions {
 }
 
 /** A source verification. */
-export async function submitSource(s: Services, who: Submitter, submission: SourceSubmission, options: SubmitSourceOptions = {}): Promise<Submitted> {
+export async function submitSource(s: Services, who: Submitter, submission: AnySourceSubmission, options: SubmitSourceOptions = {}): Promise<Submitted> {
   const address = submission.address;
   if (options.dryRun) {
     const found = await codeAtAddress(s, address);
@@ -56,7 +56,10 @@ export async function submitSource(s: Services, who: Submitter, submission: Sour
   // The submitter's own unfinished verification of the address refuses its duplicate.
   const queued = await queue(s, who, { kind: 'source', submission }, 'verify', { refuseDuplicate: true });
   // Sources compiled before need no compiler: the verdict is there by the first status check.
-  if (queued.ok && !(await s.jobs.runKnown(queued.receipt, submission))) s.jobs.wake({ receipt: queued.receipt, submission });
+  // A Vyper job goes to the workers as it is (its compile is not started ahead).
+  if (!queued.ok) return queued;
+  if (isVyperSubmission(submission)) s.jobs.wake();
+  else if (!(await s.jobs.runKnown(queued.receipt, submission))) s.jobs.wake({ receipt: queued.receipt, submission });
   return queued;
 }
 

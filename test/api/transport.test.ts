@@ -152,7 +152,10 @@ describe('verifysourcecode and checkverifystatus: bad input', () => {
     [{ contractaddress: '' }, 'Missing or empty parameter: contractaddress'],
     [{ contractaddress: '0xabc' }, 'Error! Invalid address format'],
     [{ sourceCode: '' }, 'Missing or empty parameter: sourceCode'],
-    [{ codeformat: 'vyper' }, 'Invalid parameter codeformat: "vyper" is not one of solidity-single-file, solidity-standard-json-input'],
+    [
+      { codeformat: 'vyper' },
+      'Invalid parameter codeformat: "vyper" is not one of solidity-single-file, solidity-standard-json-input, vyper-json, vyper-single-file',
+    ],
     [{ contractname: '' }, 'Missing or empty parameter: contractname'],
     [
       { codeformat: 'solidity-standard-json-input', sourceCode: '{}', contractname: 'A' },

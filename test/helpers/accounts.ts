@@ -76,6 +76,8 @@ const DEPLOYERS = [
   'web/newUser',
   'api/installedSolc',
   'sourcify/storageLayout',
+  'api/vyperApi',
+  'clients/foundryVyper',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

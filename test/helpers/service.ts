@@ -52,7 +52,7 @@ export async function newDataDir(seed = true): Promise<string> {
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const dataDir = options.dataDir ?? (await newDataDir(options.seedCompilers ?? true));
   const port = options.port ?? (await freePort());
-  const args = [CLI, 'start', '--port', String(port), '--data-dir', dataDir, '--solc-mirror', ''];
+  const args = [CLI, 'start', '--port', String(port), '--data-dir', dataDir, '--solc-mirror', '', '--vyper-dir', join(root, '.vyper'), '--vyper-releases', ''];
   if (options.rpcUrl) args.push('--rpc-url', options.rpcUrl);
   args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, {

@@ -128,7 +128,7 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     [
       'another language',
       std({ ...good, language: 'Vyper' }),
-      'Invalid parameter sourceCode: only Solidity sources are verified here: the standard JSON input must have "language": "Solidity" (got "Vyper")',
+      'Invalid parameter codeformat: a solidity-standard-json-input must have "language": "Solidity" (got "Vyper"): send Vyper\'s input as vyper-json with a Vyper compiler version (vyper:0.4.3)',
     ],
     [
       'a contract file outside sources',
@@ -158,7 +158,7 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     [
       'an unknown code format',
       { codeformat: 'solidity-multi-file' },
-      'Invalid parameter codeformat: "solidity-multi-file" is not one of solidity-single-file, solidity-standard-json-input',
+      'Invalid parameter codeformat: "solidity-multi-file" is not one of solidity-single-file, solidity-standard-json-input, vyper-json, vyper-single-file',
     ],
     [
       'an EVM version the compiler does not know',

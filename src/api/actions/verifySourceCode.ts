@@ -1,4 +1,6 @@
 import { readSubmittedVersion } from '../../core/compilerVersion.js';
+import { isVyperSubmission } from '../../core/types.js';
+import { readSubmittedVyperVersion } from '../../core/vyperVersion.js';
 import { submitRefusalText, TEXT } from '../../texts/index.js';
 import { parseSourceSubmission, type Services, submitSource } from '../../useCases/index.js';
 import type { Caller } from '../context.js';
@@ -16,7 +18,14 @@ export async function verifySourceCode(s: Services, params: Params, caller: Call
   const dryRun = ['1', 'true'].includes(params.text('dryrun').toLowerCase());
   const submitted = await submitSource(s, { key: caller.key }, parsed.value, { dryRun });
   if (!submitted.ok) return fail(submitRefusalText(submitted.refusal));
+  if (isVyperSubmission(parsed.value)) return withFilledInVyperCommit(ok(submitted.receipt), parsed.value.compilerVersion);
   return withFilledInCommit(ok(submitted.receipt), params.text('compilerversion'), s);
+}
+
+/** The same for a Vyper release named without its commit (`vyper:0.4.3`, as Etherscan's clients send it). */
+function withFilledInVyperCommit(answer: Envelope, versionText: string): Envelope {
+  const read = readSubmittedVyperVersion(versionText);
+  return read.ok && read.value.commitFilledIn ? ok(answer.result, TEXT.okVyperCommitFilledIn(versionText, read.value.long)) : answer;
 }
 
 /** A receipt for a version named without its commit says, in `message`, which commit was used (clients read the receipt from `result`). */

@@ -64,8 +64,9 @@ export function buildVyperInput(submission: VyperSubmission, version: VyperVersi
 }
 
 /**
- * The source a contract name designates: `path:Name` (the path must be a source and Name its
- * stem; `path` alone as well), or `Name`, which must be the stem of exactly one `.vy` source.
+ * The source a contract name designates: `path:Name` (the path must be a source, or the end of
+ * exactly one source's path, and Name its stem; `path` alone as well), or `Name`, which must be
+ * the stem of exactly one `.vy` source.
  */
 function findContractSource(input: VyperInput, contractName: string): string {
   const paths = Object.keys(input.sources);
@@ -73,7 +74,7 @@ function findContractSource(input: VyperInput, contractName: string): string {
   if (colon > 0 || contractName.endsWith('.vy')) {
     const path = colon > 0 ? contractName.slice(0, colon) : contractName;
     const name = colon > 0 ? contractName.slice(colon + 1) : vyperContractName(path);
-    const found = paths.find((p) => p === path) ?? paths.find((p) => normalVyperPath(p) === normalVyperPath(path));
+    const found = paths.find((p) => p === path) ?? paths.find((p) => normalVyperPath(p) === normalVyperPath(path)) ?? onlySourceEndingWith(paths, path);
     if (found === undefined) throw new SolproofError('contract_not_found_in_output', { problem: 'file_not_among_sources', contractName: name, path });
     if (vyperContractName(found) !== name) {
       throw new SolproofError('contract_not_found_in_output', { problem: 'not_in_output', contractName: name, sourcePath: found, available: stems(paths) });
@@ -84,6 +85,18 @@ function findContractSource(input: VyperInput, contractName: string): string {
   if (matching.length === 1) return matching[0]!;
   if (matching.length > 1) throw new SolproofError('contract_not_found_in_output', { problem: 'declared_several_times', contractName });
   throw new SolproofError('contract_not_found_in_output', { problem: 'not_declared', contractName });
+}
+
+/**
+ * The one source whose path ends with `path` as whole segments: forge names the contract by its
+ * path in the project (`src/Vault.vy`) and keys the sources by their absolute paths
+ * (`/home/me/project/src/Vault.vy`). Undefined when none or several do.
+ */
+function onlySourceEndingWith(paths: readonly string[], path: string): string | undefined {
+  const tail = `/${normalVyperPath(path)}`;
+  if (tail === '/') return undefined;
+  const matching = paths.filter((p) => `/${normalVyperPath(p)}`.endsWith(tail));
+  return matching.length === 1 ? matching[0] : undefined;
 }
 
 /** `path:Name` of every `.vy` source (at most 50), for an answer that names what is there. */

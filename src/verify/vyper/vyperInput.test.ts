@@ -90,6 +90,19 @@ describe('the input a Vyper submission compiles as', () => {
     expect(buildVyperInput(json(sources, 'lib'), v('0.4.3')).sourcePath).toBe('src/lib.vy');
   });
 
+  it("finds forge's contract by its project path among sources keyed by absolute paths", () => {
+    const forge = {
+      language: 'Vyper',
+      sources: { '/home/me/project/src/Vault.vy': { content: 'x: uint256' }, '/home/me/project/src/lib/Vault.vy': { content: 'y: uint256' } },
+    };
+    expect(buildVyperInput(json(forge, 'src/Vault.vy:Vault'), v('0.4.3')).sourcePath).toBe('/home/me/project/src/Vault.vy');
+    expect(buildVyperInput(json(forge, 'lib/Vault.vy:Vault'), v('0.4.3')).sourcePath).toBe('/home/me/project/src/lib/Vault.vy');
+    // Two sources end with Vault.vy: the name designates neither.
+    expect(() => buildVyperInput(json(forge, 'Vault.vy:Vault'), v('0.4.3'))).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ problem: 'file_not_among_sources' }) }),
+    );
+  });
+
   it('refuses a name that is no source, a path whose stem is another name, and a name two files have', () => {
     expect(() => buildVyperInput(json(sources, 'Nope'), v('0.4.3'))).toThrow(
       expect.objectContaining({ details: { problem: 'not_declared', contractName: 'Nope' } }),

@@ -1,4 +1,4 @@
-import type { CompilerBuild, CompilerListing, CompilerListSourceName, CompilerListSourceState } from '../../core/compilerListing.js';
+import type { CompilerBuild, CompilerListing, CompilerListSourceName, CompilerListSourceState, VyperBuild, VyperListing } from '../../core/compilerListing.js';
 import { type Html, html } from '../html.js';
 import { layout, timeTag } from '../layout.js';
 
@@ -47,8 +47,40 @@ ${sourcesFacts(data.listing)}
 <button type="submit">Search</button>
 </form>
 <p class="muted">${countText(matching.length, shown.length, data.listing.builds.length)}</p>
-${shown.length ? buildTable(shown) : ''}`,
+${shown.length ? buildTable(shown) : ''}
+${data.listing.vyper ? vyperSection(data.listing.vyper, data.query, Date.parse(data.listing.generatedAt)) : ''}`,
   );
+}
+
+/** The Vyper releases (send vyper-json or a .vy file with the compilerversion shown), narrowed by the same search. */
+function vyperSection(vyper: VyperListing, query: string, now: number): Html {
+  const q = query.toLowerCase();
+  const builds = vyper.builds.filter((b) => q === '' || [b.version, b.longVersion ?? '', b.compilerVersion].some((text) => text.toLowerCase().includes(q)));
+  return html`<h2 id="vyper">Vyper</h2>
+<div class="card">
+<p>Vyper releases from 0.2.5 (the first that reads a standard JSON input): send the sources as <span class="mono">vyper-json</span>
+or one <span class="mono">.vy</span> file, with the <em>compilerversion</em> column as <span class="mono">compilerversion</span>.</p>
+<dl class="facts"><dt>release list</dt><dd>${vyper.mirror ? sourceState(vyper.mirror, now) : html`<span class="muted">not configured (installed compilers only)</span>`}</dd></dl>
+</div>
+<p class="muted">${builds.length} of ${vyper.builds.length} Vyper releases.</p>
+${builds.length ? vyperTable(builds) : ''}`;
+}
+
+function vyperTable(builds: readonly VyperBuild[]): Html {
+  return html`<div class="table-wrap"><table class="compilers">
+<thead><tr><th>Version</th><th>compilerversion</th><th>Commit</th><th>Cached here</th><th>Sources</th></tr></thead>
+<tbody>
+${builds.map(
+  (b) => html`<tr>
+<td>${b.version}${b.prerelease ? html` <span class="badge info">prerelease</span>` : ''}</td>
+<td class="mono">${b.compilerVersion}</td>
+<td class="mono">${b.longVersion ?? html`<span class="muted">not known yet</span>`}</td>
+<td>${b.cached ? html`<span class="badge ok">installed</span>` : b.sources.length ? html`<span class="muted">downloaded on first use</span>` : html`<span class="badge warn">no source has it now</span>`}</td>
+<td>${b.sources.length ? b.sources.join(', ') : html`<span class="muted">none</span>`}</td>
+</tr>`,
+)}
+</tbody>
+</table></div>`;
 }
 
 function countText(matching: number, shown: number, total: number): string {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isVyperDiagnosis } from '../../core/diagnosis.js';
 import { knownAddress, parseAddress } from '../../core/hex.js';
 import { isReceipt } from '../../core/receipt.js';
+import { isVyperSubmission } from '../../core/types.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { accessRefusalText, submitRefusalText } from '../../texts/index.js';
 import { deployedCompiler, findSubmission, parseSourceSubmission, type SubmissionFields, submitSource } from '../../useCases/index.js';
@@ -133,7 +134,7 @@ async function resubmission(ctx: WebContext, receipt: string): Promise<VerifyFor
   const job = await findSubmission(ctx, receipt);
   if (job?.request?.kind !== 'source' || job.result?.outcome !== 'failure') return null;
   const diagnosis = job.result.document.diagnosis;
-  if (!diagnosis?.fix || isVyperDiagnosis(diagnosis)) return null;
+  if (!diagnosis?.fix || isVyperDiagnosis(diagnosis) || isVyperSubmission(job.request.submission)) return null;
   return resubmissionValues(job.request.submission, diagnosis.fix.changes, diagnosis.facts.sent.runs);
 }
 
