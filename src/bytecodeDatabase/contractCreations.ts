@@ -6,7 +6,7 @@
  */
 
 import type { Kysely } from 'kysely';
-import { knownAddress, knownAddressOrNull, knownHex } from '../core/hex.js';
+import { knownAddress, knownAddressOrNull, knownHex, parseHex } from '../core/hex.js';
 import { keccakOfHex } from '../core/keccak.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
@@ -120,15 +120,17 @@ async function storedFacts(db: Kysely<Database>, d: Deployment): Promise<Creatio
   if (d.transactionHash === null || d.blockNumber === null || d.creator === null || d.blockTimestamp === null || d.creationCodeHash === null) {
     return null;
   }
-  const creationCode = await creationCodeOf(db, d.creationCodeHash);
-  if (creationCode === null) return null;
+  const stored = await creationCodeOf(db, d.creationCodeHash);
+  const creationCode = stored === null ? null : parseHex(stored.startsWith('0x') ? stored : `0x${stored}`);
+  const transactionHash = parseHex(d.transactionHash);
+  if (creationCode === null || transactionHash === null) return null;
   return {
     address: d.address,
-    transactionHash: knownHex(d.transactionHash),
+    transactionHash,
     blockNumber: BigInt(d.blockNumber),
     timestamp: BigInt(d.blockTimestamp),
     sender: knownAddress(d.creator),
     factory: knownAddressOrNull(d.factory),
-    creationCode: knownHex(creationCode),
+    creationCode,
   };
 }

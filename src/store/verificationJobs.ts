@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { type ErrorFacts, errorFacts, isSolproofError } from '../core/errors.js';
-import { knownAddress } from '../core/hex.js';
+import { parseAddress } from '../core/hex.js';
 import type { JobResult } from '../core/jobResults.js';
 import { newReceipt } from '../core/receipt.js';
 import type { Address } from '../core/types.js';
@@ -475,7 +475,8 @@ function toStatus(row: Omit<JobRow, 'request'>): JobStatus {
   return {
     receipt: row.receipt,
     kind: row.kind,
-    address: knownAddress(row.address),
+    // A build's job is for no one address: its row holds ''.
+    address: parseAddress(row.address) ?? (row.address as Address),
     state: row.state,
     resultText: row.resultText,
     result: decodeJobResult(row.kind, row.result),
