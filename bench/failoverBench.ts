@@ -10,34 +10,23 @@
  * a schema of its own is made and dropped. Redis: SOLPROOF_BENCH_REDIS_URL (default
  * redis://127.0.0.1:6379). Skipped, saying so, when PostgreSQL does not answer.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createPublicClient, createWalletClient, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { type Devnet, startDevnet } from '../src/chain/devnet.js';
 import { DEFAULT_JOB_LEASE_MS } from '../src/core/config.js';
-import type { Hex } from '../src/core/types.js';
 import { probeRedis } from '../src/limits/redisRateLimits.js';
-import type { SolcOutput } from '../src/verify/index.js';
 import { clearProxyEnv, createKey, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
+import { sourceDeployer } from './sourceDeployer.js';
 
 /** Verifications of the batch the kill lands in. */
 const N = Number(process.env.SOLPROOF_BENCH_FAILOVER_JOBS ?? 12);
-const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(root, 'dist', 'cli', 'main.js');
 const PG_URL = process.env.SOLPROOF_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.SOLPROOF_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-interface SolcJs {
-  compile(input: string): string;
-  version(): string;
-}
 
 /** A contract whose compile takes a few hundred milliseconds: a kill lands in the middle of jobs. */
 function source(i: number): string {
@@ -70,41 +59,8 @@ async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   let devnet: Devnet | undefined;
   try {
-    const solc = require('solc') as SolcJs;
-    const longVersion = /^(\d+\.\d+\.\d+\+commit\.[0-9a-f]{8})/.exec(solc.version())?.[1];
-    if (!longVersion) throw new Error(`unexpected solc version ${solc.version()}`);
-    mkdirSync(join(tmp, 'compilers'), { recursive: true });
-    copyFileSync(require.resolve('solc/soljson.js'), join(tmp, 'compilers', `soljson-v${longVersion}.js`));
-
     devnet = await startDevnet();
-    const chain = { ...foundry, id: devnet.chainId, rpcUrls: { default: { http: [devnet.rpcUrl] } } };
-    const account = privateKeyToAccount(devnet.accounts[0]!.privateKey);
-    const publicClient = createPublicClient({ chain, transport: http(devnet.rpcUrl) });
-    const walletClient = createWalletClient({ chain, account, transport: http(devnet.rpcUrl) });
-    let edition = 0;
-    const deploy = async (): Promise<Record<string, string>> => {
-      const i = ++edition;
-      const input = {
-        language: 'Solidity',
-        sources: { 'Failover.sol': { content: source(i) } },
-        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-      };
-      const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-      const bytecode = `0x${output.contracts!['Failover.sol']![`Failover${i}`]!.evm!.bytecode!.object}` as Hex;
-      const hash = await walletClient.sendTransaction({ data: bytecode });
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      if (!receipt.contractAddress) throw new Error(`deployment failed: ${hash}`);
-      return {
-        module: 'contract',
-        action: 'verifysourcecode',
-        contractaddress: receipt.contractAddress,
-        sourceCode: source(i),
-        contractname: `Failover${i}`,
-        compilerversion: `v${longVersion}`,
-        optimizationUsed: '1',
-        runs: '200',
-      };
-    };
+    const deploy = sourceDeployer(devnet, tmp, 'Failover', source);
 
     // Default settings but for what a bench needs: no chain follower, no rate limit in the way.
     const common = ['--database-url', databaseUrl, '--follow-chain', 'false', ...(redis ? ['--redis-url', REDIS_URL] : [])];

@@ -8,32 +8,21 @@
  * a schema of its own is made and dropped. Skipped, saying so, when PostgreSQL does not answer.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { createPublicClient, createWalletClient, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { type Devnet, startDevnet } from '../src/chain/devnet.js';
-import type { Hex } from '../src/core/types.js';
-import type { SolcOutput } from '../src/verify/index.js';
 import { clearProxyEnv, type ServiceProcess, startServiceProcess } from './serviceProcess.js';
+import { sourceDeployer } from './sourceDeployer.js';
 
 /** Verifications timed per configuration. */
 const N = Number(process.env.SOLPROOF_BENCH_WORKER_JOBS ?? 12);
-const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(root, 'dist', 'cli', 'main.js');
 const PG_URL = process.env.SOLPROOF_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-interface SolcJs {
-  compile(input: string): string;
-  version(): string;
-}
 
 const source = (i: number) => `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -68,41 +57,8 @@ async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   let devnet: Devnet | undefined;
   try {
-    const solc = require('solc') as SolcJs;
-    const longVersion = /^(\d+\.\d+\.\d+\+commit\.[0-9a-f]{8})/.exec(solc.version())?.[1];
-    if (!longVersion) throw new Error(`unexpected solc version ${solc.version()}`);
-    mkdirSync(join(tmp, 'compilers'), { recursive: true });
-    copyFileSync(require.resolve('solc/soljson.js'), join(tmp, 'compilers', `soljson-v${longVersion}.js`));
-
     devnet = await startDevnet();
-    const chain = { ...foundry, id: devnet.chainId, rpcUrls: { default: { http: [devnet.rpcUrl] } } };
-    const account = privateKeyToAccount(devnet.accounts[0]!.privateKey);
-    const publicClient = createPublicClient({ chain, transport: http(devnet.rpcUrl) });
-    const walletClient = createWalletClient({ chain, account, transport: http(devnet.rpcUrl) });
-    let edition = 0;
-    const deploy = async (): Promise<Record<string, string>> => {
-      const i = ++edition;
-      const input = {
-        language: 'Solidity',
-        sources: { 'Bench.sol': { content: source(i) } },
-        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-      };
-      const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-      const bytecode = `0x${output.contracts!['Bench.sol']![`Bench${i}`]!.evm!.bytecode!.object}` as Hex;
-      const hash = await walletClient.sendTransaction({ data: bytecode });
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      if (!receipt.contractAddress) throw new Error(`deployment failed: ${hash}`);
-      return {
-        module: 'contract',
-        action: 'verifysourcecode',
-        contractaddress: receipt.contractAddress,
-        sourceCode: source(i),
-        contractname: `Bench${i}`,
-        compilerversion: `v${longVersion}`,
-        optimizationUsed: '1',
-        runs: '200',
-      };
-    };
+    const deploy = sourceDeployer(devnet, tmp, 'Bench', source);
 
     const common = ['--database-url', databaseUrl, '--follow-chain', 'false'];
     const api = await startServiceProcess(CLI, devnet.rpcUrl, tmp, [...common, '--role', 'api', '--rate-free', '100000', '--key-queued-jobs', '0']);
