@@ -8,6 +8,7 @@
  */
 
 import { knownAddress } from '../core/hex.js';
+import { type OneAtATime, oneAtATime } from '../core/oneAtATime.js';
 import type { SubmissionQuota, SubmitRefusal } from '../core/refusals.js';
 import { type AnySourceSubmission, isVyperSubmission, type ProxyRequest } from '../core/types.js';
 import { type BuildRequest, type JobRequest, jobRequestAddress } from '../store/jobRequest.js';
@@ -31,8 +32,22 @@ export interface SubmitSourceOptions {
   noCode?: 'refuse' | 'job' | undefined;
 }
 
-/** A source verification. */
+/** Each store's submissions of one submitter for one address, taken one at a time in this process. */
+const inTurn = new WeakMap<object, OneAtATime>();
+
+/**
+ * A source verification. One submitter's submissions for one address are taken in turn, so a
+ * second one sees what the first did: its unfinished job (the duplicate is refused naming it),
+ * or the record it already made final (refused as verified). Across processes the queueing
+ * transaction still refuses the duplicate of an unfinished job.
+ */
 export async function submitSource(s: Services, who: Submitter, submission: AnySourceSubmission, options: SubmitSourceOptions = {}): Promise<Submitted> {
+  let run = inTurn.get(s.store);
+  if (!run) inTurn.set(s.store, (run = oneAtATime()));
+  return run(`${submitterId(who)} ${submission.address.toLowerCase()}`, () => submitSourceNow(s, who, submission, options));
+}
+
+async function submitSourceNow(s: Services, who: Submitter, submission: AnySourceSubmission, options: SubmitSourceOptions): Promise<Submitted> {
   const address = submission.address;
   if (options.dryRun) {
     const found = await codeAtAddress(s, address);

@@ -401,14 +401,34 @@ contract Impl is Base {
   });
 
   it("two concurrent submissions for one address by one key: one is verified, the other is refused as that key's duplicate", async () => {
-    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    // A source of its own: its compilation is not known, so the first job is still compiling when the second is taken.
+    const source = `${COUNTER}// edition ${Date.now()}\n`;
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': source }), 'Counter.sol', 'Counter');
     const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
-    const fields = { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...singleFileFields(address, built, 'Counter', COUNTER) };
+    const fields = { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...singleFileFields(address, built, 'Counter', source) };
     const answers = await Promise.all([apiPost(apiUrl, fields), apiPost(apiUrl, fields)]);
     const accepted = answers.filter((a) => a.status === '1');
     expect(accepted).toHaveLength(1);
     const receipt = accepted[0]!.result as string;
     expect(answers.find((a) => a.status === '0')?.result).toContain(`still waiting or running (receipt ${receipt})`);
+    expect((await waitForVerdict(apiUrl, receipt, apiKey)).result).toBe('Pass - Verified');
+  });
+
+  it('two concurrent submissions of a compilation verified before: the first is verified at once, the second is told so', async () => {
+    const built = await build('0.8.28', standardInput({ 'Counter.sol': COUNTER }), 'Counter.sol', 'Counter');
+    const fields = async () => {
+      const { address } = await deployContract(built.abi, built.bytecode, ['x', 1n], ACCOUNT);
+      return { module: 'contract', action: 'verifysourcecode', apikey: apiKey, ...singleFileFields(address, built, 'Counter', COUNTER) };
+    };
+    // Known from here on, whatever ran before.
+    expect((await verifyAndWait(apiUrl, apiKey, await fields())).status?.result).toBe('Pass - Verified');
+    const twice = await fields();
+    const answers = await Promise.all([apiPost(apiUrl, twice), apiPost(apiUrl, twice)]);
+    const accepted = answers.filter((a) => a.status === '1');
+    expect(accepted).toHaveLength(1);
+    const receipt = accepted[0]!.result as string;
+    // Taken in turn, the second sees the record the first made at once, never a second job.
+    expect(answers.find((a) => a.status === '0')?.result).toBe('Contract source code already verified');
     expect((await waitForVerdict(apiUrl, receipt, apiKey)).result).toBe('Pass - Verified');
   });
 });

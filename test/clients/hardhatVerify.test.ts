@@ -192,10 +192,13 @@ describe("Hardhat verify v2's Etherscan client", () => {
   });
 
   it("two submissions at once by one key: one passes, the plugin shows the other's refusal naming the first receipt", async () => {
-    const address = await deploy();
+    // A Greeter of its own: its compilation is not known, so the first job is still compiling when the second arrives.
+    const own = hardhatInput({ 'contracts/Greeter.sol': `${GREETER}// edition ${Date.now()}\n`, 'contracts/Owned.sol': OWNED });
+    const built = await build('0.8.28', own, 'contracts/Greeter.sol', 'Greeter');
+    const { address } = await deployContract(built.abi, built.bytecode, ['hello', 7n], ACCOUNT);
     const settled = await Promise.allSettled([
-      etherscan.verify(address, JSON.stringify(minimalInput), FQN, COMPILER, args),
-      etherscan.verify(address, JSON.stringify(minimalInput), FQN, COMPILER, args),
+      etherscan.verify(address, JSON.stringify(own), FQN, COMPILER, args),
+      etherscan.verify(address, JSON.stringify(own), FQN, COMPILER, args),
     ]);
     const accepted = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as Error] : []));

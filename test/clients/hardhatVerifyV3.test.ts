@@ -355,12 +355,14 @@ describe("Hardhat verify v3's Etherscan client (@nomicfoundation/hardhat-verify 
   });
 
   it("two submissions at once by one key: one passes, the plugin shows the other's refusal naming the first receipt", async () => {
-    const address = await deploy('twice', 2n);
+    // An edition of its own: its compilation is not known yet, so the first job is still compiling when the second arrives.
+    const own = await deployEdition('twice', 2n);
+    const address = own.address;
     const mark = proxy.requests.length;
     const submit = () =>
       etherscan.verify({
         contractAddress: address,
-        compilerInput: minimal,
+        compilerInput: own.minimal,
         contractName: FQN,
         compilerVersion: COMPILER,
         constructorArguments: encodeArgs('twice', 2n),
