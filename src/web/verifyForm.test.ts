@@ -45,6 +45,41 @@ describe('readVerifyForm', () => {
     expect(read.params).toMatchObject({ contractname: 'A', codeformat: 'solidity-single-file', constructorArguements: `${'0'.repeat(63)}5` });
   });
 
+  const VYPER = '# pragma version 0.4.3\nx: public(uint256)\n\n@deploy\ndef __init__(v: uint256):\n    self.x = v\n';
+
+  it('a Vyper file: sent as vyper-single-file, named after the uploaded file', () => {
+    const read = readVerifyForm([
+      ...base.filter((e) => e.name !== 'compiler'),
+      { name: 'compiler', value: 'vyper:0.4.3' },
+      { name: 'format', value: 'single' },
+      { name: 'sourcefile', file: { filename: 'contracts/Store.vy', text: VYPER } },
+    ]);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.params).toMatchObject({ codeformat: 'vyper-single-file', contractname: 'Store', compilerversion: 'vyper:0.4.3', sourceCode: VYPER });
+  });
+
+  it('a Vyper source with a solc version: the compiler field says to choose a Vyper compiler', () => {
+    const read = readVerifyForm([...base, { name: 'format', value: 'single' }, { name: 'source', value: VYPER }, { name: 'contractname', value: 'Store' }]);
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.errors.compiler).toBe('This is a Vyper source: choose a Vyper compiler (vyper:0.4.3)');
+  });
+
+  it("Vyper's standard JSON input: sent as vyper-json as given; its one .vy file is the contract", () => {
+    const json = JSON.stringify({ language: 'Vyper', sources: { 'src/Store.vy': { content: VYPER } }, settings: { outputSelection: { '*': ['*'] } } });
+    const read = readVerifyForm([
+      ...base.filter((e) => e.name !== 'compiler'),
+      { name: 'compiler', value: 'vyper:0.4.3' },
+      { name: 'format', value: 'json' },
+      { name: 'standardjson', value: json },
+    ]);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.params).toMatchObject({ codeformat: 'vyper-json', contractname: 'src/Store.vy:Store', sourceCode: json });
+    expect(read.contracts).toEqual(['src/Store.vy:Store']);
+  });
+
   it('several files: imports resolved among them, a bare name qualified with its file', () => {
     const read = readVerifyForm([
       ...base,

@@ -15,7 +15,7 @@ import { spdxLicense } from '../core/licenseFromSource.js';
 import type { SolcInput } from '../core/solcInput.js';
 import { solidityOutline } from '../core/solidityOutline.js';
 import { errorSentence } from '../texts/index.js';
-import { readBuildFile } from '../verify/index.js';
+import { looksLikeVyperSource, readBuildFile } from '../verify/index.js';
 
 export type SourceFormat = 'single' | 'files' | 'json';
 export const SOURCE_FORMATS: readonly SourceFormat[] = ['single', 'files', 'json'];
@@ -257,12 +257,41 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
   if (values.format === 'single') {
     const upload = files(entries, 'sourcefile')[0];
     if (upload) values.source = upload.text;
-    if (!values.source.trim()) errors.source = 'Paste the Solidity source, or choose a .sol file';
-    contracts = declaredContracts({ 'source.sol': values.source }, false);
-    params['codeformat'] = 'solidity-single-file';
+    if (!values.source.trim()) errors.source = 'Paste the Solidity or Vyper source, or choose a .sol or .vy file';
     params['sourceCode'] = values.source;
-    if (!contractName && contracts.length === 1) contractName = contracts[0]!;
     sourceLicense = spdxLicense(values.source);
+    if (isVyperChoice(values.compiler, upload?.filename, values.source)) {
+      // One Vyper file: its contract is the file, named by the file's name without .vy.
+      params['codeformat'] = 'vyper-single-file';
+      const stem = upload ? vyperStem(upload.filename) : '';
+      if (!contractName && stem) contractName = stem;
+      if (!values.compiler.startsWith('vyper:') && !errors.source && values.compiler) {
+        errors.compiler = 'This is a Vyper source: choose a Vyper compiler (vyper:0.4.3)';
+      }
+    } else {
+      contracts = declaredContracts({ 'source.sol': values.source }, false);
+      params['codeformat'] = 'solidity-single-file';
+      if (!contractName && contracts.length === 1) contractName = contracts[0]!;
+    }
+  } else if (values.format === 'json' && isVyperJsonText(jsonTextOf(entries, values))) {
+    // Vyper's standard JSON input: passed on as it is; its contracts are its .vy files.
+    const jsonText = jsonTextOf(entries, values);
+    values.standardJson = jsonText.length <= MAX_KEPT_CHARS ? jsonText : '';
+    const paths = vyperJsonPaths(jsonText);
+    contracts = paths.filter((p) => p.endsWith('.vy')).map((p) => `${p}:${vyperStem(p)}`);
+    if (contractName && !contractName.includes(':')) {
+      const matches = contracts.filter((c) => c.endsWith(`:${contractName}`));
+      if (matches.length === 1) contractName = matches[0]!;
+      else
+        errors.contractName = matches.length
+          ? `Several files are named ${contractName}: choose one of ${matches.join(', ')}`
+          : `No file ${contractName}.vy among the sources`;
+    }
+    if (!contractName && contracts.length === 1) contractName = contracts[0]!;
+    if (values.compiler && !values.compiler.startsWith('vyper:'))
+      errors.compiler = "This is Vyper's standard JSON input: choose a Vyper compiler (vyper:0.4.3)";
+    params['codeformat'] = 'vyper-json';
+    params['sourceCode'] = jsonText;
   } else {
     let input: SolcInput | null = null;
     if (values.format === 'files') {
@@ -281,8 +310,7 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
         input = { language: 'Solidity', sources: Object.fromEntries(Object.entries(read.sources).map(([p, t]) => [p, { content: t }])), settings };
       }
     } else {
-      const upload = files(entries, 'jsonfile')[0];
-      const jsonText = upload ? upload.text : values.standardJson;
+      const jsonText = jsonTextOf(entries, values);
       // An uploaded file is kept in the text field: a form sent back after a refusal still has it.
       values.standardJson = jsonText.length <= MAX_KEPT_CHARS ? jsonText : '';
       if (!jsonText.trim()) errors.standardJson = 'Paste the standard JSON input, or choose a build-info or standard JSON file';
@@ -324,6 +352,41 @@ export function readVerifyForm(entries: FormEntry[]): ReadForm {
   params['contractname'] = contractName;
   if (Object.keys(errors).length) return { ok: false, values, errors, contracts, sourceLicense };
   return { ok: true, values, params, contracts, sourceLicense };
+}
+
+/** The standard JSON input sent: the uploaded file, else the pasted text. */
+function jsonTextOf(entries: FormEntry[], values: VerifyFormValues): string {
+  const upload = files(entries, 'jsonfile')[0];
+  return upload ? upload.text : values.standardJson;
+}
+
+/** Whether a standard JSON text is Vyper's (`"language": "Vyper"`), read only as far as that. */
+function isVyperJsonText(text: string): boolean {
+  if (!/"language"\s*:\s*"Vyper"/.test(text.slice(0, 200_000))) return false;
+  try {
+    const value = JSON.parse(text) as { language?: unknown };
+    return value !== null && typeof value === 'object' && value.language === 'Vyper';
+  } catch {
+    return false;
+  }
+}
+
+/** The source paths of a Vyper standard JSON input (checked to parse by isVyperJsonText). */
+function vyperJsonPaths(text: string): string[] {
+  const sources = (JSON.parse(text) as { sources?: unknown }).sources;
+  return sources && typeof sources === 'object' ? Object.keys(sources).slice(0, MAX_OFFERED_CONTRACTS) : [];
+}
+
+/** A Vyper file's contract name: its file name without the folder and `.vy`. */
+function vyperStem(path: string): string {
+  return posix.basename(path.replace(/\\/g, '/')).replace(/\.vyi?$/, '');
+}
+
+/** A single file is Vyper when a Vyper compiler is chosen, the upload is a .vy file, or nothing is chosen and the text reads as Vyper. */
+function isVyperChoice(compiler: string, filename: string | undefined, source: string): boolean {
+  if (compiler.startsWith('vyper:')) return true;
+  if (filename?.endsWith('.vy')) return true;
+  return looksLikeVyperSource(source);
 }
 
 /**

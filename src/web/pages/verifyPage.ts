@@ -104,8 +104,8 @@ ${(['single', 'files', 'json'] as const).map(
 </fieldset>
 <section class="format-panel" data-format="single">
 <h2>Single file</h2>
-${row(html`<label for="source">Solidity source (paste)</label>`, html`<textarea id="source" name="source" rows="14" spellcheck="false"${invalid(data, 'source')}>${v.source}</textarea>`, html``)}
-${row(html`<label for="sourcefile">…or upload a .sol file</label>`, html`<input type="file" id="sourcefile" name="sourcefile" accept=".sol,text/plain">`, fieldError(data, 'source'), 'An uploaded file takes the place of the pasted text.')}
+${row(html`<label for="source">Solidity or Vyper source (paste)</label>`, html`<textarea id="source" name="source" rows="14" spellcheck="false"${invalid(data, 'source')}>${v.source}</textarea>`, html``)}
+${row(html`<label for="sourcefile">…or upload a .sol or .vy file</label>`, html`<input type="file" id="sourcefile" name="sourcefile" accept=".sol,.vy,text/plain">`, fieldError(data, 'source'), 'An uploaded file takes the place of the pasted text. A Vyper file is compiled with a Vyper compiler (vyper:0.4.3); its contract name is the file name without .vy.')}
 </section>
 <section class="format-panel" data-format="files">
 <h2>Several files</h2>
@@ -116,7 +116,7 @@ ${row(html`<label for="sourcefolder">…or a whole folder</label>`, html`<input 
 <section class="format-panel" data-format="json">
 <h2>Standard JSON input</h2>
 ${row(html`<label for="standardjson">Standard JSON input (paste)</label>`, html`<textarea id="standardjson" name="standardjson" rows="8" spellcheck="false"${invalid(data, 'standardJson')}>${v.standardJson}</textarea>`, html``)}
-${row(html`<label for="jsonfile">…or upload a file</label>`, html`<input type="file" id="jsonfile" name="jsonfile" accept=".json,application/json">`, fieldError(data, 'standardJson'), 'A standard JSON input, a Hardhat or Foundry build-info file (artifacts/build-info/*.json, out/build-info/*.json), or the output of forge verify-contract --show-standard-json-input. Its settings are used; the optimizer fields below are ignored.')}
+${row(html`<label for="jsonfile">…or upload a file</label>`, html`<input type="file" id="jsonfile" name="jsonfile" accept=".json,application/json">`, fieldError(data, 'standardJson'), 'A standard JSON input (Solidity\'s, or Vyper\'s with "language": "Vyper"), a Hardhat or Foundry build-info file (artifacts/build-info/*.json, out/build-info/*.json), or the output of forge verify-contract --show-standard-json-input. Its settings are used; the optimizer fields below are ignored.')}
 </section>
 <h2>Compiler and settings</h2>
 <div class="grid">
@@ -125,7 +125,7 @@ ${row(
   html`<input type="text" id="compiler" name="compiler" list="compiler-list" value="${v.compiler}" placeholder="v0.8.28+commit.7893614a" autocomplete="off" spellcheck="false"${invalid(data, 'compiler')}>
 <datalist id="compiler-list">${data.compilers.map((c) => html`<option value="${c}"></option>`)}</datalist>`,
   fieldError(data, 'compiler'),
-  'Type to search; newest releases first. A build-info file fills it in.',
+  'Type to search; newest releases first, solc then Vyper (vyper:0.4.3). A build-info file fills it in.',
 )}
 ${row(
   html`<label for="evmversion">EVM version</label>`,

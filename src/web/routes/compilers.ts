@@ -7,7 +7,11 @@ import type { WebRuntime } from './runtime.js';
 
 /** Long versions of the releases (no nightlies), newest first: what the form and the list filter offer. */
 export async function compilerChoices(ctx: WebContext): Promise<string[]> {
-  return (await ctx.compilers.list()).builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+  const listing = await ctx.compilers.list();
+  const solc = listing.builds.flatMap((b) => (!b.nightly && b.compilerVersion ? [b.compilerVersion] : []));
+  // Vyper releases the service can compile with (installed, cached or offered for download), after solc's.
+  const vyper = (listing.vyper?.builds ?? []).flatMap((b) => (!b.prerelease && b.sources.length > 0 ? [b.compilerVersion] : []));
+  return [...solc, ...vyper];
 }
 
 /** `/compilers` and `/compilers.json`: the compilers the service can use. */
