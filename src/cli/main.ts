@@ -19,6 +19,8 @@ commands:
   keys list                     every key, its last use and today's counts
   keys revoke KEY_ID            revoke a key
   store stats                   verified contracts, distinct compilations and sources, bytes on disk
+  store layouts                 compile again the compilations of contracts verified before storage
+                                layouts were kept, and keep each layout the same code comes with
   publish --url URL --key KEY [--deployment RECORD] [--project DIR]
                                 verify a deployment made without --verify: send the project's
                                 build-info files (Foundry or Hardhat) through verifybuild and print

@@ -10,6 +10,6 @@ export function missingLayoutText(missing: MissingLayout): string {
     case 'compiler_too_old':
       return `not available: solc before ${missing.since}`;
     case 'not_kept':
-      return 'not kept: verified before storage layouts were kept';
+      return 'not kept: verified before storage layouts were kept (an operator can add it with solproof store layouts)';
   }
 }

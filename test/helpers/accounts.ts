@@ -79,6 +79,7 @@ const DEPLOYERS = [
   'api/vyperApi',
   'clients/foundryVyper',
   'web/vyperForm',
+  'cli/storeLayouts',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -145,7 +145,7 @@ describeOnDialects('a store written by the previous release', (dialect) => {
     expect(await sourcify.json()).toMatchObject({ storageLayout: null, transientStorageLayout: null });
     const json = await fetch(`${service.baseUrl}/address/${address}/storage-layout.json`);
     expect(json.status).toBe(200);
-    const note = 'not kept: verified before storage layouts were kept';
+    const note = 'not kept: verified before storage layouts were kept (an operator can add it with solproof store layouts)';
     expect(await json.json()).toMatchObject({ storageLayout: null, notes: { storageLayout: note, transientStorageLayout: note } });
   });
 });
