@@ -142,6 +142,8 @@ describe.skipIf(!ready)("Vyper through Sourcify's v2 API", () => {
     // Vyper's layouts are not kept: null, as Sourcify answers for a contract without one.
     expect(c.storageLayout).toBeNull();
     expect(c.transientStorageLayout).toBeNull();
+    // Vyper writes no metadata.json, and its docs are not kept.
+    expect([c.metadata, c.userdoc, c.devdoc]).toEqual([null, null, null]);
     expect(c.signatures.function.map((f: { signature: string }) => f.signature).sort()).toEqual(['CAP()', 'KEEPER()', 'reading()', 'tick(uint256)']);
 
     const onchain = await devnetClients(ACCOUNT).publicClient.getCode({ address: meter043.address });
