@@ -7,6 +7,7 @@
  */
 import { withoutV } from '../core/compilerVersion.js';
 import { keccakOfText } from '../core/keccak.js';
+import { parseVyperVersion } from '../core/vyperVersion.js';
 import { SOURCIFY_TEXT } from '../texts/index.js';
 import {
   publishedInput,
@@ -148,7 +149,9 @@ async function contractParts(s: Services, contract: VerifiedContract, selection:
   const parts: Record<string, unknown> = {};
   const abi = (parseJson(contract.abi) as unknown[] | null) ?? [];
   const metadata = parseJson(contract.metadata) as { output?: { userdoc?: unknown; devdoc?: unknown } } | null;
-  const shortVersion = withoutV(contract.compilerVersion);
+  const vyper = contract.language === 'Vyper';
+  // Sourcify's long version without the v, a Vyper one too (`0.4.3+commit.bff19ea2`, kept as `vyper:0.4.3+commit.bff19ea2`).
+  const longVersion = vyper ? (parseVyperVersion(contract.compilerVersion)?.long ?? contract.compilerVersion) : withoutV(contract.compilerVersion);
   parts.abi = abi;
   parts.metadata = metadata;
   parts.userdoc = metadata?.output?.userdoc ?? null;
@@ -168,8 +171,8 @@ async function contractParts(s: Services, contract: VerifiedContract, selection:
   parts.sources = published.sources;
   parts.compilation = {
     language: contract.language,
-    compiler: 'solc',
-    compilerVersion: shortVersion,
+    compiler: vyper ? 'vyper' : 'solc',
+    compilerVersion: longVersion,
     compilerSettings: contract.settings,
     name: contract.contractName,
     fullyQualifiedName: `${contract.sourcePath}:${contract.contractName}`,

@@ -1,18 +1,24 @@
 /**
  * Reads a Sourcify verification request (`stdJsonInput`, `compilerVersion`,
  * `contractIdentifier`, optional `creationTransactionHash`) into the service's own submission:
- * a standard JSON submission, verified by the same job as one sent through `/api`. The
+ * a standard JSON submission, Solidity's or Vyper's (`"language": "Vyper"`, read by the same
+ * use case as `/api`'s vyper-json), verified by the same job as one sent through `/api`. The
  * constructor arguments are not sent: the job reads them from the creation it finds.
  */
 import { compareVersions, readSubmittedVersion } from '../core/compilerVersion.js';
 import { isSolproofError } from '../core/errors.js';
 import { isRecord } from '../core/json.js';
 import type { ReleaseLookup } from '../core/solcReleases.js';
-import type { Address, StandardJsonSubmission } from '../core/types.js';
+import type { Address, AnySourceSubmission, StandardJsonSubmission } from '../core/types.js';
 import { errorSentence, SOURCIFY_TEXT, sourcifyVersionProblem } from '../texts/index.js';
+import { readVyperJsonSubmission, type VyperField } from '../useCases/index.js';
 import { buildSolcInput, checkStandardJsonInput } from '../verify/index.js';
 
-export type ReadSubmission = { ok: true; submission: StandardJsonSubmission } | { ok: false; message: string };
+export type ReadSubmission = { ok: true; submission: AnySourceSubmission } | { ok: false; message: string };
+
+/** Sourcify's name of each field of a Vyper submission (a problem of the whole submission is the input's). */
+const vyperField = (field: VyperField): string =>
+  field === 'contract' ? 'contractIdentifier' : field === 'compilerVersion' ? 'compilerVersion' : 'stdJsonInput';
 
 const refuse = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
@@ -31,6 +37,13 @@ export function readSourcifySubmission(body: unknown, address: Address, releases
   const colon = identifier.lastIndexOf(':');
   if (identifier.length > 1024 || colon <= 0 || colon === identifier.length - 1) {
     return refuse(SOURCIFY_TEXT.invalidField('contractIdentifier', 'expected path:Name, e.g. contracts/Token.sol:Token'));
+  }
+  if (stdJsonInput.language === 'Vyper') {
+    const read = readVyperJsonSubmission(
+      { address, contractName: identifier, compilerVersion: compilerVersion.trim(), input: stdJsonInput, constructorArguments: '', licenseType: 0 },
+      releases,
+    );
+    return read.ok ? { ok: true, submission: read.value } : refuse(SOURCIFY_TEXT.invalidField(vyperField(read.problem.field), read.problem.problem));
   }
   const version = readSubmittedVersion(compilerVersion.trim(), releases);
   if (!version.ok) return refuse(SOURCIFY_TEXT.invalidField('compilerVersion', sourcifyVersionProblem(version.error)));

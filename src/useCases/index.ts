@@ -53,3 +53,4 @@ export { type Submitter, submitterId } from './submitter.js';
 export { type Submitted, submitBuild, submitProxy, submitSource } from './submitVerification.js';
 export { VerdictWaits } from './verdictWaits.js';
 export { type SimilarMatch, verifySimilar } from './verifySimilar.js';
+export { readVyperJsonSubmission, type VyperField, type VyperJsonRequest, type VyperProblem } from './vyperSubmissionFields.js';

@@ -4,7 +4,8 @@
  * with `forge create`, and `forge verify-contract` sends it as Etherscan's `vyper-json`. A
  * recording proxy in front of the service pins what forge sends. Offline, forge still looks for
  * a solc of the Vyper release's number in `$HOME/.svm` before it verifies: an empty stand-in
- * (never run) and the directory named with the long version keep it from asking solc-bin.
+ * (never run) and the directory named with the long version keep it from asking solc-bin. The
+ * second contract, verified with `--verifier sourcify`, goes through Sourcify's v2 API.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { type RecordingProxy, startRecordingProxy } from './recordingProxy.js';
 const ACCOUNT = deployerAccount('clients/foundryVyper');
 const PRIVATE_KEY = devnetAccounts(DEVNET_ACCOUNTS)[ACCOUNT]!.privateKey;
 const RPC_URL = inject('rpcUrl');
-const { apiUrl, apiKey } = sharedService();
+const { apiUrl, apiKey, baseUrl } = sharedService();
 const ready = vyperAvailable();
 
 const require = createRequire(import.meta.url);
@@ -45,6 +46,23 @@ def raise_cap(by: uint256):
     self.cap += by
 `;
 
+/** Another contract (no copy of the vault's code), verified through Sourcify's API. */
+const GAUGE = `# pragma version ~=0.4.3
+# SPDX-License-Identifier: MIT
+KEEPER: public(immutable(address))
+level: public(uint256)
+
+@deploy
+def __init__(level: uint256):
+    KEEPER = msg.sender
+    self.level = level
+
+@external
+def lower(by: uint256):
+    assert msg.sender == KEEPER
+    self.level -= by
+`;
+
 interface Run {
   code: number | null;
   stdout: string;
@@ -56,15 +74,22 @@ describe.skipIf(!ready)('forge verify-contract with a Vyper contract', () => {
   let home: string;
   let project: string;
   let proxy: RecordingProxy;
+  /** A project without an [etherscan] entry (forge would use Etherscan's verifier with one), behind a proxy in front of /sourcify. */
+  let sourcifyProject: string;
+  let sourcifyProxy: RecordingProxy;
 
   function forge(...args: string[]): Promise<Run> {
+    return forgeIn(project, ...args);
+  }
+
+  function forgeIn(cwd: string, ...args: string[]): Promise<Run> {
     const env = cleanEnv();
     for (const k of Object.keys(env)) if (/^(FOUNDRY_|DAPP_|ETHERSCAN_|VERIFIER_|EXPLORER_|ETH_RPC_URL$|CHAIN$|XDG_)/.test(k)) delete env[k];
     return new Promise((resolve) => {
       execFile(
         FORGE,
         args,
-        { cwd: project, env: { ...env, HOME: home, SOLPROOF_API_KEY: apiKey, NO_COLOR: '1' }, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 },
+        { cwd, env: { ...env, HOME: home, SOLPROOF_API_KEY: apiKey, NO_COLOR: '1' }, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
           resolve({ code, stdout, transcript: `$ forge ${args.join(' ')}\n(exit ${code})\n--- stdout\n${stdout}--- stderr\n${stderr}` });
@@ -103,10 +128,31 @@ describe.skipIf(!ready)('forge verify-contract with a Vyper contract', () => {
     );
     const build = await forge('build');
     expect(build.code, build.transcript).toBe(0);
+
+    sourcifyProxy = await startRecordingProxy(`${baseUrl}/sourcify/`);
+    sourcifyProject = join(root, 'sourcify-project');
+    mkdirSync(join(sourcifyProject, 'src'), { recursive: true });
+    writeFileSync(join(sourcifyProject, 'src', 'Gauge.vy'), GAUGE);
+    writeFileSync(
+      join(sourcifyProject, 'foundry.toml'),
+      [
+        '[profile.default]',
+        'src = "src"',
+        'out = "out"',
+        'libs = []',
+        '',
+        '[profile.default.vyper]',
+        `path = "${join(VYPER_DIR, '0.4.3', 'bin', 'vyper')}"`,
+        '',
+      ].join('\n'),
+    );
+    const built = await forgeIn(sourcifyProject, 'build');
+    expect(built.code, built.transcript).toBe(0);
   }, 120_000);
 
   afterAll(async () => {
     await proxy?.close();
+    await sourcifyProxy?.close();
   });
 
   it('forge create, then verify-contract: sent as vyper-json with vyper:0.4.3 and path:Name, verified', async () => {
@@ -138,5 +184,47 @@ describe.skipIf(!ready)('forge verify-contract with a Vyper contract', () => {
 
     const record = (await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address: address!, apikey: apiKey })).result[0];
     expect(record).toMatchObject({ ContractName: 'Vault', CompilerVersion: 'vyper:0.4.3+commit.bff19ea2', CompilerType: 'vyper', MatchKind: 'full' });
+  });
+
+  it('forge verify-contract --verifier sourcify: Vyper standard JSON through Sourcify v2, an exact match', async () => {
+    const created = await forgeIn(
+      sourcifyProject,
+      'create',
+      'src/Gauge.vy:Gauge',
+      '--rpc-url',
+      RPC_URL,
+      '--private-key',
+      PRIVATE_KEY,
+      '--broadcast',
+      '--constructor-args',
+      '90',
+    );
+    expect(created.code, created.transcript).toBe(0);
+    const address = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(created.stdout)?.[1]?.toLowerCase();
+    expect(address, created.transcript).toBeDefined();
+
+    const flags = ['--chain', '31337', '--verifier', 'sourcify', '--verifier-url', sourcifyProxy.apiUrl];
+    const submit = await forgeIn(sourcifyProject, 'verify-contract', address!, 'src/Gauge.vy:Gauge', ...flags);
+    const post = sourcifyProxy.requests.find((r) => r.method === 'POST');
+    const sentBody = JSON.stringify(post?.json ?? null).slice(0, 2000);
+    expect(submit.code, `${submit.transcript}\n${sentBody}\n${JSON.stringify(post?.answer ?? null)}`).toBe(0);
+    const id = /Verification Job ID: `([a-z0-9]{50})`/.exec(submit.stdout)?.[1];
+    expect(id, submit.transcript).toBeDefined();
+    const check = await forgeIn(sourcifyProject, 'verify-check', id!, ...flags, '--retries', '60', '--delay', '1');
+    expect(check.code, check.transcript).toBe(0);
+    expect(check.stdout, check.transcript).toContain('Status: `exact_match`');
+
+    // What forge sent: Vyper's standard JSON input keyed by absolute paths, the release without
+    // its commit (its one commit is used), the identifier relative to the project.
+    expect(post!.json, sentBody).toMatchObject({
+      stdJsonInput: { language: 'Vyper', sources: { [join(sourcifyProject, 'src', 'Gauge.vy')]: { content: GAUGE } } },
+      compilerVersion: '0.4.3',
+      contractIdentifier: 'src/Gauge.vy:Gauge',
+    });
+    const contract = await fetch(`${baseUrl}/sourcify/v2/contract/31337/${address}?fields=compilation`);
+    expect(await contract.json()).toMatchObject({
+      match: 'exact_match',
+      compilation: { language: 'Vyper', compiler: 'vyper', compilerVersion: '0.4.3+commit.bff19ea2', name: 'Gauge' },
+    });
   });
 });

@@ -80,6 +80,7 @@ const DEPLOYERS = [
   'clients/foundryVyper',
   'web/vyperForm',
   'cli/storeLayouts',
+  'sourcify/sourcifyVyper',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
