@@ -108,10 +108,10 @@ export function parseSourceSubmission(params: SubmissionFields, releases?: Relea
     if (namesVyper(versionGiven)) return parseVyperSubmission(params, 'vyper-single-file', releases);
     return err(errorSentence(new SolproofError('invalid_input', { problem: 'vyper_source_as_solidity', compilerVersion: versionGiven.slice(0, 80) })));
   }
+  // Vyper's JSON input under Solidity's code format (hardhat-verify sends every input so): it is
+  // vyper-json, whatever the version's spelling; a solc version for it is refused there, saying so.
+  if (codeFormat === 'solidity-standard-json-input' && /"language"\s*:\s*"Vyper"/.test(sourceCode)) return parseVyperSubmission(params, 'vyper-json', releases);
   if (namesVyper(versionGiven)) {
-    // Vyper's JSON input under Solidity's code format, named with a Vyper compiler: it is vyper-json.
-    if (codeFormat === 'solidity-standard-json-input' && /"language"\s*:\s*"Vyper"/.test(sourceCode))
-      return parseVyperSubmission(params, 'vyper-json', releases);
     return err(errorSentence(new SolproofError('invalid_input', { problem: 'vyper_version_for_solidity', compilerVersion: versionGiven.slice(0, 80) })));
   }
   return parseSoliditySubmission(params, codeFormat, sourceCode, releases);

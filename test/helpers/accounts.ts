@@ -81,6 +81,7 @@ const DEPLOYERS = [
   'web/vyperForm',
   'cli/storeLayouts',
   'sourcify/sourcifyVyper',
+  'clients/hardhatVyper',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

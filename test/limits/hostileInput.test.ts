@@ -128,7 +128,7 @@ describe('verifysourcecode: hostile fields are refused at submission, naming the
     [
       'another language',
       std({ ...good, language: 'Vyper' }),
-      'Invalid parameter codeformat: a solidity-standard-json-input must have "language": "Solidity" (got "Vyper"): send Vyper\'s input as vyper-json with a Vyper compiler version (vyper:0.4.3)',
+      'Invalid parameter compilerversion: v0.8.28+commit.7893614a is a solc version, and these are Vyper sources: name a Vyper compiler (vyper:0.4.3, as Etherscan spells it)',
     ],
     [
       'a contract file outside sources',
