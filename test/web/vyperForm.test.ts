@@ -2,7 +2,8 @@
  * Vyper through the Verify & Publish form, sent as a browser without scripts sends it (a plain
  * multipart POST): a .vy file uploaded with a Vyper compiler chosen, and Vyper's standard JSON
  * input pasted. Each contract is compiled by the real Vyper compiler, deployed on anvil, and
- * verified through the form; the receipt's verdict and the published record are read back.
+ * verified through the form; the receipt's verdict and the published record are read back, and
+ * the contract page shows the source highlighted as Vyper and reads the contract from its ABI.
  */
 import { encodeAbiParameters } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,18 @@ describe.skipIf(!vyperAvailable())('Vyper through the Verify & Publish form', ()
     const record = (await apiGet(apiUrl, { module: 'contract', action: 'getsourcecode', address, apikey: apiKey })).result[0] as Record<string, string>;
     expect(record).toMatchObject({ SourceCode: source, ContractName: 'Store', ConstructorArguments: ARGS, LicenseType: 'MIT' });
     expect(record.CompilerVersion).toMatch(/^vyper:0\.4\.3\+commit\.[0-9a-f]+$/);
+
+    // The contract page highlights it as Vyper, and Read Contract calls it from its ABI.
+    const page = await (await fetch(`${baseUrl}/address/${address}`)).text();
+    expect(page).toContain('class="language-vyper"');
+    expect(page).toContain('<span class="token decorator function">@deploy</span>');
+    expect(page).toContain('data-signature="stored()"');
+    const read = await fetch(`${baseUrl}/address/${address}/read`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ function: 'stored' }),
+    });
+    expect(await read.json()).toEqual({ function: 'stored()', outputs: [{ name: '', type: 'uint256', value: '5' }] });
   });
 
   it("Vyper's standard JSON input pasted: its one .vy file is taken as the contract, a full match", async () => {

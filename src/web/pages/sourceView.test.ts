@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightSolidityLines } from '../solidityHighlight.js';
+import { highlightSolidityLines } from '../sourceHighlight.js';
 import { LINE_MAX_CHARS, PAGE_LINES, prepareSources, prepareSourcesNow, sourceView } from './sourceView.js';
 
 const lineIds = (page: string): number[] => [...page.matchAll(/<span class="line" id="f1-L(\d+)">/g)].map((m) => Number(m[1]));

@@ -14,7 +14,7 @@
  */
 import type { Transformation, TransformationValues } from '../../verify/index.js';
 import { escapeHtml, Html, html } from '../html.js';
-import { highlightedLines, MAX_HIGHLIGHT_BYTES } from '../solidityHighlight.js';
+import { highlightedLines, languageOfPath, MAX_HIGHLIGHT_BYTES } from '../sourceHighlight.js';
 
 /** Up to this many files and bytes (and PAGE_LINES lines), every file is on the page; beyond, one at a time. */
 export const ALL_FILES_MAX = 30;
@@ -154,6 +154,7 @@ function* showFile(file: SourceFile, index: number, from: number): Generator<voi
   }
   const { starts } = found;
   const highlight = content.length <= MAX_HIGHLIGHT_BYTES;
+  const language = languageOfPath(file.path);
   const lines: Html[] = [];
   const comment = { inComment: false };
   let scanned = 0;
@@ -164,10 +165,13 @@ function* showFile(file: SourceFile, index: number, from: number): Generator<voi
     const { text, cut } = linesText(content, starts, a, b, found.end);
     let slice: Html[];
     if (highlight) {
-      // A slice that starts inside a block comment is highlighted as one.
-      yield* openComment(content, scanned, starts[a]!, comment);
-      scanned = starts[a]!;
-      slice = comment.inComment ? highlightedLines(`/*\n${text}`).slice(1) : highlightedLines(text);
+      if (language === 'vyper') slice = highlightedLines(text, 'vyper');
+      else {
+        // A slice that starts inside a block comment is highlighted as one.
+        yield* openComment(content, scanned, starts[a]!, comment);
+        scanned = starts[a]!;
+        slice = comment.inComment ? highlightedLines(`/*\n${text}`).slice(1) : highlightedLines(text);
+      }
     } else slice = text.split('\n').map((line) => new Html(escapeHtml(line)));
     for (const [k, lost] of cut) {
       const at = k - a;
@@ -277,7 +281,7 @@ function fileBlock(address: string, file: ShownFile, count: number, folded: 'ope
 ${head}`
       : html`<details class="file" id="${id}"${folded === 'open' ? html` open` : ''}><summary>${head}</summary>`
   }
-${parts}<pre class="source numbered"><code id="${id}-code" class="language-solidity">${lines}</code></pre>${parts}
+${parts}<pre class="source numbered"><code id="${id}-code" class="language-${languageOfPath(file.path)}">${lines}</code></pre>${parts}
 ${folded === 'plain' ? html`</div>` : html`</details>`}`;
 }
 
