@@ -1,0 +1,104 @@
+/**
+ * The types a storage read needs from Solidity sources, read without compiling: enums (to
+ * name a value), structs marked `@custom:storage-location erc7201:<id>` (ERC-7201 namespaces,
+ * which solc's storage layout does not list), the structs and user-defined value types their
+ * members use, and the names of contracts and interfaces (stored as addresses).
+ *
+ * Comments and strings are blanked in one pass (as solc's scanner skips them) before
+ * declarations are looked for, so a keyword inside either is not taken; what stands between
+ * braces is read with patterns that cannot backtrack over more than one declaration.
+ */
+
+export interface SourceStruct {
+  name: string;
+  /** Each member's type as written (`mapping(address => uint256)`, `uint64`) and name. */
+  members: { type: string; name: string }[];
+}
+
+export interface SourceTypes {
+  enums: Map<string, string[]>;
+  structs: Map<string, SourceStruct>;
+  /** User-defined value types and the elementary type under each. */
+  valueTypes: Map<string, string>;
+  /** Contracts, interfaces and libraries by name. */
+  contracts: Set<string>;
+  /** The structs an ERC-7201 annotation marks, with their namespace ids, in the sources' order. */
+  namespaces: { id: string; struct: string }[];
+}
+
+const MARKER = '@custom:storage-location';
+/** At most this many characters of sources are read (beyond, the rest is not looked at). */
+const MAX_SOURCE_CHARS = 4_000_000;
+
+/** The code of a source with comments and strings turned to spaces, and the comments' texts with their end offsets. */
+function blank(text: string): { code: string; comments: { text: string; end: number }[] } {
+  const out = text.split('');
+  const comments: { text: string; end: number }[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const next = text[i + 1];
+    if (c === '/' && (next === '/' || next === '*')) {
+      const block = next === '*';
+      const close = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i + 2);
+      const end = close < 0 ? text.length : block ? close + 2 : close;
+      if (text.slice(i, end).includes(MARKER)) comments.push({ text: text.slice(i, end), end });
+      for (let j = i; j < end; j++) if (out[j] !== '\n') out[j] = ' ';
+      i = end;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      const end = Math.min(j + 1, text.length);
+      for (let k = i; k < end; k++) if (out[k] !== '\n') out[k] = ' ';
+      i = end;
+      continue;
+    }
+    i++;
+  }
+  return { code: out.join(''), comments };
+}
+
+/** The declarations of `sources` a storage read uses. */
+export function sourceTypes(sources: readonly { content: string }[]): SourceTypes {
+  const found: SourceTypes = { enums: new Map(), structs: new Map(), valueTypes: new Map(), contracts: new Set(), namespaces: [] };
+  const ambiguousEnums = new Set<string>();
+  let budget = MAX_SOURCE_CHARS;
+  for (const source of sources) {
+    if (source.content.length > budget) break;
+    budget -= source.content.length;
+    const { code, comments } = blank(source.content);
+    for (const m of code.matchAll(/\benum\s+([A-Za-z_$][\w$]*)\s*\{([^{}]*)\}/g)) {
+      const names = m[2]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const known = found.enums.get(m[1]!);
+      if (known && known.join(',') !== names.join(',')) ambiguousEnums.add(m[1]!);
+      found.enums.set(m[1]!, names);
+    }
+    for (const m of code.matchAll(/\bstruct\s+([A-Za-z_$][\w$]*)\s*\{([^{}]*)\}/g)) {
+      const members = m[2]!
+        .split(';')
+        .map((s) => s.trim().replace(/\s+/g, ' '))
+        .filter(Boolean)
+        .map((member) => {
+          const at = /^(.*?)\s*\b([A-Za-z_$][\w$]*)$/.exec(member);
+          return at ? { type: at[1]!.trim(), name: at[2]! } : { type: member, name: '?' };
+        });
+      if (!found.structs.has(m[1]!)) found.structs.set(m[1]!, { name: m[1]!, members });
+    }
+    for (const m of code.matchAll(/\btype\s+([A-Za-z_$][\w$]*)\s+is\s+([A-Za-z_$][\w$]*)\s*;/g)) found.valueTypes.set(m[1]!, m[2]!);
+    for (const m of code.matchAll(/\b(?:contract|interface|library)\s+([A-Za-z_$][\w$]*)/g)) found.contracts.add(m[1]!);
+    for (const comment of comments) {
+      const id = /@custom:storage-location\s+erc7201:([^\s*]+)/.exec(comment.text)?.[1];
+      if (!id) continue;
+      // The struct the comment documents: the next declaration after it, with only blanks between.
+      const after = /^\s*struct\s+([A-Za-z_$][\w$]*)/.exec(code.slice(comment.end, comment.end + 4096));
+      if (after) found.namespaces.push({ id, struct: after[1]! });
+    }
+  }
+  for (const name of ambiguousEnums) found.enums.delete(name);
+  return found;
+}
