@@ -61,7 +61,7 @@ interface Plan {
 function planOf(contract: VerifiedContract, layouts: ContractLayouts): Plan {
   if (contract.language !== 'Solidity') return { layout: layouts.storageLayout.layout, namespaces: [], enums: new Map() };
   const types = sourceTypes(publishedFiles(contract));
-  return { layout: layouts.storageLayout.layout, namespaces: namespacedLayouts(types), enums: types.enums };
+  return { layout: layouts.storageLayout.layout, namespaces: namespacedLayouts(types, contract.contractName), enums: types.enums };
 }
 
 function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted: bigint[]): StorageSection {

@@ -31,19 +31,41 @@ class UnknownType extends Error {
   }
 }
 
-/** The namespaces the sources mark, each with its layout or the member type that stopped it. */
-export function namespacedLayouts(types: SourceTypes): NamespacedLayout[] {
+/**
+ * The contracts `name` inherits from, itself included, as the sources' headers say; null when
+ * the sources do not declare `name`.
+ */
+function inherited(types: SourceTypes, name: string): Set<string> | null {
+  if (!types.bases.has(name)) return null;
+  const seen = new Set<string>();
+  const pending = [name];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    pending.push(...(types.bases.get(next) ?? []));
+  }
+  return seen;
+}
+
+/**
+ * The namespaces the sources mark, each with its layout or the member type that stopped it.
+ * With `contractName`, only those of the contracts it inherits from (and those at file level).
+ */
+export function namespacedLayouts(types: SourceTypes, contractName?: string): NamespacedLayout[] {
   const seen = new Set<string>();
   const out: NamespacedLayout[] = [];
-  for (const { id, struct } of types.namespaces) {
+  const bases = contractName ? inherited(types, contractName) : null;
+  for (const { id, struct, container, members } of types.namespaces) {
     if (seen.has(id) || out.length >= MAX_NAMESPACES) continue;
+    if (bases && container !== null && !bases.has(container)) continue;
     seen.add(id);
     const slot = erc7201Slot(id);
     const table: Record<string, StorageLayoutType> = {};
     try {
-      const key = typeOf(struct, types, table, 0);
-      const members = table[key]!.members ?? [];
-      out.push({ id, struct, slot, layout: { storage: members, types: table }, unknownType: null });
+      // The annotated struct's own members (another struct of the same name elsewhere is not it).
+      const storage = layOut(members, types, table, 1);
+      out.push({ id, struct, slot, layout: { storage, types: table }, unknownType: null });
     } catch (e) {
       if (!(e instanceof UnknownType)) throw e;
       out.push({ id, struct, slot, layout: null, unknownType: e.type });

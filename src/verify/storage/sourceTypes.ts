@@ -22,8 +22,13 @@ export interface SourceTypes {
   valueTypes: Map<string, string>;
   /** Contracts, interfaces and libraries by name. */
   contracts: Set<string>;
-  /** The structs an ERC-7201 annotation marks, with their namespace ids, in the sources' order. */
-  namespaces: { id: string; struct: string }[];
+  /** Each contract's, interface's and library's direct bases, as its header names them. */
+  bases: Map<string, string[]>;
+  /**
+   * The structs an ERC-7201 annotation marks, in the sources' order: the namespace id, the
+   * struct, and the contract declaring it (null for a struct at file level).
+   */
+  namespaces: { id: string; struct: string; container: string | null; members: SourceStruct['members'] }[];
 }
 
 const MARKER = '@custom:storage-location';
@@ -62,7 +67,7 @@ function blank(text: string): { code: string; comments: { text: string; end: num
 
 /** The declarations of `sources` a storage read uses. */
 export function sourceTypes(sources: readonly { content: string }[]): SourceTypes {
-  const found: SourceTypes = { enums: new Map(), structs: new Map(), valueTypes: new Map(), contracts: new Set(), namespaces: [] };
+  const found: SourceTypes = { enums: new Map(), structs: new Map(), valueTypes: new Map(), contracts: new Set(), bases: new Map(), namespaces: [] };
   const ambiguousEnums = new Set<string>();
   let budget = MAX_SOURCE_CHARS;
   for (const source of sources) {
@@ -78,27 +83,86 @@ export function sourceTypes(sources: readonly { content: string }[]): SourceType
       if (known && known.join(',') !== names.join(',')) ambiguousEnums.add(m[1]!);
       found.enums.set(m[1]!, names);
     }
+    const structsAt = new Map<number, SourceStruct>();
     for (const m of code.matchAll(/\bstruct\s+([A-Za-z_$][\w$]*)\s*\{([^{}]*)\}/g)) {
-      const members = m[2]!
-        .split(';')
-        .map((s) => s.trim().replace(/\s+/g, ' '))
-        .filter(Boolean)
-        .map((member) => {
-          const at = /^(.*?)\s*\b([A-Za-z_$][\w$]*)$/.exec(member);
-          return at ? { type: at[1]!.trim(), name: at[2]! } : { type: member, name: '?' };
-        });
-      if (!found.structs.has(m[1]!)) found.structs.set(m[1]!, { name: m[1]!, members });
+      const struct = { name: m[1]!, members: structMembers(m[2]!) };
+      structsAt.set(m.index, struct);
+      if (!found.structs.has(m[1]!)) found.structs.set(m[1]!, struct);
     }
+    const declarations = topLevelDeclarations(code);
+    for (const d of declarations) if (!found.bases.has(d.name)) found.bases.set(d.name, d.bases);
     for (const m of code.matchAll(/\btype\s+([A-Za-z_$][\w$]*)\s+is\s+([A-Za-z_$][\w$]*)\s*;/g)) found.valueTypes.set(m[1]!, m[2]!);
     for (const m of code.matchAll(/\b(?:contract|interface|library)\s+([A-Za-z_$][\w$]*)/g)) found.contracts.add(m[1]!);
     for (const comment of comments) {
       const id = /@custom:storage-location\s+erc7201:([^\s*]+)/.exec(comment.text)?.[1];
       if (!id) continue;
       // The struct the comment documents: the next declaration after it, with only blanks between.
-      const after = /^\s*struct\s+([A-Za-z_$][\w$]*)/.exec(code.slice(comment.end, comment.end + 4096));
-      if (after) found.namespaces.push({ id, struct: after[1]! });
+      const after = /^\s*struct\b/.exec(code.slice(comment.end, comment.end + 4096));
+      const struct = after ? structsAt.get(comment.end + after[0].length - 6) : undefined;
+      if (!struct) continue;
+      const container = declarations.find((d) => d.start < comment.end && comment.end < d.end)?.name ?? null;
+      found.namespaces.push({ id, struct: struct.name, container, members: struct.members });
     }
   }
   for (const name of ambiguousEnums) found.enums.delete(name);
   return found;
+}
+
+/** A struct's members from what stands between its braces. */
+function structMembers(body: string): SourceStruct['members'] {
+  return body
+    .split(';')
+    .map((s) => s.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+    .map((member) => {
+      const at = /^(.*?)\s*\b([A-Za-z_$][\w$]*)$/.exec(member);
+      return at ? { type: at[1]!.trim(), name: at[2]! } : { type: member, name: '?' };
+    });
+}
+
+/** The contracts, interfaces and libraries declared at file level: name, bases, and where the declaration starts and its body ends. */
+function topLevelDeclarations(code: string): { name: string; bases: string[]; start: number; end: number }[] {
+  const headers = [...code.matchAll(/\b(?:contract|interface|library)\s+([A-Za-z_$][\w$]*)([^{;]*)\{/g)];
+  const out: { name: string; bases: string[]; start: number; end: number }[] = [];
+  let open: { name: string; bases: string[]; start: number } | null = null;
+  let depth = 0;
+  let next = 0;
+  for (let i = 0; i < code.length; i++) {
+    const header = headers[next];
+    if (header && i === header.index) {
+      next++;
+      if (depth === 0) {
+        open = { name: header[1]!, bases: baseNames(header[2]!), start: i };
+        i += header[0].length - 2; // to just before the body's brace
+        continue;
+      }
+    }
+    while (headers[next] && headers[next]!.index < i) next++;
+    const c = code[i];
+    if (c === '{') depth++;
+    else if (c === '}' && depth > 0) {
+      depth--;
+      if (depth === 0 && open) {
+        out.push({ ...open, end: i });
+        open = null;
+      }
+    }
+  }
+  return out;
+}
+
+/** The names after `is` in a declaration's header (`is A, B(1, 2), lib.C`), each without its path. */
+function baseNames(header: string): string[] {
+  const at = /^\s*is\b/.exec(header);
+  if (!at) return [];
+  let text = header.slice(at[0].length);
+  // Arguments given to a base's constructor are not names.
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(/\([^()]*\)/g, '');
+  }
+  return text
+    .split(',')
+    .map((part) => /([A-Za-z_$][\w$]*)\s*$/.exec(part.trim())?.[1])
+    .filter((name): name is string => name !== undefined);
 }

@@ -204,4 +204,37 @@ describe('ERC-7201 namespaces laid out from the sources', () => {
     );
     expect(found.map((n) => [n.id, n.unknownType])).toEqual([['x.y', 'function() external']]);
   });
+
+  it("keeps the namespaces of the contract's bases, each struct laid out from its own members", () => {
+    const source = `
+      abstract contract Base {
+        /// @custom:storage-location erc7201:base.main
+        struct Main { uint8 a; uint8 b; }
+      }
+      library Helpers { struct Main { uint256 x; } }
+      contract Other {
+        /// @custom:storage-location erc7201:other.main
+        struct Main { bool c; }
+      }
+      contract Child is Base, Helpers.Thing(uint256(1), (2)) {}
+      /// @custom:storage-location erc7201:file.level
+      struct Loose { uint256 z; }
+    `;
+    const types = sourceTypes([{ content: source }]);
+    expect(types.bases.get('Child')).toEqual(['Base', 'Thing']);
+    expect(types.namespaces.map((n) => [n.id, n.container])).toEqual([
+      ['base.main', 'Base'],
+      ['other.main', 'Other'],
+      ['file.level', null],
+    ]);
+    const child = namespacedLayouts(types, 'Child');
+    expect(child.map((n) => n.id)).toEqual(['base.main', 'file.level']);
+    expect(child[0]!.layout?.storage.map((m) => [m.label, m.slot, m.offset])).toEqual([
+      ['a', '0', 0],
+      ['b', '0', 1],
+    ]);
+    // A contract the sources do not declare: every namespace, nothing known to leave out.
+    expect(namespacedLayouts(types, 'Unknown').map((n) => n.id)).toEqual(['base.main', 'other.main', 'file.level']);
+    expect(namespacedLayouts(types, 'Other').map((n) => n.id)).toEqual(['other.main', 'file.level']);
+  });
 });
