@@ -54,7 +54,7 @@ const none = { record: null, implementation: null };
 describe('readStorageValues', () => {
   it('reads at one block in rounds, and names the namespaces of the sources', async () => {
     const { s, calls } = chain('answer');
-    const values = await readStorageValues(s, ADDRESS, contract, layouts, none);
+    const values = await readStorageValues(s, ADDRESS, { contract, layouts }, none);
     expect(values.problem).toBeNull();
     expect(values.blockNumber).toBe(99n);
     expect(calls.every((c) => c.block === 99n)).toBe(true);
@@ -69,7 +69,7 @@ describe('readStorageValues', () => {
 
   it('reads no more slots than its bound, and counts those it left', async () => {
     const { s, calls } = chain('answer');
-    const values = await readStorageValues(s, ADDRESS, contract, layouts, none, { maxSlots: 5 });
+    const values = await readStorageValues(s, ADDRESS, { contract, layouts }, none, { maxSlots: 5 });
     expect(calls.flatMap((c) => c.slots).length).toBe(5);
     expect(values.unreadSlots).toBeGreaterThan(0);
     expect(values.own.rows?.filter((r) => r.value === null).length).toBeGreaterThan(0);
@@ -78,7 +78,7 @@ describe('readStorageValues', () => {
   it('gives up on a node that does not answer within the limit: the layout without values', async () => {
     const { s } = chain('hang');
     const started = Date.now();
-    const values = await readStorageValues(s, ADDRESS, contract, layouts, none, { timeoutMs: 200 });
+    const values = await readStorageValues(s, ADDRESS, { contract, layouts }, none, { timeoutMs: 200 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(values.problem).toBe('timed_out');
     expect(values.blockNumber).toBeNull();
@@ -88,7 +88,7 @@ describe('readStorageValues', () => {
 
   it('says when the node could not be asked', async () => {
     const { s } = chain('fail');
-    const values = await readStorageValues(s, ADDRESS, contract, layouts, none);
+    const values = await readStorageValues(s, ADDRESS, { contract, layouts }, none);
     expect(values.problem).toBe('chain_unavailable');
     expect(values.own.rows?.find((r) => r.name === 'big')?.value).toBeNull();
   });

@@ -82,21 +82,20 @@ function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted:
 }
 
 /**
- * The Storage tab's values for the verified `contract` at `address` (with `layouts`, as the page
- * read them), and for a proxy whose implementation is verified its storage as the implementation
- * lays it out.
+ * The Storage tab's values at `address`: of its verified contract (`verified`, with its layouts as
+ * the page read them; null for an address whose own code is not verified), and for a proxy whose
+ * implementation is verified its storage as the implementation lays it out.
  */
 export async function readStorageValues(
   s: Pick<Services, 'chain' | 'store'>,
   address: Address,
-  contract: VerifiedContract,
-  layouts: ContractLayouts,
+  verified: { contract: VerifiedContract; layouts: ContractLayouts } | null,
   proxy: { record: ProxyRecord | null; implementation: VerifiedContract | null },
   options: { timeoutMs?: number; maxSlots?: number } = {},
 ): Promise<StorageValues> {
   const timeoutMs = options.timeoutMs ?? STORAGE_READ_MS;
   const maxSlots = options.maxSlots ?? MAX_SLOTS;
-  const own = planOf(contract, layouts);
+  const own: Plan = verified ? planOf(verified.contract, verified.layouts) : { layout: null, namespaces: [], enums: new Map() };
   const implementation = proxy.record ? proxy.implementation : null;
   const asProxy = implementation ? planOf(implementation, await readStorageLayouts(s, implementation)) : null;
 

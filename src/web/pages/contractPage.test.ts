@@ -166,6 +166,26 @@ describe('contractPage', () => {
     expect(page).toContain('href="#read-proxy"');
     expect(page).toContain('data-proxy="1" data-signature="get()"');
     expect(page).toContain('How to verify');
+    expect(page).not.toContain('Storage as Proxy');
+
+    const storageValues: StorageValues = {
+      blockNumber: 7n,
+      problem: null,
+      timeoutMs: 2000,
+      unreadSlots: 3,
+      own: { rows: null, namespaces: [] },
+      asProxy: {
+        implementation: IMPL,
+        contractName: 'Thing',
+        section: { rows: [{ name: 'owner', type: 'address', slot: 0n, offset: 0, depth: 0, value: EVIL }], namespaces: [] },
+      },
+    };
+    const withStorage = contractPage({ ...base, contract: null, proxy, implementation: contract({ address: IMPL }), storageValues }).value;
+    expect(withStorage).toContain('<a href="#storage" aria-selected="false">Storage as Proxy</a>');
+    expect(withStorage).toContain('<section class="tab-panel" id="storage">');
+    expect(withStorage).toContain('Values read at block <span class="mono" id="storage-block">7</span>; 3 more slots were not read');
+    expect(withStorage).toContain('<tr data-name="owner">');
+    expect(withStorage).not.toMatch(/<img|<script>alert/);
   });
 
   it('says when an unverified address has no code, and offers nothing to verify there', () => {

@@ -350,7 +350,8 @@ ${codeNote}
 ${data.hasCode !== false ? html`<p><a class="button" href="/verify?address=${data.address}">Verify &amp; Publish this contract's source code</a></p>` : ''}
 ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
-${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
+${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a>${data.storageValues?.asProxy ? html`<a href="#storage" aria-selected="false">Storage as Proxy</a>` : ''}</nav>${proxyPanels}` : ''}
+${proxyPanels && data.storageValues?.asProxy ? html`<section class="tab-panel" id="storage">${valuesNote(data.storageValues)}${proxyStorage(data.storageValues, data.storageValues.asProxy)}</section>` : ''}
 ${recentReceipts(data.receipts)}
 ${data.hasCode !== false ? verifyHint(data) : ''}
 </div>`,

@@ -56,8 +56,11 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     // The storage is read while the sources are prepared; its reads give up after a time limit.
     const [sources, storageValues] = await Promise.all([
       read.contract ? prepareSources(publishedFiles(read.contract), chosenFile, from) : null,
-      read.contract && read.layouts
-        ? readStorageValues(ctx, address, read.contract, read.layouts, { record: read.proxy, implementation: read.implementation })
+      (read.contract && read.layouts) || (read.proxy && read.implementation)
+        ? readStorageValues(ctx, address, read.contract && read.layouts ? { contract: read.contract, layouts: read.layouts } : null, {
+            record: read.proxy,
+            implementation: read.implementation,
+          })
         : null,
     ]);
     return sendPage(
