@@ -1,10 +1,12 @@
 import { type Abi, encodeAbiParameters, encodeFunctionData, type Hex } from 'viem';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
 import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { startRpcProxy } from '../helpers/rpcProxy.js';
+import { createKey, newDataDir, startService } from '../helpers/service.js';
 import { STORAGE_KINDS_PATH, storageKindsSource } from '../helpers/storageKinds.js';
 import { openZeppelinSources } from './fixtures.js';
 
@@ -229,5 +231,47 @@ describe('the Storage tab shows what the storage holds', () => {
       String(await read(implementation, token.abi, 'initializedVersion')),
     );
     expect(own.namespaces.get('openzeppelin.storage.ERC20')!.get('_name')).toBe(JSON.stringify(await read(implementation, token.abi, 'name')));
+  });
+});
+
+describe('a node that does not answer storage reads', () => {
+  it('leaves the layout without values after the time limit, with a note, and reads again on the next visit', async () => {
+    const node = await startRpcProxy(inject('rpcUrl'));
+    const dataDir = await newDataDir();
+    const key = await createKey(dataDir);
+    const service = await startService({ rpcUrl: node.url, dataDir, args: ['--rate-free', '1000'] });
+    try {
+      const kinds = await build('0.8.28', standardInput({ [STORAGE_KINDS_PATH]: storageKindsSource(EDITION + 1) }), STORAGE_KINDS_PATH, 'StorageKinds');
+      const args = [5n, -1, -2n, 'a', 'b', '0x'] as const;
+      const { address } = await deployContract(kinds.abi, kinds.bytecode, args, ACCOUNT);
+      const constructorArguements = encodeAbiParameters(kinds.abi.find((x) => x.type === 'constructor')!.inputs as never, args as never).slice(2);
+      const { status } = await verifyAndWait(
+        service.apiUrl,
+        key,
+        standardJsonFields(address, kinds, `${STORAGE_KINDS_PATH}:StorageKinds`, { constructorArguements }),
+      );
+      expect(status?.result, service.output()).toBe('Pass - Verified');
+
+      node.silent.add('eth_getStorageAt');
+      const started = Date.now();
+      const res = await fetch(`${service.baseUrl}/address/${address}`);
+      const took = Date.now() - started;
+      const page = await res.text();
+      expect(res.status).toBe(200);
+      // The page waits for the node 2 s, not the reader's own 10 s timeout.
+      expect(took).toBeLessThan(6000);
+      expect(page).toContain('did not answer within 2 s, so the layout is shown without values');
+      const slow = storageParts(page);
+      expect(slow.block).toBeNull();
+      expect(slow.own.get('big')).toBe('');
+      expect(node.calls.get('eth_getStorageAt')).toBeGreaterThan(0);
+
+      node.silent.clear();
+      const again = storageParts(await (await fetch(`${service.baseUrl}/address/${address}`)).text());
+      expect(again.own.get('big')).toBe(String(await read(address, kinds.abi, 'big')));
+    } finally {
+      await service.stop();
+      await node.close();
+    }
   });
 });
