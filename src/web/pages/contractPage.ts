@@ -366,7 +366,7 @@ function storagePanel(data: ContractPageData, layouts: ContractLayouts): Html {
 ${values ? valuesNote(values) : ''}
 ${values && layouts.storageLayout.layout ? rowsTable(values.own.rows ?? [], values, 'No state variable in storage.') : layoutTable(layouts.storageLayout, 'No state variable in storage.')}
 ${values ? namespacesSection(values.own.namespaces, values) : ''}
-${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${layoutTable(layouts.transientStorageLayout, '')}` : ''}
+${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${values ? html`<p class="muted">Transient storage is cleared at the end of every transaction, so between transactions it holds nothing to show.</p>` : ''}${layoutTable(layouts.transientStorageLayout, '')}` : ''}
 ${values?.asProxy ? proxyStorage(values, values.asProxy) : ''}
 </section>`;
 }
