@@ -56,12 +56,20 @@ interface Plan {
   layout: StorageLayout | null;
   namespaces: NamespacedLayout[];
   enums: ReadonlyMap<string, readonly string[]>;
+  valueTypes: ReadonlyMap<string, string>;
 }
 
+const NO_PLAN: Plan = { layout: null, namespaces: [], enums: new Map(), valueTypes: new Map() };
+
 function planOf(contract: VerifiedContract, layouts: ContractLayouts): Plan {
-  if (contract.language !== 'Solidity') return { layout: layouts.storageLayout.layout, namespaces: [], enums: new Map() };
+  if (contract.language !== 'Solidity') return { ...NO_PLAN, layout: layouts.storageLayout.layout };
   const types = sourceTypes(publishedFiles(contract));
-  return { layout: layouts.storageLayout.layout, namespaces: namespacedLayouts(types, contract.contractName), enums: types.enums };
+  return {
+    layout: layouts.storageLayout.layout,
+    namespaces: namespacedLayouts(types, contract.contractName),
+    enums: types.enums,
+    valueTypes: types.valueTypes,
+  };
 }
 
 function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted: bigint[]): StorageSection {
@@ -70,12 +78,12 @@ function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted:
     return decoded.rows;
   };
   return {
-    rows: plan.layout ? take(decodeStorage(plan.layout, read, { enums: plan.enums })) : null,
+    rows: plan.layout ? take(decodeStorage(plan.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes })) : null,
     namespaces: plan.namespaces.map((n) => ({
       id: n.id,
       struct: n.struct,
       slot: n.slot,
-      rows: n.layout ? take(decodeStorage(n.layout, read, { enums: plan.enums, base: n.slot })) : null,
+      rows: n.layout ? take(decodeStorage(n.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes, base: n.slot })) : null,
       unknownType: n.unknownType,
     })),
   };
@@ -95,7 +103,7 @@ export async function readStorageValues(
 ): Promise<StorageValues> {
   const timeoutMs = options.timeoutMs ?? STORAGE_READ_MS;
   const maxSlots = options.maxSlots ?? MAX_SLOTS;
-  const own: Plan = verified ? planOf(verified.contract, verified.layouts) : { layout: null, namespaces: [], enums: new Map() };
+  const own: Plan = verified ? planOf(verified.contract, verified.layouts) : NO_PLAN;
   const implementation = proxy.record ? proxy.implementation : null;
   const asProxy = implementation ? planOf(implementation, await readStorageLayouts(s, implementation)) : null;
 

@@ -12,6 +12,8 @@ export function storageKindsSource(edition: number): string {
   return `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+type Price is int96;
+
 interface IToken {
     function totalSupply() external view returns (uint256);
 }
@@ -58,6 +60,7 @@ contract StorageKinds {
     Position public position;
     uint16[3] public triple;
     uint256[40] private gap;
+    Price public price;
 
     constructor(uint256 big_, int8 small_, int128 neg_, string memory shortName_, string memory longName_, bytes memory blob_) {
         big = big_;
@@ -77,6 +80,7 @@ contract StorageKinds {
         balances[msg.sender] = big_;
         position = Position(uint128(big_ % 2 ** 100), int64(neg_ % 1000), true, msg.sender);
         triple = [uint16(big_ % 60000), 2, 3];
+        price = Price.wrap(int96(neg_ % 2 ** 90));
         KindsStorage storage $ = _kinds();
         $.counter = uint64(big_ % 2 ** 60);
         $.ready = true;

@@ -155,6 +155,8 @@ describe('the Storage tab shows what the storage holds', () => {
     expect(own.get('position.who')).toBe(who.toLowerCase());
     for (const i of [0, 1, 2]) expect(own.get(`triple[${i}]`)).toBe(String(await get('triple', [BigInt(i)])));
     expect(own.get('gap')).toMatch(/^40 elements \(not shown/);
+    expect(own.get('price')).toBe(String(await get('price')));
+    expect(own.get('price')).toMatch(/^-/);
 
     const [counter, ready, keeper, title, kindsPhase, items] = (await get('kinds')) as [bigint, boolean, string, string, number, bigint];
     const kindsRows = namespaces.get('solproof.storage.Kinds')!;

@@ -80,6 +80,7 @@ describe('storage values decoded by solc layouts', () => {
   set('selector', 0x12345678n);
   set('token', 0x1111111111111111111111111111111111111111n);
   set('root', 2n ** 255n + 1n);
+  set('price', -42n);
   storage.putBytes(entry('shortName').slot, Buffer.from('short <b>name</b>'));
   const long = 'x'.repeat(40) + 'é'.repeat(20);
   storage.putBytes(entry('longName').slot, Buffer.from(long));
@@ -102,7 +103,7 @@ describe('storage values decoded by solc layouts', () => {
   storage.put(triple.slot, 4, 2, 3n);
 
   const types = sourceTypes([{ content: kindsSources[STORAGE_KINDS_PATH] }]);
-  const decoded = decodeStorage(kinds, storage.read, { enums: types.enums });
+  const decoded = decodeStorage(kinds, storage.read, { enums: types.enums, valueTypes: types.valueTypes });
   const value = (name: string) => decoded.rows.find((r) => r.name === name)?.value;
 
   it('reads value types, packed or alone, by their offsets and sizes', () => {
@@ -116,6 +117,8 @@ describe('storage values decoded by solc layouts', () => {
     expect(value('selector')).toBe('0x12345678');
     expect(value('token')).toBe('0x1111111111111111111111111111111111111111');
     expect(value('root')).toBe(slotHex(2n ** 255n + 1n));
+    // A user-defined value type, decoded as the type under it.
+    expect(value('price')).toBe('-42');
   });
 
   it('reads short and long strings and bytes, bounded', () => {

@@ -11,7 +11,7 @@
  * at most `MAX_ELEMENTS` elements, `MAX_MEMBERS` members, `MAX_DEPTH` levels, `MAX_ROWS` rows.
  */
 import { keccakOfHex } from '../../core/keccak.js';
-import type { StorageLayout, StorageLayoutEntry, StorageLayoutType } from '../../core/storageLayout.js';
+import type { StorageLayout, StorageLayoutEntry } from '../../core/storageLayout.js';
 import type { Hex } from '../../core/types.js';
 
 /** One variable, member or element as shown: its value in words, or null when its slots were not read. */
@@ -37,6 +37,8 @@ export interface DecodedStorage {
 export interface DecodeOptions {
   /** Member names of enums by their simple name (`Phase` for `enum C.Phase`). */
   enums?: ReadonlyMap<string, readonly string[]>;
+  /** The elementary type under each user-defined value type, by its simple name (`Price` for `C.Price`). */
+  valueTypes?: ReadonlyMap<string, string>;
   /** Added to every slot of the layout (a namespace's root). */
   base?: bigint;
   /** Prefixed to every name shown. */
@@ -145,7 +147,7 @@ export function decodeStorage(layout: StorageLayout, read: (slot: bigint) => Hex
       }
       return;
     }
-    row.value = valueType(type, word(slot), offset, size, options.enums);
+    row.value = valueType(type.label, word(slot), offset, size, options);
     push(row);
   };
 
@@ -176,10 +178,11 @@ function rawValue(w: Uint8Array | null, offset: number, size: number): string | 
 }
 
 /** A value type of `size` bytes at `offset` of its slot's word, in words. */
-function valueType(type: StorageLayoutType, w: Uint8Array | null, offset: number, size: number, enums: DecodeOptions['enums']): string | null {
+function valueType(label: string, w: Uint8Array | null, offset: number, size: number, options: DecodeOptions): string | null {
   if (!w) return null;
   const bytes = slice(w, offset, size);
-  const label = type.label;
+  const under = options.valueTypes?.get(label.split('.').pop() ?? '');
+  if (under && !options.valueTypes?.has(under)) return valueType(under === 'uint' ? 'uint256' : under === 'int' ? 'int256' : under, w, offset, size, options);
   const n = toBig(bytes);
   if (/^uint\d+$/.test(label)) return n.toString();
   if (/^int\d+$/.test(label)) {
@@ -193,7 +196,7 @@ function valueType(type: StorageLayoutType, w: Uint8Array | null, offset: number
   if (/^bytes\d+$/.test(label)) return `0x${Buffer.from(bytes).toString('hex')}`;
   if (label.startsWith('enum ')) {
     const simple = label.slice(5).split('.').pop() ?? '';
-    const names = enums?.get(simple);
+    const names = options.enums?.get(simple);
     const name = names && n < BigInt(names.length) ? names[Number(n)] : undefined;
     return name !== undefined ? `${simple}.${name} (${n})` : n.toString();
   }
