@@ -345,6 +345,14 @@ describe('reads', () => {
     expect(many).toEqual(await Promise.all(slots.map((slot) => reader.getStorageAt(c.address, slot, block))));
     expect(many[0]).toBe(`0x${(42).toString(16).padStart(64, '0')}`);
     expect(await reader.getStorageSlots(c.address, ['0x0'], c.expected.blockNumber - 1n)).toEqual([`0x${'0'.repeat(64)}`]);
+    // Through a relay that counts: 150 reads are two HTTP requests.
+    proxy.rules.clear();
+    const relayed = createRpcChainReader({ rpcUrl: proxy.url });
+    const posts = proxy.posts;
+    const reads = proxy.calls.get('eth_getStorageAt') ?? 0;
+    expect(await relayed.getStorageSlots(c.address, slots, block)).toEqual(many);
+    expect(proxy.posts - posts).toBe(2);
+    expect((proxy.calls.get('eth_getStorageAt') ?? 0) - reads).toBe(150);
   });
 
   it('returns null for a call that reverts or hits an invalid opcode', async () => {

@@ -6,8 +6,10 @@ export type RpcProxyRule = { error: { code: number; message: string } } | { resu
 
 export interface RpcProxy {
   url: string;
-  /** Requests seen per method (forwarded or answered by a rule). */
+  /** Requests seen per method (forwarded or answered by a rule), each request of a batch counted. */
   calls: Map<string, number>;
+  /** HTTP requests seen (a batch is one). */
+  posts: number;
   /** Method name → rule; a function sees the params and returns a rule or undefined to forward. */
   rules: Map<string, RpcProxyRule | ((params: unknown[]) => RpcProxyRule | undefined)>;
   /** When true, requests are read but never answered. */
@@ -28,6 +30,7 @@ export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
     url: '',
     calls: new Map(),
+    posts: 0,
     rules: new Map(),
     hang: false,
     silent: new Set(),
@@ -38,6 +41,7 @@ export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
+        proxy.posts++;
         if (proxy.hang) return;
         const body = Buffer.concat(chunks).toString();
         const parsed = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] } | { method: string }[];
