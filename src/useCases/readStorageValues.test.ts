@@ -31,6 +31,7 @@ const contract = {
   contractName: 'StorageKinds',
   language: 'Solidity',
   sourcePath: STORAGE_KINDS_PATH,
+  compiledContractId: 'k'.repeat(64),
   sources: [{ path: STORAGE_KINDS_PATH, content: source }],
 } as VerifiedContract;
 

@@ -61,15 +61,28 @@ interface Plan {
 
 const NO_PLAN: Plan = { layout: null, namespaces: [], enums: new Map(), valueTypes: new Map() };
 
+/**
+ * What the sources of a compilation tell for one of its contracts, kept per compilation and
+ * contract: the sources never change, and scanning megabytes of them on every page view would
+ * hold the event loop each time.
+ */
+const fromSources = new Map<string, Omit<Plan, 'layout'>>();
+const KEPT_SOURCE_SCANS = 128;
+
 function planOf(contract: VerifiedContract, layouts: ContractLayouts): Plan {
   if (contract.language !== 'Solidity') return { ...NO_PLAN, layout: layouts.storageLayout.layout };
-  const types = sourceTypes(publishedFiles(contract));
-  return {
-    layout: layouts.storageLayout.layout,
-    namespaces: namespacedLayouts(types, contract.contractName),
-    enums: types.enums,
-    valueTypes: types.valueTypes,
-  };
+  const key = `${contract.compiledContractId}:${contract.sourcePath}:${contract.contractName}`;
+  let found = fromSources.get(key);
+  if (found) {
+    // Most recently used last: the oldest is the first dropped.
+    fromSources.delete(key);
+  } else {
+    const types = sourceTypes(publishedFiles(contract));
+    found = { namespaces: namespacedLayouts(types, contract.contractName), enums: types.enums, valueTypes: types.valueTypes };
+    if (fromSources.size >= KEPT_SOURCE_SCANS) fromSources.delete(fromSources.keys().next().value!);
+  }
+  fromSources.set(key, found);
+  return { layout: layouts.storageLayout.layout, ...found };
 }
 
 function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted: bigint[]): StorageSection {

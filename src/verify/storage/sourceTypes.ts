@@ -35,34 +35,59 @@ const MARKER = '@custom:storage-location';
 /** At most this many characters of sources are read (beyond, the rest is not looked at). */
 const MAX_SOURCE_CHARS = 4_000_000;
 
-/** The code of a source with comments and strings turned to spaces, and the comments' texts with their end offsets. */
+/** The code of a source with comments and strings turned to spaces (offsets kept), and the annotated comments' texts with their end offsets. */
 function blank(text: string): { code: string; comments: { text: string; end: number }[] } {
-  const out = text.split('');
+  const parts: string[] = [];
   const comments: { text: string; end: number }[] = [];
+  let copied = 0;
   let i = 0;
+  const blankTo = (from: number, end: number): void => {
+    parts.push(text.slice(copied, from), ' '.repeat(end - from));
+    copied = end;
+  };
   while (i < text.length) {
-    const c = text[i]!;
-    const next = text[i + 1];
-    if (c === '/' && (next === '/' || next === '*')) {
-      const block = next === '*';
+    // Only a slash or a quote starts what is blanked: the text between is copied whole.
+    const next = nextSpecial(text, i);
+    if (next < 0) break;
+    i = next;
+    const c = text.charCodeAt(i);
+    if (c === SLASH) {
+      const after = text.charCodeAt(i + 1);
+      if (after !== SLASH && after !== STAR) {
+        i++;
+        continue;
+      }
+      const block = after === STAR;
       const close = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i + 2);
       const end = close < 0 ? text.length : block ? close + 2 : close;
-      if (text.slice(i, end).includes(MARKER)) comments.push({ text: text.slice(i, end), end });
-      for (let j = i; j < end; j++) if (out[j] !== '\n') out[j] = ' ';
+      const comment = text.slice(i, end);
+      if (comment.includes(MARKER)) comments.push({ text: comment, end });
+      blankTo(i, end);
       i = end;
       continue;
     }
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      const end = Math.min(j + 1, text.length);
-      for (let k = i; k < end; k++) if (out[k] !== '\n') out[k] = ' ';
-      i = end;
-      continue;
-    }
-    i++;
+    let j = i + 1;
+    while (j < text.length && text.charCodeAt(j) !== c && text.charCodeAt(j) !== LF) j += text.charCodeAt(j) === BACKSLASH ? 2 : 1;
+    const end = Math.min(j + 1, text.length);
+    blankTo(i, end);
+    i = end;
   }
-  return { code: out.join(''), comments };
+  parts.push(text.slice(copied));
+  return { code: parts.join(''), comments };
+}
+
+const SLASH = 0x2f;
+const STAR = 0x2a;
+const LF = 0x0a;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const SPECIAL = /[/"']/g;
+
+/** The offset of the next slash or quote from `from`, or -1. */
+function nextSpecial(text: string, from: number): number {
+  SPECIAL.lastIndex = from;
+  return SPECIAL.exec(text)?.index ?? -1;
 }
 
 /** The declarations of `sources` a storage read uses. */
@@ -138,9 +163,9 @@ function topLevelDeclarations(code: string): { name: string; bases: string[]; st
       }
     }
     while (headers[next] && headers[next]!.index < i) next++;
-    const c = code[i];
-    if (c === '{') depth++;
-    else if (c === '}' && depth > 0) {
+    const c = code.charCodeAt(i);
+    if (c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_BRACE && depth > 0) {
       depth--;
       if (depth === 0 && open) {
         out.push({ ...open, end: i });
