@@ -48,6 +48,8 @@ export interface JsonRpcOptions {
 export interface JsonRpc {
   /** Sends one request; throws RpcFailure. */
   request(method: string, params: unknown[], options?: { heavy?: boolean }): Promise<unknown>;
+  /** Sends many requests of one method as JSON-RPC batches (at most 100 a batch); throws RpcFailure when one fails. */
+  requestMany(method: string, paramsList: unknown[][]): Promise<unknown[]>;
   /**
    * Like request, but resolves `{ supported: false }` when the node does not serve the
    * method, and remembers that so the method is not asked for again.
@@ -77,10 +79,14 @@ export function createJsonRpc(options: JsonRpcOptions): JsonRpc {
       maxResponseBodySize: options.heavyMaxResponseBytes,
     }),
   });
+  // Requests made in the same tick go out as one JSON-RPC batch.
+  const batched: Client = createClient({
+    transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 0, batch: { batchSize: 100, wait: 0 } }),
+  });
   const support = new Map<string, boolean>();
 
-  async function request(method: string, params: unknown[], opts: { heavy?: boolean } = {}): Promise<unknown> {
-    const send = (opts.heavy ? heavy : light).request as unknown as UntypedRequest;
+  async function request(method: string, params: unknown[], opts: { heavy?: boolean; batch?: boolean } = {}): Promise<unknown> {
+    const send = (opts.batch ? batched : opts.heavy ? heavy : light).request as unknown as UntypedRequest;
     for (let attempt = 0; ; attempt++) {
       try {
         return await send({ method, params });
@@ -100,6 +106,7 @@ export function createJsonRpc(options: JsonRpcOptions): JsonRpc {
 
   return {
     request,
+    requestMany: (method, paramsList) => Promise.all(paramsList.map((params) => request(method, params, { batch: true }))),
     supports: (method) => support.get(method),
     markUnsupported,
     async optional(method, params, opts) {

@@ -2,7 +2,7 @@ import type { ChainHistory } from '../bytecodeDatabase/ports.js';
 import { SolproofError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Address, Hex } from '../core/types.js';
-import type { ChainLog, ContractCreation, LogFilter, LogReader } from '../verify/index.js';
+import type { ChainLog, ContractCreation, LogFilter, LogReader, StorageSlotReader } from '../verify/index.js';
 import { blockHash, creationsInBlock } from './blockCreations.js';
 import { creationInTransaction, findCreation } from './findCreation.js';
 import { chainUnavailable, createJsonRpc, isExecutionFailure, RpcFailure } from './jsonRpc.js';
@@ -35,7 +35,7 @@ export interface RpcChainReaderOptions {
  * answers with an error; "nothing there" is a value ('0x', null), never a throw.
  * Addresses and hex come back in lower case.
  */
-export function createRpcChainReader(options: RpcChainReaderOptions): ChainHistory & LogReader {
+export function createRpcChainReader(options: RpcChainReaderOptions): ChainHistory & LogReader & StorageSlotReader {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const callGas = options.callGas ?? 10_000_000;
   const rpc = createJsonRpc({
@@ -87,6 +87,21 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
         }
         // Some nodes trim leading zeros; callers compare whole words.
         return slotWord(value);
+      }),
+
+    getStorageSlots: (address: Address, slots: readonly Hex[], blockNumber: bigint) =>
+      guarded(async () => {
+        if (slots.some((slot) => !/^0x[0-9a-fA-F]{1,64}$/.test(slot))) throw new SolproofError('invalid_input', { problem: 'invalid_storage_slot' });
+        const target = v.normalizeAddress(address);
+        const tag = v.blockTag(blockNumber);
+        const values = await rpc.requestMany(
+          'eth_getStorageAt',
+          slots.map((slot) => [target, slotWord(slot), tag]),
+        );
+        return values.map((value) => {
+          if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(value)) throw v.malformed('eth_getStorageAt', 'storage value');
+          return slotWord(value);
+        });
       }),
 
     call: (to: Address, data: Hex, blockNumber?: bigint) =>

@@ -47,6 +47,14 @@ export {
   readStorageLayouts,
   readVerdict,
 } from './readContract.js';
+export {
+  MAX_SLOTS,
+  type NamespaceValues,
+  readStorageValues,
+  STORAGE_READ_MS,
+  type StorageSection,
+  type StorageValues,
+} from './readStorageValues.js';
 export type { CompilerListPort, JobIntake, Services } from './services.js';
 export { MAX_LIBRARIES, parseSourceSubmission, type SubmissionFields } from './submissionFields.js';
 export { type Submitter, submitterId } from './submitter.js';

@@ -13,7 +13,7 @@ import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { SourceSubmission } from '../core/types.js';
 import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { Store } from '../store/openStore.js';
-import type { ChainReader, LogReader } from '../verify/index.js';
+import type { ChainReader, LogReader, StorageSlotReader } from '../verify/index.js';
 import type { AccessControl } from './access.js';
 import type { KeptAnswers } from './keptAnswers.js';
 import type { VerdictWaits } from './verdictWaits.js';
@@ -42,7 +42,7 @@ export interface Services {
   /** The chain id the service serves (read from the node at start). */
   chainId: number;
   store: Store;
-  chain: ChainReader & LogReader;
+  chain: ChainReader & LogReader & StorageSlotReader;
   /** Which commit each solc release has: other commits are refused at submission. */
   releases: ReleaseLookup;
   /** A record is served only while its address holds the code it describes: asked before a record is read. */

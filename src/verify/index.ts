@@ -46,7 +46,17 @@ export { codeFingerprint, deployedCodeFingerprint } from './fingerprint.js';
 export { type CodePart, type ContractMatch, matchCompiledContract } from './matchContract.js';
 export { type CopyMatch, type MatchCopyArgs, matchCopy } from './matchCopy.js';
 export { metadataSourcePaths } from './metadataSources.js';
-export type { ChainLog, ChainReader, Compiler, ContractCreation, KnownCompilations, LogFilter, LogReader, VyperCompiler } from './ports.js';
+export type {
+  ChainLog,
+  ChainReader,
+  Compiler,
+  ContractCreation,
+  KnownCompilations,
+  LogFilter,
+  LogReader,
+  StorageSlotReader,
+  VyperCompiler,
+} from './ports.js';
 export {
   type DetectProxyOptions,
   detectProxy,
@@ -62,6 +72,9 @@ export {
 export { type SettingsSummary, settingsSummary, settingsSummaryOf } from './settingsSummary.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
+export { erc7201Slot, type NamespacedLayout, namespacedLayouts } from './storage/namespacedLayout.js';
+export { type SourceStruct, type SourceTypes, sourceTypes } from './storage/sourceTypes.js';
+export { type DecodedStorage, type DecodeOptions, decodeStorage, type StorageRow, slotHex } from './storage/storageValues.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export { canBeImproved, isBetterVerdict, type ProvenMatch, provenMatch, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';

@@ -62,6 +62,12 @@ export interface ChainReader {
   getBlockNumber(): Promise<bigint>;
 }
 
+/** Many storage slots of one address at one block, read together (JSON-RPC batches). */
+export interface StorageSlotReader {
+  /** The words at `slots` in order; throws as ChainReader does when the node fails. */
+  getStorageSlots(address: Address, slots: readonly Hex[], blockNumber: bigint): Promise<Hex[]>;
+}
+
 /** Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations with it). */
 export interface LogFilter {
   address: Address;

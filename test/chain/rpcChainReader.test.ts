@@ -334,6 +334,27 @@ describe('reads', () => {
     expect(await reader.getBlockNumber()).toBeGreaterThanOrEqual(c.expected.blockNumber);
   });
 
+  it('reads many storage slots at one block in batches, in order', async () => {
+    const reader = createRpcChainReader({ rpcUrl: inject('rpcUrl') });
+    const c = cases[0]!;
+    // More than one batch of 100, each slot where the single read says.
+    const slots = Array.from({ length: 150 }, (_, i) => `0x${i.toString(16)}` as const);
+    const block = await reader.getBlockNumber();
+    const many = await reader.getStorageSlots(c.address, slots, block);
+    expect(many).toHaveLength(150);
+    expect(many).toEqual(await Promise.all(slots.map((slot) => reader.getStorageAt(c.address, slot, block))));
+    expect(many[0]).toBe(`0x${(42).toString(16).padStart(64, '0')}`);
+    expect(await reader.getStorageSlots(c.address, ['0x0'], c.expected.blockNumber - 1n)).toEqual([`0x${'0'.repeat(64)}`]);
+    // Through a relay that counts: 150 reads are two HTTP requests.
+    proxy.rules.clear();
+    const relayed = createRpcChainReader({ rpcUrl: proxy.url });
+    const posts = proxy.posts;
+    const reads = proxy.calls.get('eth_getStorageAt') ?? 0;
+    expect(await relayed.getStorageSlots(c.address, slots, block)).toEqual(many);
+    expect(proxy.posts - posts).toBe(2);
+    expect((proxy.calls.get('eth_getStorageAt') ?? 0) - reads).toBe(150);
+  });
+
   it('returns null for a call that reverts or hits an invalid opcode', async () => {
     const reader = createRpcChainReader({ rpcUrl: inject('rpcUrl') });
     const c = cases[0]!;

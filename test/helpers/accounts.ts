@@ -82,6 +82,7 @@ const DEPLOYERS = [
   'cli/storeLayouts',
   'sourcify/sourcifyVyper',
   'clients/hardhatVyper',
+  'web/storageValues',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

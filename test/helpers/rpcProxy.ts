@@ -6,12 +6,16 @@ export type RpcProxyRule = { error: { code: number; message: string } } | { resu
 
 export interface RpcProxy {
   url: string;
-  /** Requests seen per method (forwarded or answered by a rule). */
+  /** Requests seen per method (forwarded or answered by a rule), each request of a batch counted. */
   calls: Map<string, number>;
+  /** HTTP requests seen (a batch is one). */
+  posts: number;
   /** Method name → rule; a function sees the params and returns a rule or undefined to forward. */
   rules: Map<string, RpcProxyRule | ((params: unknown[]) => RpcProxyRule | undefined)>;
   /** When true, requests are read but never answered. */
   hang: boolean;
+  /** Methods never answered: a request, or a batch holding one, of these is read and left waiting. */
+  silent: Set<string>;
   close(): Promise<void>;
 }
 
@@ -26,8 +30,10 @@ export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
     url: '',
     calls: new Map(),
+    posts: 0,
     rules: new Map(),
     hang: false,
+    silent: new Set(),
     close: async () => undefined,
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -35,10 +41,15 @@ export async function startRpcProxy(upstreamUrl: string): Promise<RpcProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
+        proxy.posts++;
         if (proxy.hang) return;
         const body = Buffer.concat(chunks).toString();
-        const message = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
-        proxy.calls.set(message.method, (proxy.calls.get(message.method) ?? 0) + 1);
+        const parsed = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] } | { method: string }[];
+        const methods = Array.isArray(parsed) ? parsed.map((m) => m.method) : [parsed.method];
+        for (const method of methods) proxy.calls.set(method, (proxy.calls.get(method) ?? 0) + 1);
+        if (methods.some((method) => proxy.silent.has(method))) return;
+        // A batch is relayed whole: rules answer single requests only.
+        const message = Array.isArray(parsed) ? { id: null, method: '' } : parsed;
         const rule = proxy.rules.get(message.method);
         const applied = typeof rule === 'function' ? rule(message.params ?? []) : rule;
         res.setHeader('content-type', 'application/json');

@@ -200,11 +200,12 @@ describe('storage layouts served as solc produces them', () => {
       compilerVersion: built.compilerVersion,
       ...expected,
     });
-    // The contract page's Storage tab lists them.
+    // The contract page's Storage tab lists them, with their values (test/web/storageValues.test.ts).
     const html = await (await fetch(`${baseUrl}/address/${address}`)).text();
     expect(html).toContain('href="#storage"');
-    expect(html).toContain('<tr><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono">__gap</td></tr>');
-    expect(html).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono">balances</td>');
+    expect(html).toContain('<tr data-name="__gap"><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono depth-0">__gap</td>');
+    expect(html).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono depth-0">balances</td><td class="mono storage-value">mapping</td>');
+    expect(html).toContain('data-namespace="openzeppelin.storage.Initializable"');
     expect(html).toContain('Transient storage layout');
 
     // A copy of the contract (verified on the way, as a similar match) serves the same layouts.

@@ -3,7 +3,7 @@ import type { Address, Hex } from '../../core/types.js';
 import { noTransformations, type StoredTransformations } from '../../store/matchFacts.js';
 import type { ProxyRecord } from '../../store/proxyRecords.js';
 import type { VerifiedContract } from '../../store/verifiedContracts.js';
-import { publishedFiles } from '../../useCases/index.js';
+import { publishedFiles, type StorageValues } from '../../useCases/index.js';
 import type { ProxyPattern } from '../../verify/index.js';
 import { contractPage } from './contractPage.js';
 
@@ -166,6 +166,26 @@ describe('contractPage', () => {
     expect(page).toContain('href="#read-proxy"');
     expect(page).toContain('data-proxy="1" data-signature="get()"');
     expect(page).toContain('How to verify');
+    expect(page).not.toContain('Storage as Proxy');
+
+    const storageValues: StorageValues = {
+      blockNumber: 7n,
+      problem: null,
+      timeoutMs: 2000,
+      unreadSlots: 3,
+      own: { rows: null, namespaces: [] },
+      asProxy: {
+        implementation: IMPL,
+        contractName: 'Thing',
+        section: { rows: [{ name: 'owner', type: 'address', slot: 0n, offset: 0, depth: 0, value: EVIL }], namespaces: [] },
+      },
+    };
+    const withStorage = contractPage({ ...base, contract: null, proxy, implementation: contract({ address: IMPL }), storageValues }).value;
+    expect(withStorage).toContain('<a href="#storage" aria-selected="false">Storage as Proxy</a>');
+    expect(withStorage).toContain('<section class="tab-panel" id="storage">');
+    expect(withStorage).toContain('Values read at block <span class="mono" id="storage-block">7</span>; 3 more slots were not read');
+    expect(withStorage).toContain('<tr data-name="owner">');
+    expect(withStorage).not.toMatch(/<img|<script>alert/);
   });
 
   it('says when an unverified address has no code, and offers nothing to verify there', () => {
@@ -223,5 +243,55 @@ describe('contractPage', () => {
     expect(old).toContain('No storage layout (not available: solc before 0.5.13).');
     // No layouts read: no tab.
     expect(contractPage({ ...base, contract: contract(), proxy: null, implementation: null }).value).not.toContain('href="#storage"');
+  });
+
+  it('shows the values read, the block, namespaces and the proxy view, escaped; and a note instead of values when the node was slow', () => {
+    const layouts = {
+      storageLayout: {
+        layout: {
+          storage: [{ astId: 1, contract: 'b.sol:Thing', label: 'name', offset: 0, slot: '0', type: 't_string_storage' }],
+          types: { t_string_storage: { encoding: 'bytes', label: 'string', numberOfBytes: '32' } },
+        },
+        missing: null,
+      },
+      transientStorageLayout: { layout: null, missing: { reason: 'compiler_too_old' as const, since: '0.8.27' } },
+    };
+    const row = (name: string, value: string | null, depth = 0) => ({ name, type: 'string', slot: 0n, offset: 0, depth, value });
+    const namespace = { id: EVIL, struct: 'S', slot: 2n ** 255n, rows: [row('member', '7')], unknownType: null };
+    const storageValues: StorageValues = {
+      blockNumber: 1234n,
+      problem: null,
+      timeoutMs: 2000,
+      unreadSlots: 0,
+      own: { rows: [row('name', JSON.stringify(EVIL)), row(`name.${EVIL}`, EVIL, 1)], namespaces: [namespace] },
+      asProxy: {
+        implementation: IMPL,
+        contractName: EVIL,
+        section: { rows: [row('owner', '0xabc')], namespaces: [{ ...namespace, rows: null, unknownType: EVIL }] },
+      },
+    };
+    const page = contractPage({ ...base, contract: contract(), proxy: null, implementation: null, layouts, storageValues }).value;
+    expect(page).toContain('Values read at block <span class="mono" id="storage-block">1234</span>');
+    expect(page).toContain('<th>Value</th>');
+    expect(page).toContain('<td class="mono storage-value">&quot;\\&quot;&#39;&gt;&lt;img');
+    expect(page).toContain('class="mono depth-1"');
+    expect(page).toContain('Namespaced storage (ERC-7201)');
+    expect(page).toContain(`(slot 0x8${'0'.repeat(63)})`);
+    expect(page).toContain('Storage as proxy');
+    expect(page).toContain(`href="/address/${IMPL}"`);
+    expect(page).toContain('cannot be laid out from the sources');
+    expect(page).not.toMatch(/<img|<script>alert/);
+
+    const slow = contractPage({
+      ...base,
+      contract: contract(),
+      proxy: null,
+      implementation: null,
+      layouts,
+      storageValues: { ...storageValues, blockNumber: null, problem: 'timed_out', own: { rows: [row('name', null)], namespaces: [] }, asProxy: null },
+    }).value;
+    expect(slow).toContain('did not answer within 2 s, so the layout is shown without values');
+    expect(slow).toContain('<td class="mono depth-0">name</td><td class="muted storage-value"></td>');
+    expect(slow).not.toContain('Values read at block');
   });
 });

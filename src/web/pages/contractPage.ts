@@ -9,12 +9,15 @@ import {
   type ContractLayout,
   type ContractLayouts,
   type JobStatus,
+  MAX_SLOTS,
+  type NamespaceValues,
   type ProxyRecord,
   publishedFiles,
   type ReplacedVerification,
+  type StorageValues,
   type VerifiedContract,
 } from '../../useCases/index.js';
-import { type ProxyPattern, provenMatch, unprovenImmutableValues } from '../../verify/index.js';
+import { type ProxyPattern, provenMatch, type StorageRow, slotHex, unprovenImmutableValues } from '../../verify/index.js';
 import { abiFunctions, type ContractFunction, toJsonValue } from '../contractCalls.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout, timeTag } from '../layout.js';
@@ -47,6 +50,8 @@ export interface ContractPageData {
   receipts?: JobStatus[];
   /** The verified contract's storage layouts (the Storage tab); absent: no tab. */
   layouts?: ContractLayouts | null;
+  /** What the storage holds now (the Storage tab's values); absent: the layout alone. */
+  storageValues?: StorageValues | null;
 }
 
 /** A label for every pattern: a new pattern does not compile until it has one. */
@@ -345,20 +350,78 @@ ${codeNote}
 ${data.hasCode !== false ? html`<p><a class="button" href="/verify?address=${data.address}">Verify &amp; Publish this contract's source code</a></p>` : ''}
 ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
-${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a></nav>${proxyPanels}` : ''}
+${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a>${data.storageValues?.asProxy ? html`<a href="#storage" aria-selected="false">Storage as Proxy</a>` : ''}</nav>${proxyPanels}` : ''}
+${proxyPanels && data.storageValues?.asProxy ? html`<section class="tab-panel" id="storage">${valuesNote(data.storageValues)}${proxyStorage(data.storageValues, data.storageValues.asProxy)}</section>` : ''}
 ${recentReceipts(data.receipts)}
 ${data.hasCode !== false ? verifyHint(data) : ''}
 </div>`,
   );
 }
 
-/** The Storage tab: where each state variable lives, as solc laid it out, or why that is not known. */
-function storagePanel(address: Address, layouts: ContractLayouts): Html {
+/** The Storage tab: where each state variable lives, as solc laid it out, or why that is not known; with values when read. */
+function storagePanel(data: ContractPageData, layouts: ContractLayouts): Html {
+  const values = data.storageValues ?? null;
   return html`<section class="tab-panel" id="storage">
-<h2>Storage layout <a class="small" href="/address/${address}/storage-layout.json" download>Download as JSON</a></h2>
-${layoutTable(layouts.storageLayout, 'No state variable in storage.')}
-${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${layoutTable(layouts.transientStorageLayout, '')}` : ''}
+<h2>Storage layout <a class="small" href="/address/${data.address}/storage-layout.json" download>Download as JSON</a></h2>
+${values ? valuesNote(values) : ''}
+${values && layouts.storageLayout.layout ? rowsTable(values.own.rows ?? [], values, 'No state variable in storage.') : layoutTable(layouts.storageLayout, 'No state variable in storage.')}
+${values ? namespacesSection(values.own.namespaces, values) : ''}
+${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${values ? html`<p class="muted">Transient storage is cleared at the end of every transaction, so between transactions it holds nothing to show.</p>` : ''}${layoutTable(layouts.transientStorageLayout, '')}` : ''}
+${values?.asProxy ? proxyStorage(values, values.asProxy) : ''}
 </section>`;
+}
+
+/** At which block the values were read, or why none are shown. */
+function valuesNote(values: StorageValues): Html {
+  if (values.problem === 'timed_out') {
+    return html`<p class="notice warn storage-note">The network node did not answer within ${(values.timeoutMs / 1000).toString()} s, so the layout is shown without values. Reload to try again.</p>`;
+  }
+  if (values.problem === 'chain_unavailable')
+    return html`<p class="notice warn storage-note">The network node could not be asked, so the layout is shown without values.</p>`;
+  if (values.blockNumber === null) return html``;
+  return html`<p class="muted storage-note">Values read at block <span class="mono" id="storage-block">${values.blockNumber.toString()}</span>${values.unreadSlots > 0 ? html`; ${values.unreadSlots} more slot${values.unreadSlots === 1 ? ' was' : 's were'} not read (at most ${MAX_SLOTS} a page)` : ''}.</p>`;
+}
+
+/** A slot as people read it: decimal while short, else its 32-byte hex. */
+function slotText(slot: bigint): string {
+  return slot < 2n ** 64n ? slot.toString() : slotHex(slot);
+}
+
+function valueCell(row: StorageRow, values: StorageValues): Html {
+  if (row.value !== null) return html`<td class="mono storage-value">${row.value}</td>`;
+  return html`<td class="muted storage-value">${values.problem ? '' : 'not read'}</td>`;
+}
+
+function rowsTable(rows: StorageRow[], values: StorageValues, empty: string): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="table-wrap"><table class="storage-layout storage-values">
+<thead><tr><th>Slot</th><th>Offset</th><th>Type</th><th>Name</th><th>Value</th></tr></thead>
+<tbody>${rows.map(
+    (row) =>
+      html`<tr data-name="${row.name}"><td class="mono">${slotText(row.slot)}</td><td class="mono">${row.offset}</td><td class="mono">${row.type}</td><td class="mono depth-${Math.min(row.depth, 4).toString()}">${row.name}</td>${valueCell(row, values)}</tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
+/** The ERC-7201 namespaces the sources mark (solc's layout does not list them). */
+function namespacesSection(namespaces: NamespaceValues[], values: StorageValues): Html | string {
+  if (namespaces.length === 0) return '';
+  return html`<h3>Namespaced storage (ERC-7201)</h3>
+<p class="muted">Structs the sources mark <span class="mono">@custom:storage-location erc7201:…</span>, laid out here from their sources (solc's layout does not list them).</p>
+${namespaces.map(
+  (
+    n,
+  ) => html`<h4 class="namespace" data-namespace="${n.id}"><span class="mono">${n.struct}</span> at <span class="mono">erc7201:${n.id}</span> <span class="muted mono small">(slot ${slotHex(n.slot)})</span></h4>
+${n.rows ? rowsTable(n.rows, values, 'No member.') : html`<p class="notice info">Not shown: the member type <span class="mono">${n.unknownType ?? ''}</span> cannot be laid out from the sources without compiling them.</p>`}`,
+)}`;
+}
+
+/** The proxy's own storage read with its implementation's layout. */
+function proxyStorage(values: StorageValues, asProxy: NonNullable<StorageValues['asProxy']>): Html {
+  return html`<h2 id="storage-as-proxy">Storage as proxy</h2>
+<p class="muted">This proxy's storage, read with the layout of its implementation ${addressLink(asProxy.implementation)} (${asProxy.contractName}).</p>
+${asProxy.section.rows ? rowsTable(asProxy.section.rows, values, 'The implementation has no state variable in storage.') : html`<p class="notice info">The implementation's storage layout is not kept.</p>`}
+${namespacesSection(asProxy.section.namespaces, values)}`;
 }
 
 function layoutTable(kept: ContractLayout, empty: string): Html {
@@ -428,7 +491,7 @@ ${compiledCodeSection(contract, data.compiledCode ?? null)}
 </section>
 ${functionPanels(functions, { read: 'read', write: 'write' }, false, '')}
 ${implementationFunctions ? functionPanels(implementationFunctions, { read: 'read-proxy', write: 'write-proxy' }, true, proxyNote(data)) : ''}
-${data.layouts ? storagePanel(data.address, data.layouts) : ''}
+${data.layouts ? storagePanel(data, data.layouts) : ''}
 ${recentReceipts(data.receipts)}
 </div>`,
   );

@@ -2,7 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseAddress } from '../../core/hex.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { missingLayoutText } from '../../texts/index.js';
-import { publishedFiles, publishedInput, readContract, readContractPage, readStorageLayouts, type VerifiedContract } from '../../useCases/index.js';
+import {
+  publishedFiles,
+  publishedInput,
+  readContract,
+  readContractPage,
+  readStorageLayouts,
+  readStorageValues,
+  type VerifiedContract,
+} from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
 import { contractPage } from '../pages/contractPage.js';
@@ -45,10 +53,19 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
     const from = typeof fromText === 'string' && /^\d{1,9}$/.test(fromText) ? Number(fromText) : null;
     // Found and highlighted a slice at a time: a large source gives way to other requests.
-    const sources = read.contract ? await prepareSources(publishedFiles(read.contract), chosenFile, from) : null;
+    // The storage is read while the sources are prepared; its reads give up after a time limit.
+    const [sources, storageValues] = await Promise.all([
+      read.contract ? prepareSources(publishedFiles(read.contract), chosenFile, from) : null,
+      (read.contract && read.layouts) || (read.proxy && read.implementation)
+        ? readStorageValues(ctx, address, read.contract && read.layouts ? { contract: read.contract, layouts: read.layouts } : null, {
+            record: read.proxy,
+            implementation: read.implementation,
+          })
+        : null,
+    ]);
     return sendPage(
       reply,
-      contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile, sources }),
+      contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile, sources, storageValues }),
     );
   });
 
