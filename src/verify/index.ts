@@ -63,6 +63,18 @@ export { type SettingsSummary, settingsSummary, settingsSummaryOf } from './sett
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
 export type { Transformation, TransformationValues } from './transformations.js';
+export { type AbiChange, type AbiDiff, abiDiff } from './upgradeSafety/abiDiff.js';
+export { type ChangedFile, SOURCE_DIFF_MAX_BYTES, type SourceDiff, type SourceFile, sourceDiff } from './upgradeSafety/sourceDiff.js';
+export {
+  compareUpgradeLayouts,
+  compileErrors,
+  declaresNamespaces,
+  type LayoutIncompatibility,
+  layoutInput,
+  namespacedInput,
+  type UpgradeLayout,
+  upgradeLayout,
+} from './upgradeSafety/upgradeLayout.js';
 export { canBeImproved, isBetterVerdict, type ProvenMatch, provenMatch, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
 export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_OUTPUTS, vyperContractName } from './vyper/buildVyperInput.js';
