@@ -38,13 +38,13 @@ describe("upgrades-core's comparison of layouts compiled again for their AST", (
   it('an appended variable is safe', async () => {
     const v1 = await layoutOf(box('address owner; uint256 value;'));
     const v2 = await layoutOf(box('address owner; uint256 value; uint256 extra;'));
-    expect(compareUpgradeLayouts(v1, v2)).toEqual({ compatible: true, incompatibilities: [] });
+    expect(await compareUpgradeLayouts(v1, v2)).toEqual({ compatible: true, incompatibilities: [] });
   });
 
   it('an inserted variable is named, with the one it now stands before', async () => {
     const v1 = await layoutOf(box('address owner; uint256 value;'));
     const v2 = await layoutOf(box('uint256 x; address owner; uint256 value;'));
-    const result = compareUpgradeLayouts(v1, v2);
+    const result = await compareUpgradeLayouts(v1, v2);
     expect(result.compatible).toBe(false);
     expect(result.incompatibilities[0]).toMatchObject({ kind: 'insert', variable: 'x', before: 'owner' });
     expect(result.incompatibilities[0]!.explanation).toContain('Inserted `x`');
@@ -54,7 +54,7 @@ describe("upgrades-core's comparison of layouts compiled again for their AST", (
     const v1 = await layoutOf(box('address owner;', 'uint256 a; uint256 b;'));
     const v2 = await layoutOf(box('address owner;', 'uint256 a; uint256 inserted; uint256 b;'));
     expect(Object.keys(v1.namespaces ?? {})).toEqual(['erc7201:box.main']);
-    const result = compareUpgradeLayouts(v1, v2);
+    const result = await compareUpgradeLayouts(v1, v2);
     expect(result.compatible).toBe(false);
     expect(result.incompatibilities[0]).toMatchObject({ kind: 'insert', variable: 'inserted', before: 'b', namespace: 'erc7201:box.main' });
   });

@@ -7,22 +7,20 @@
  * and the layout (analysis only, no code generated), and, when a source declares a namespace,
  * once more in upgrades-core's "namespaced" form, which gives the namespaced structs' slots.
  */
-import {
-  getStorageUpgradeReport,
-  makeNamespacedInput,
-  type SolcInput as OzSolcInput,
-  type SolcOutput as OzSolcOutput,
-  type StorageLayout as OzStorageLayout,
-  solcInputOutputDecoder,
-  trySanitizeNatSpec,
-  validate,
-  withValidationDefaults,
-} from '@openzeppelin/upgrades-core';
+import type { SolcInput as OzSolcInput, SolcOutput as OzSolcOutput, StorageLayout as OzStorageLayout } from '@openzeppelin/upgrades-core';
 import type { StorageItem, StorageOperation } from '@openzeppelin/upgrades-core/dist/storage/compare.js';
-import { LayoutCompatibilityReport } from '@openzeppelin/upgrades-core/dist/storage/report.js';
-import { unfoldStorageLayout } from '@openzeppelin/upgrades-core/dist/validate/query.js';
 import { parseVersionNumbers, versionAtLeast } from '../../core/compilerVersion.js';
 import type { SolcInput, SolcOutput } from '../solcTypes.js';
+
+/** upgrades-core, loaded on the first check (it takes about 300 ms to load, which no start should pay). */
+async function upgradesCore() {
+  const [core, report, query] = await Promise.all([
+    import('@openzeppelin/upgrades-core'),
+    import('@openzeppelin/upgrades-core/dist/storage/report.js'),
+    import('@openzeppelin/upgrades-core/dist/validate/query.js'),
+  ]);
+  return { ...core, LayoutCompatibilityReport: report.LayoutCompatibilityReport, unfoldStorageLayout: query.unfoldStorageLayout };
+}
 
 /** A layout as upgrades-core compares it (its `StorageLayout`). */
 export type UpgradeLayout = OzStorageLayout;
@@ -49,6 +47,7 @@ export function declaresNamespaces(version: string, input: SolcInput): boolean {
  * each namespace struct turned into a state variable, so solc lays it out.
  */
 export async function namespacedInput(version: string, input: SolcInput, output: SolcOutput): Promise<SolcInput> {
+  const { makeNamespacedInput, trySanitizeNatSpec } = await upgradesCore();
   const made = makeNamespacedInput(input as unknown as OzSolcInput, output as unknown as OzSolcOutput, releaseOnly(version));
   return (await trySanitizeNatSpec(made, releaseOnly(version))) as unknown as SolcInput;
 }
@@ -64,14 +63,15 @@ export function compileErrors(output: SolcOutput): string[] {
  * error when it cannot read the contract (a namespace outside a contract, a `layout at` it does
  * not evaluate).
  */
-export function upgradeLayout(
+export async function upgradeLayout(
   version: string,
   input: SolcInput,
   output: SolcOutput,
   namespaced: SolcOutput | undefined,
   sourcePath: string,
   contractName: string,
-): UpgradeLayout {
+): Promise<UpgradeLayout> {
+  const { validate, solcInputOutputDecoder, unfoldStorageLayout } = await upgradesCore();
   // upgrades-core reads every contract's creation code (to name its version and find links);
   // analysis gave none, and neither is needed for the layout.
   const withCode = {
@@ -115,16 +115,27 @@ export interface LayoutIncompatibility {
 }
 
 /** Whether `updated` may replace `original` behind a proxy, by upgrades-core's storage rules. */
-export function compareUpgradeLayouts(original: UpgradeLayout, updated: UpgradeLayout): { compatible: boolean; incompatibilities: LayoutIncompatibility[] } {
+export async function compareUpgradeLayouts(
+  original: UpgradeLayout,
+  updated: UpgradeLayout,
+): Promise<{ compatible: boolean; incompatibilities: LayoutIncompatibility[] }> {
+  const { getStorageUpgradeReport, withValidationDefaults, LayoutCompatibilityReport } = await upgradesCore();
   const report = getStorageUpgradeReport(original, updated, withValidationDefaults({}));
-  const incompatibilities = report.ops.map((op, i) => describe(op, i, original, updated)).filter((x): x is LayoutIncompatibility => x !== null);
+  const explain = (op: StorageOperation<StorageItem>) => new LayoutCompatibilityReport([op]).explain(false);
+  const incompatibilities = report.ops.map((op, i) => describe(op, i, original, updated, explain)).filter((x): x is LayoutIncompatibility => x !== null);
   return { compatible: report.pass, incompatibilities };
 }
 
-function describe(op: StorageOperation<StorageItem>, index: number, original: UpgradeLayout, updated: UpgradeLayout): LayoutIncompatibility | null {
+function describe(
+  op: StorageOperation<StorageItem>,
+  index: number,
+  original: UpgradeLayout,
+  updated: UpgradeLayout,
+  explain: (op: StorageOperation<StorageItem>) => string,
+): LayoutIncompatibility | null {
   // upgrades-core explains a layout change only when it comes first: later ones follow from earlier operations.
   if (op.kind === 'layoutchange' && index !== 0) return null;
-  const explanation = new LayoutCompatibilityReport([op]).explain(false);
+  const explanation = explain(op);
   if (op.kind === 'delete-namespace') return { kind: op.kind, variable: op.namespace, namespace: op.namespace, where: op.original.contract, explanation };
   if (op.kind === 'insert' || op.kind === 'append') {
     const place = placeIn(updated, op.updated);
