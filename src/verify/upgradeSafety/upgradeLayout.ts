@@ -91,8 +91,10 @@ export async function upgradeLayout(
     ozInput,
     namespaced as unknown as OzSolcOutput | undefined,
   );
-  const name = `${sourcePath}:${contractName}`;
-  if (!runData[name]) throw new Error(`${name} is not in the compiled output`);
+  // A single file's record may name no source unit: the one contract of that name is it.
+  const named = Object.keys(runData).filter((key) => key.endsWith(`:${contractName}`));
+  const name = runData[`${sourcePath}:${contractName}`] ? `${sourcePath}:${contractName}` : named.length === 1 ? named[0]! : null;
+  if (!name) throw new Error(`${sourcePath}:${contractName} is not in the compiled output`);
   return unfoldStorageLayout(runData, name);
 }
 
