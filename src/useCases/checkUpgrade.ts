@@ -96,6 +96,11 @@ const NOT_UPGRADEABLE: ReadonlySet<ProxyPattern> = new Set([
   'eip7702',
 ]);
 
+/** Whether an upgrade replaces the implementation of a proxy of `pattern` (whose page links to the check). */
+export function isUpgradeableProxy(pattern: ProxyPattern): boolean {
+  return !NOT_UPGRADEABLE.has(pattern);
+}
+
 /** Checks whether `candidate` may replace the implementation the proxy at `proxy` delegates to now. */
 export async function checkUpgrade(
   s: Pick<Services, 'store' | 'records' | 'copies' | 'chain' | 'compiler'>,
@@ -105,7 +110,7 @@ export async function checkUpgrade(
   const refuse = (refusal: UpgradeCheckRefusal): UpgradeCheckAnswer => ({ ok: false, refusal });
   const detection = await detectProxy(s.chain, proxy);
   if (!detection.found) return refuse(detection.reason === 'no_code' ? { code: 'no_code', address: proxy } : { code: 'not_a_proxy', address: proxy });
-  if (NOT_UPGRADEABLE.has(detection.pattern)) return refuse({ code: 'not_upgradeable', address: proxy, pattern: detection.pattern });
+  if (!isUpgradeableProxy(detection.pattern)) return refuse({ code: 'not_upgradeable', address: proxy, pattern: detection.pattern });
   const currentAddress = detection.implementation;
 
   const [current, next] = await Promise.all([readContract(s, currentAddress), readContract(s, candidate)]);

@@ -28,6 +28,7 @@ export { openRecord } from './admission.js';
 export {
   type CheckedContract,
   checkUpgrade,
+  isUpgradeableProxy,
   type UpgradeCheck,
   type UpgradeCheckAnswer,
   type UpgradeCheckRefusal,
