@@ -78,6 +78,7 @@ const DEPLOYERS = [
   'sourcify/storageLayout',
   'api/vyperApi',
   'clients/foundryVyper',
+  'api/checkUpgrade',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];
