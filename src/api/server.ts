@@ -109,7 +109,8 @@ export async function buildServer(s: Services): Promise<FastifyInstance> {
     const query = new Params(request.query as Record<string, unknown>);
     const field = (name: string): string => (query.text(name) || bodyField(name) || '').trim();
     const action = field('action').toLowerCase();
-    if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild'].includes(action)) return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
+    if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild', 'checkupgrade'].includes(action))
+      return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
     const apiKey = field('apikey');
     if (!apiKey) return TEXT.largeBodyNeedsKey(OPEN_BODY_LIMIT);
     const decision = await s.access.decide(apiKey, request.ip, 'submit');

@@ -13,12 +13,17 @@ export type UpgradeRefusalFacts =
   | { code: 'not_a_proxy'; address: string }
   | { code: 'not_upgradeable'; address: string; pattern: string }
   | { code: 'not_verified'; side: 'current' | 'candidate'; address: string }
-  | { code: 'no_layout'; side: 'current' | 'candidate'; address: string; missing: MissingLayout }
-  | { code: 'compile_errors'; side: 'current' | 'candidate'; address: string; errors: string[] }
-  | { code: 'compile_failed'; side: 'current' | 'candidate'; address: string; error: ErrorFacts }
-  | { code: 'layout_unreadable'; side: 'current' | 'candidate'; address: string; reason: string };
+  | { code: 'no_layout'; side: 'current' | 'candidate'; address: string | null; missing: MissingLayout }
+  | { code: 'compile_errors'; side: 'current' | 'candidate'; address: string | null; errors: string[] }
+  | { code: 'compile_failed'; side: 'current' | 'candidate'; address: string | null; error: ErrorFacts }
+  | { code: 'layout_unreadable'; side: 'current' | 'candidate'; address: string | null; reason: string };
 
 const SIDE = { current: "The proxy's current implementation", candidate: 'The candidate implementation' } as const;
+
+/** A side and its address, or for a candidate compiled from a submitted input, that. */
+function who(side: 'current' | 'candidate', address: string | null): string {
+  return address ? `${SIDE[side]} ${address}` : `${SIDE[side]} (the submitted input)`;
+}
 
 function noLayoutWhy(missing: MissingLayout): string {
   switch (missing.reason) {
@@ -43,15 +48,15 @@ export function upgradeRefusalText(r: UpgradeRefusalFacts): string {
     case 'not_upgradeable':
       return `Error! ${r.address} is a ${r.pattern} proxy, whose implementation an upgrade does not replace: only upgradeable proxies (EIP-1967, UUPS, transparent, beacon) are checked`;
     case 'not_verified':
-      return `Error! ${SIDE[r.side]} ${r.address} is not verified: verify it first`;
+      return `Error! ${who(r.side, r.address)} is not verified: verify it first`;
     case 'no_layout':
-      return `Error! ${SIDE[r.side]} ${r.address} has no storage layout to compare: ${noLayoutWhy(r.missing)}`;
+      return `Error! ${who(r.side, r.address)} has no storage layout to compare: ${noLayoutWhy(r.missing)}`;
     case 'compile_errors':
-      return `Error! ${SIDE[r.side]} ${r.address} did not compile again for its layout: ${r.errors[0] ?? 'solc reported errors'}`;
+      return `Error! ${who(r.side, r.address)} did not compile for its layout: ${r.errors[0] ?? 'solc reported errors'}`;
     case 'compile_failed':
-      return `Error! ${SIDE[r.side]} ${r.address} could not be compiled for its layout: ${errorSentence(r.error)}`;
+      return `Error! ${who(r.side, r.address)} could not be compiled for its layout: ${errorSentence(r.error)}`;
     case 'layout_unreadable':
-      return `Error! The storage layout of ${SIDE[r.side].toLowerCase()} ${r.address} could not be read: ${r.reason}`;
+      return `Error! The storage layout of ${who(r.side, r.address).replace(/^The/, 'the')} could not be read: ${r.reason}`;
   }
 }
 

@@ -10,11 +10,12 @@
  * layout kept in memory by compilation, which never changes.
  */
 
-import { withoutV } from '../core/compilerVersion.js';
+import { readSubmittedVersion, withoutV } from '../core/compilerVersion.js';
 import { type ErrorFacts, errorFacts, isSolproofError } from '../core/errors.js';
 import { type MissingLayout, missingLayout } from '../core/storageLayout.js';
 import type { Address } from '../core/types.js';
 import type { VerifiedContract } from '../store/verifiedContracts.js';
+import { errorSentence, submittedVersionText, TEXT } from '../texts/index.js';
 import {
   type AbiDiff,
   abiDiff,
@@ -26,9 +27,13 @@ import {
   layoutInput,
   namespacedInput,
   type ProxyPattern,
+  parseStandardJsonText,
   type SolcInput,
+  type SolcOutput,
   type SourceDiff,
+  type SourceFile,
   sourceDiff,
+  splitQualifiedName,
   type UpgradeLayout,
   upgradeLayout,
 } from '../verify/index.js';
@@ -47,17 +52,18 @@ export type UpgradeCheckRefusal =
   | { code: 'not_upgradeable'; address: Address; pattern: ProxyPattern }
   | { code: 'not_verified'; side: UpgradeSide; address: Address }
   /** A contract with no storage layout to compare: Vyper, not Solidity, or solc before 0.5.13. */
-  | { code: 'no_layout'; side: UpgradeSide; address: Address; missing: MissingLayout }
+  | { code: 'no_layout'; side: UpgradeSide; address: Address | null; missing: MissingLayout }
   /** Compiling the proven input again failed: solc's errors (first ones) as it gave them. */
-  | { code: 'compile_errors'; side: UpgradeSide; address: Address; errors: string[] }
+  | { code: 'compile_errors'; side: UpgradeSide; address: Address | null; errors: string[] }
   /** The compiler pool refused or failed (limits, download, crash). */
-  | { code: 'compile_failed'; side: UpgradeSide; address: Address; error: ErrorFacts }
+  | { code: 'compile_failed'; side: UpgradeSide; address: Address | null; error: ErrorFacts }
   /** upgrades-core could not read the contract's layout: its own message. */
-  | { code: 'layout_unreadable'; side: UpgradeSide; address: Address; reason: string };
+  | { code: 'layout_unreadable'; side: UpgradeSide; address: Address | null; reason: string };
 
 /** A contract of the check, as the answer names it. */
 export interface CheckedContract {
-  address: Address;
+  /** Null for a candidate compiled here and not published. */
+  address: Address | null;
   contractName: string;
   /** `path:Name`. */
   fullyQualifiedName: string;
@@ -101,11 +107,59 @@ export function isUpgradeableProxy(pattern: ProxyPattern): boolean {
   return !NOT_UPGRADEABLE.has(pattern);
 }
 
-/** Checks whether `candidate` may replace the implementation the proxy at `proxy` delegates to now. */
+/**
+ * A candidate compiled here and not published: a standard JSON input, the contract in it
+ * (`path:Name`) and the solc version (read as a submission's is). Needs an API key at the door.
+ */
+export interface UnpublishedCandidate {
+  input: SolcInput;
+  sourcePath: string;
+  contractName: string;
+  /** `v0.8.28+commit.7893614a`. */
+  compilerVersion: string;
+}
+
+/**
+ * Reads an unpublished candidate from the API's fields (`sourceCode`: a standard JSON input,
+ * wrapped or not; `contractname`: `path:Name`; `compilerversion`), refusing in Etherscan's words.
+ */
+export function readUnpublishedCandidate(
+  s: Pick<Services, 'releases'>,
+  fields: { sourceCode: string; contractName: string; compilerVersion: string },
+): { ok: true; candidate: UnpublishedCandidate } | { ok: false; text: string } {
+  if (!fields.contractName) return { ok: false, text: TEXT.missingParameter('contractname') };
+  const { path, name } = splitQualifiedName(fields.contractName);
+  if (path === null || !name) return { ok: false, text: TEXT.invalidParameter('contractname', 'name the contract as path:Name, e.g. contracts/Box.sol:BoxV2') };
+  if (!fields.compilerVersion) return { ok: false, text: TEXT.missingParameter('compilerversion') };
+  const version = readSubmittedVersion(fields.compilerVersion, s.releases);
+  if (!version.ok) return { ok: false, text: submittedVersionText(version.error) };
+  let input: SolcInput;
+  try {
+    input = parseStandardJsonText(fields.sourceCode);
+  } catch (e) {
+    if (isSolproofError(e)) return { ok: false, text: errorSentence(e) };
+    throw e;
+  }
+  if (!input.sources[path]) return { ok: false, text: TEXT.invalidParameter('contractname', `the input has no source ${JSON.stringify(path.slice(0, 200))}`) };
+  return { ok: true, candidate: { input, sourcePath: path, contractName: name, compilerVersion: version.value.long } };
+}
+
+/** What the check needs of a candidate, verified or compiled here. */
+interface CandidateFacts {
+  named: CheckedContract;
+  abi: string | unknown[];
+  files: SourceFile[];
+  layout: LayoutRead;
+}
+
+/**
+ * Checks whether `candidate` (a verified contract's address, or an input compiled here) may
+ * replace the implementation the proxy at `proxy` delegates to now.
+ */
 export async function checkUpgrade(
   s: Pick<Services, 'store' | 'records' | 'copies' | 'chain' | 'compiler'>,
   proxy: Address,
-  candidate: Address,
+  candidate: Address | UnpublishedCandidate,
 ): Promise<UpgradeCheckAnswer> {
   const refuse = (refusal: UpgradeCheckRefusal): UpgradeCheckAnswer => ({ ok: false, refusal });
   const detection = await detectProxy(s.chain, proxy);
@@ -113,18 +167,24 @@ export async function checkUpgrade(
   if (!isUpgradeableProxy(detection.pattern)) return refuse({ code: 'not_upgradeable', address: proxy, pattern: detection.pattern });
   const currentAddress = detection.implementation;
 
-  const [current, next] = await Promise.all([readContract(s, currentAddress), readContract(s, candidate)]);
+  const current = await readContract(s, currentAddress);
   if (!current) return refuse({ code: 'not_verified', side: 'current', address: currentAddress });
-  if (!next) {
-    const hasCode = (await s.chain.getCode(candidate)) !== '0x';
-    return refuse(hasCode ? { code: 'not_verified', side: 'candidate', address: candidate } : { code: 'no_code', address: candidate });
+  let verified: VerifiedContract | null = null;
+  if (typeof candidate === 'string') {
+    verified = await readContract(s, candidate);
+    if (!verified) {
+      const hasCode = (await s.chain.getCode(candidate)) !== '0x';
+      return refuse(hasCode ? { code: 'not_verified', side: 'candidate', address: candidate } : { code: 'no_code', address: candidate });
+    }
   }
   const currentLayout = await layoutOf(s, current, 'current');
   if ('refusal' in currentLayout) return refuse(currentLayout.refusal);
-  const candidateLayout = await layoutOf(s, next, 'candidate');
-  if ('refusal' in candidateLayout) return refuse(candidateLayout.refusal);
+  const next: CandidateFacts = verified
+    ? { named: named(verified), abi: verified.abi, files: publishedFiles(verified), layout: await layoutOf(s, verified, 'candidate') }
+    : await unpublishedFacts(s, candidate as UnpublishedCandidate);
+  if ('refusal' in next.layout) return refuse(next.layout.refusal);
 
-  const { compatible, incompatibilities } = await compareUpgradeLayouts(currentLayout.layout, candidateLayout.layout);
+  const { compatible, incompatibilities } = await compareUpgradeLayouts(currentLayout.layout, next.layout.layout);
   return {
     ok: true,
     check: {
@@ -133,12 +193,12 @@ export async function checkUpgrade(
       beacon: detection.beacon ?? null,
       blockNumber: detection.blockNumber,
       currentImplementation: named(current),
-      candidate: named(next),
+      candidate: next.named,
       compatible,
       incompatibilities,
       namespaces: Object.keys(currentLayout.layout.namespaces ?? {}),
       abiDiff: abiDiff(current.abi, next.abi),
-      sourceDiff: sourceDiff(publishedFiles(current), publishedFiles(next)),
+      sourceDiff: sourceDiff(publishedFiles(current), next.files),
     },
   };
 }
@@ -147,7 +207,19 @@ function named(c: VerifiedContract): CheckedContract {
   return { address: c.address, contractName: c.contractName, fullyQualifiedName: `${c.sourcePath}:${c.contractName}`, compilerVersion: c.compilerVersion };
 }
 
-type LayoutRead = { layout: UpgradeLayout } | { refusal: UpgradeCheckRefusal };
+/** An unpublished candidate's facts: its layout and ABI from one compile (analysis only), its sources as given. */
+async function unpublishedFacts(s: Pick<Services, 'compiler'>, c: UnpublishedCandidate): Promise<CandidateFacts> {
+  const facts = {
+    named: { address: null, contractName: c.contractName, fullyQualifiedName: `${c.sourcePath}:${c.contractName}`, compilerVersion: c.compilerVersion },
+    files: Object.entries(c.input.sources).flatMap(([path, source]) => (source.content === undefined ? [] : [{ path, content: source.content }])),
+  };
+  const missing = missingLayout('storageLayout', c.input.language, c.compilerVersion);
+  if (missing.reason !== 'not_kept') return { ...facts, abi: [], layout: { refusal: { code: 'no_layout', side: 'candidate', address: null, missing } } };
+  const read = await readLayout(s, { ...c, address: null }, 'candidate');
+  return { ...facts, abi: 'layout' in read ? read.abi : [], layout: read };
+}
+
+type LayoutRead = { layout: UpgradeLayout; abi: unknown[] } | { refusal: UpgradeCheckRefusal };
 
 /** Layouts read, by store and compiled contract: a compilation never changes, so neither does its layout. */
 const readLayouts = new WeakMap<object, Map<string, Promise<LayoutRead>>>();
@@ -161,9 +233,10 @@ function layoutOf(s: Pick<Services, 'store' | 'compiler'>, contract: VerifiedCon
   let kept = readLayouts.get(s.store);
   if (!kept) readLayouts.set(s.store, (kept = new Map()));
   const cached = kept.get(contract.compiledContractId);
+  const compiled = { input: publishedInput(contract) as SolcInput, ...contract };
   // A refusal names its side and address: kept layouts only.
-  if (cached) return cached.then((read) => ('layout' in read ? read : readLayout(s, contract, side)));
-  const reading = readLayout(s, contract, side);
+  if (cached) return cached.then((read) => ('layout' in read ? read : readLayout(s, compiled, side)));
+  const reading = readLayout(s, compiled, side);
   kept.set(contract.compiledContractId, reading);
   if (kept.size > KEPT_LAYOUTS) kept.delete(kept.keys().next().value!);
   void reading.then((read) => {
@@ -172,23 +245,41 @@ function layoutOf(s: Pick<Services, 'store' | 'compiler'>, contract: VerifiedCon
   return reading;
 }
 
-async function readLayout(s: Pick<Services, 'compiler'>, contract: VerifiedContract, side: UpgradeSide): Promise<LayoutRead> {
-  const version = withoutV(contract.compilerVersion);
-  const input = layoutInput(publishedInput(contract) as SolcInput);
+/** What is compiled for a layout: an input, its contract, its compiler, and the address it is known by (none for an unpublished one). */
+interface LayoutSubject {
+  input: SolcInput;
+  sourcePath: string;
+  contractName: string;
+  compilerVersion: string;
+  address: Address | null;
+}
+
+async function readLayout(s: Pick<Services, 'compiler'>, subject: LayoutSubject, side: UpgradeSide): Promise<LayoutRead> {
+  const version = withoutV(subject.compilerVersion);
+  const input = layoutInput(subject.input, ['abi']);
+  const address = subject.address;
   const refusal = (r: UpgradeCheckRefusal): LayoutRead => ({ refusal: r });
   try {
     const output = await s.compiler.compile(version, input);
     const errors = compileErrors(output);
-    if (errors.length) return refusal({ code: 'compile_errors', side, address: contract.address, errors: errors.slice(0, 5) });
+    if (errors.length) return refusal({ code: 'compile_errors', side, address, errors: errors.slice(0, 5) });
     let namespaced: Awaited<ReturnType<typeof s.compiler.compile>> | undefined;
     if (declaresNamespaces(version, input)) {
       const out = await s.compiler.compile(version, await namespacedInput(version, input, output));
       // As OpenZeppelin's plugins do when this extra compile fails: namespaces are then read from the AST alone.
       if (compileErrors(out).length === 0) namespaced = out;
     }
-    return { layout: await upgradeLayout(version, input, output, namespaced, contract.sourcePath, contract.contractName) };
+    const layout = await upgradeLayout(version, input, output, namespaced, subject.sourcePath, subject.contractName);
+    return { layout, abi: contractAbi(output, subject.sourcePath, subject.contractName) };
   } catch (e) {
-    if (isSolproofError(e)) return refusal({ code: 'compile_failed', side, address: contract.address, error: errorFacts(e) });
-    return refusal({ code: 'layout_unreadable', side, address: contract.address, reason: e instanceof Error ? e.message : String(e) });
+    if (isSolproofError(e)) return refusal({ code: 'compile_failed', side, address, error: errorFacts(e) });
+    return refusal({ code: 'layout_unreadable', side, address, reason: e instanceof Error ? e.message : String(e) });
   }
+}
+
+/** The ABI solc gave `sourcePath:contractName` (a single file's record may name no source unit). */
+function contractAbi(output: SolcOutput, sourcePath: string, contractName: string): unknown[] {
+  const exact = output.contracts?.[sourcePath]?.[contractName];
+  const found = exact ?? Object.values(output.contracts ?? {}).find((file) => file[contractName])?.[contractName];
+  return found?.abi ?? [];
 }

@@ -29,6 +29,8 @@ export {
   type CheckedContract,
   checkUpgrade,
   isUpgradeableProxy,
+  readUnpublishedCandidate,
+  type UnpublishedCandidate,
   type UpgradeCheck,
   type UpgradeCheckAnswer,
   type UpgradeCheckRefusal,

@@ -105,10 +105,15 @@ const check = (params: Record<string, string>): Promise<Envelope> => apiGet(apiU
 
 describe('checkupgrade: OpenZeppelin upgradeable contracts behind a real ERC1967Proxy', () => {
   const at: Record<string, string> = {};
+  const built: Record<string, Built> = {};
   let proxy = '';
 
   beforeAll(async () => {
-    for (const name of Object.keys(VERSIONS) as (keyof typeof VERSIONS)[]) at[name] = (await deployAndVerify(name)).address;
+    for (const name of Object.keys(VERSIONS) as (keyof typeof VERSIONS)[]) {
+      const done = await deployAndVerify(name);
+      at[name] = done.address;
+      built[name] = done.built;
+    }
     const proxyBuilt = await build(
       '0.8.28',
       standardInput(
@@ -178,6 +183,36 @@ describe('checkupgrade: OpenZeppelin upgradeable contracts behind a real ERC1967
     const env = await check({ proxy, implementation: at['BoxV2Gap']! });
     expect(env.status, JSON.stringify(env)).toBe('1');
     expect((env.result as Record<string, any>).compatible).toBe(true);
+  });
+
+  it('an unpublished candidate: a standard JSON input compiled here, with a key only', async () => {
+    const fields = {
+      module: 'contract',
+      action: 'checkupgrade',
+      proxy,
+      sourceCode: JSON.stringify(built['BoxV2Insert']!.input),
+      contractname: `${BOX}:BoxV2Insert`,
+      compilerversion: built['BoxV2Insert']!.compilerVersion,
+    };
+    const env = await apiPost(apiUrl, { ...fields, apikey: apiKey });
+    expect(env.status, JSON.stringify(env).slice(0, 2000)).toBe('1');
+    const result = env.result as Record<string, any>;
+    expect(result.compatible).toBe(false);
+    expect(result.candidate).toEqual({
+      address: null,
+      contractName: 'BoxV2Insert',
+      fullyQualifiedName: `${BOX}:BoxV2Insert`,
+      compilerVersion: built['BoxV2Insert']!.compilerVersion,
+    });
+    expect(result.errors[0]).toMatchObject({ kind: 'insert', variable: 'inserted', before: 'value' });
+    expect(result.sourceDiff.changed.map((f: { path: string }) => f.path)).toEqual([BOX]);
+    expect(result.abiDiff.added).toEqual([{ kind: 'function', signature: 'inserted()' }]);
+    // Without a key, or with a contract the input does not hold, nothing is compiled.
+    expect(await apiPost(apiUrl, fields)).toMatchObject({ status: '0', result: expect.stringContaining('needs a valid API key') });
+    expect(await apiPost(apiUrl, { ...fields, apikey: apiKey, contractname: 'contracts/Nope.sol:BoxV2Insert' })).toMatchObject({
+      status: '0',
+      result: expect.stringContaining('the input has no source "contracts/Nope.sol"'),
+    });
   });
 
   it('refusals: not a proxy, a candidate not verified or without a layout, bad input', async () => {

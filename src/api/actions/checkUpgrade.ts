@@ -1,14 +1,16 @@
 import { parseAddress } from '../../core/hex.js';
+import type { Address } from '../../core/types.js';
 import { incompatibilityText, TEXT, upgradeRefusalText } from '../../texts/index.js';
-import { checkUpgrade as check, type Services, type UpgradeCheck } from '../../useCases/index.js';
+import { checkUpgrade as check, readUnpublishedCandidate, type Services, type UnpublishedCandidate, type UpgradeCheck } from '../../useCases/index.js';
 import type { Caller } from '../context.js';
 import { type Envelope, fail, ok } from '../envelope.js';
 import type { Params } from '../params.js';
 
 /**
- * `checkupgrade`: whether `implementation` (a verified contract) may replace the implementation
- * the proxy at `proxy` (or `address`) delegates to now, by OpenZeppelin's storage layout rules;
- * with the ABI and source differences.
+ * `checkupgrade`: whether `implementation` (a verified contract), or the contract `contractname`
+ * of the standard JSON input `sourceCode` compiled with `compilerversion` (not published; a key
+ * is needed), may replace the implementation the proxy at `proxy` (or `address`) delegates to
+ * now, by OpenZeppelin's storage layout rules; with the ABI and source differences.
  */
 export async function checkUpgrade(s: Services, params: Params, caller: Caller): Promise<Envelope> {
   const proxyName = params.text('proxy') ? 'proxy' : 'address';
@@ -16,10 +18,24 @@ export async function checkUpgrade(s: Services, params: Params, caller: Caller):
   if (!givenProxy) return fail(TEXT.missingParameter('proxy'));
   const proxy = parseAddress(givenProxy);
   if (!proxy) return fail(TEXT.invalidAddressIn(proxyName, givenProxy));
-  const givenCandidate = params.text('implementation');
-  if (!givenCandidate) return fail(TEXT.missingParameter('implementation'));
-  const candidate = parseAddress(givenCandidate);
-  if (!candidate) return fail(TEXT.invalidAddressIn('implementation', givenCandidate));
+  let candidate: Address | UnpublishedCandidate;
+  if (params.text('sourcecode')) {
+    // An unpublished candidate costs a compile of the caller's input: a key's, never keyless.
+    if (!caller.key) return fail(TEXT.upgradeInputNeedsKey);
+    const read = readUnpublishedCandidate(s, {
+      sourceCode: params.text('sourcecode'),
+      contractName: params.text('contractname'),
+      compilerVersion: params.text('compilerversion'),
+    });
+    if (!read.ok) return fail(read.text);
+    candidate = read.candidate;
+  } else {
+    const givenCandidate = params.text('implementation');
+    if (!givenCandidate) return fail(TEXT.missingParameter('implementation'));
+    const address = parseAddress(givenCandidate);
+    if (!address) return fail(TEXT.invalidAddressIn('implementation', givenCandidate));
+    candidate = address;
+  }
   const answer = await check(s, proxy, candidate);
   if (!answer.ok) return fail(upgradeRefusalText(answer.refusal));
   return ok(upgradeCheckResult(answer.check), caller.okMessage);

@@ -31,9 +31,13 @@ const LAYOUT_OUTPUTS = { '*': { '': ['ast'], '*': ['storageLayout'] } };
 /** The first solc whose structs carry NatSpec, so namespaces (ERC-7201) can be read. */
 const NAMESPACES_SINCE = '0.8.20';
 
-/** `input` asking only for what upgrades-core reads: the AST and storage layouts (solc stops after analysis). */
-export function layoutInput(input: SolcInput): SolcInput {
-  return { ...input, settings: { ...input.settings, outputSelection: LAYOUT_OUTPUTS } };
+/**
+ * `input` asking only for what upgrades-core reads: the AST and storage layouts (solc stops after
+ * analysis), and `also` of each contract (outputs analysis gives too, as `abi`).
+ */
+export function layoutInput(input: SolcInput, also: string[] = []): SolcInput {
+  const outputSelection = { '*': { '': LAYOUT_OUTPUTS['*'][''], '*': [...LAYOUT_OUTPUTS['*']['*'], ...also] } };
+  return { ...input, settings: { ...input.settings, outputSelection } };
 }
 
 /** Whether a source of `input` declares an ERC-7201 namespace that solc `version` can report. */

@@ -39,7 +39,7 @@ function result(answer: UpgradeCheckAnswer | string | null): Html | string {
   if (!answer.ok) return html`<p class="notice err">${upgradeRefusalText(answer.refusal)}</p>`;
   const c = answer.check;
   const contractRow = (label: string, x: typeof c.currentImplementation) =>
-    html`<dt>${label}</dt><dd>${addressLink(x.address)} <span class="mono">${x.fullyQualifiedName}</span> <span class="muted">(${x.compilerVersion})</span></dd>`;
+    html`<dt>${label}</dt><dd>${x.address ? addressLink(x.address) : 'the submitted input'} <span class="mono">${x.fullyQualifiedName}</span> <span class="muted">(${x.compilerVersion})</span></dd>`;
   return html`<div class="card" id="verdict">
 <h2>Verdict <span class="badge ${c.compatible ? 'ok' : 'err'}">${c.compatible ? 'compatible' : 'not compatible'}</span></h2>
 <p class="notice ${c.compatible ? 'ok' : 'err'}">${upgradeVerdictText(c.compatible, c.incompatibilities.length)}</p>
