@@ -40,7 +40,7 @@ const ACTIONS: readonly { action: string; method: string; params: string; what: 
   {
     action: 'checkupgrade',
     method: 'GET/POST',
-    params: 'proxy (or address), implementation',
+    params: 'proxy (or address), implementation; or, with apikey, sourceCode (a standard JSON input), contractname (path:Name), compilerversion',
     what: "Whether the candidate implementation (verified) may replace the proxy's current one, by OpenZeppelin upgrades-core's storage layout rules (gaps, ERC-7201 namespaces): compatible, errors naming each variable, the ABI and source differences. Also as a page: /address/<proxy>/upgrade-check.",
   },
   {
