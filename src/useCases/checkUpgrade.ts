@@ -12,6 +12,7 @@
 
 import { readSubmittedVersion, withoutV } from '../core/compilerVersion.js';
 import { type ErrorFacts, errorFacts, isSolproofError } from '../core/errors.js';
+import { oneAtATime } from '../core/oneAtATime.js';
 import { type MissingLayout, missingLayout } from '../core/storageLayout.js';
 import type { Address } from '../core/types.js';
 import type { VerifiedContract } from '../store/verifiedContracts.js';
@@ -254,7 +255,17 @@ interface LayoutSubject {
   address: Address | null;
 }
 
-async function readLayout(s: Pick<Services, 'compiler'>, subject: LayoutSubject, side: UpgradeSide): Promise<LayoutRead> {
+/**
+ * The compiles of upgrade checks run one at a time in a process: a check never takes more than
+ * one of the compiler pool's slots from verifications, however many are asked at once.
+ */
+const inTurn = oneAtATime();
+
+function readLayout(s: Pick<Services, 'compiler'>, subject: LayoutSubject, side: UpgradeSide): Promise<LayoutRead> {
+  return inTurn('upgrade-check', () => compileLayout(s, subject, side));
+}
+
+async function compileLayout(s: Pick<Services, 'compiler'>, subject: LayoutSubject, side: UpgradeSide): Promise<LayoutRead> {
   const version = withoutV(subject.compilerVersion);
   const input = layoutInput(subject.input, ['abi']);
   const address = subject.address;
