@@ -107,6 +107,8 @@ describe('checkupgrade: OpenZeppelin upgradeable contracts behind a real ERC1967
   const at: Record<string, string> = {};
   const built: Record<string, Built> = {};
   let proxy = '';
+  let beacon = '';
+  let beaconProxy = '';
 
   beforeAll(async () => {
     for (const name of Object.keys(VERSIONS) as (keyof typeof VERSIONS)[]) {
@@ -114,22 +116,26 @@ describe('checkupgrade: OpenZeppelin upgradeable contracts behind a real ERC1967
       at[name] = done.address;
       built[name] = done.built;
     }
-    const proxyBuilt = await build(
-      '0.8.28',
-      standardInput(
-        withImports({
-          'contracts/Proxy.sol': 'pragma solidity ^0.8.22;\nimport {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";\n',
-        }),
-      ),
-      '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol',
-      'ERC1967Proxy',
+    const proxies = standardInput(
+      withImports({
+        'contracts/Proxies.sol': `pragma solidity ^0.8.22;
+import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {UpgradeableBeacon} from "@openzeppelin/contracts/proxy/beacon/UpgradeableBeacon.sol";
+import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol";
+`,
+      }),
     );
+    const proxyBuilt = await build('0.8.28', proxies, '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol', 'ERC1967Proxy');
+    const beaconBuilt = await build('0.8.28', proxies, '@openzeppelin/contracts/proxy/beacon/UpgradeableBeacon.sol', 'UpgradeableBeacon');
+    const beaconProxyBuilt = await build('0.8.28', proxies, '@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol', 'BeaconProxy');
     const owner = devnetAccounts(ACCOUNT + 1)[ACCOUNT]!.address;
     const init = encodeFunctionData({
       abi: [{ type: 'function', name: 'initialize', inputs: [{ name: 'owner_', type: 'address' }], outputs: [], stateMutability: 'nonpayable' }],
       args: [owner],
     });
     proxy = (await deployContract(proxyBuilt.abi, proxyBuilt.bytecode, [at['BoxV1'], init], ACCOUNT)).address.toLowerCase();
+    beacon = (await deployContract(beaconBuilt.abi, beaconBuilt.bytecode, [at['BoxV1'], owner], ACCOUNT)).address.toLowerCase();
+    beaconProxy = (await deployContract(beaconProxyBuilt.abi, beaconProxyBuilt.bytecode, [beacon, init], ACCOUNT)).address.toLowerCase();
   }, 600_000);
 
   it('a variable appended after the gap is safe; the ABI and source differences are given', async () => {
@@ -177,6 +183,14 @@ describe('checkupgrade: OpenZeppelin upgradeable contracts behind a real ERC1967
         text: 'inserted `wedged` before `last` in namespace erc7201:solproof.test.box',
       }),
     ]);
+  });
+
+  it("a beacon proxy: the implementation is the beacon's", async () => {
+    const safe = await check({ proxy: beaconProxy, implementation: at['BoxV2Append']! });
+    expect(safe.status, JSON.stringify(safe)).toBe('1');
+    expect(safe.result).toMatchObject({ compatible: true, proxyType: 'eip1967_beacon', beacon, currentImplementation: { address: at['BoxV1'] } });
+    const unsafe = await check({ proxy: beaconProxy, implementation: at['BoxV2Insert']! });
+    expect(unsafe.result).toMatchObject({ compatible: false, errors: [expect.objectContaining({ variable: 'inserted' })] });
   });
 
   it('a gap shrunk by the variable added before it is safe', async () => {
