@@ -266,6 +266,7 @@ import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol"
     expect(page).toContain('inserted &#96;inserted&#96; before &#96;value&#96;');
     expect(page).toContain('id="abi-diff"');
     expect(page).toContain('+    uint256 public inserted;');
+    expect(page).toContain(`href="/api?module=contract&amp;action=checkupgrade&amp;proxy=${proxy}&amp;implementation=${at['BoxV2Insert']}"`);
     const safe = await (await fetch(`${baseUrl}/address/${proxy}/upgrade-check?implementation=${at['BoxV2Gap']}`)).text();
     expect(safe).toContain('Compatible: ');
     const hostile = await fetch(`${baseUrl}/address/${proxy}/upgrade-check?implementation=${encodeURIComponent('<script>alert(1)</script>')}`);

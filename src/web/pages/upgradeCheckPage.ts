@@ -60,7 +60,11 @@ ${
       )}</ul>`
     : ''
 }
-<p class="muted">Storage layouts only: upgrades-core's other checks (constructors, initializers, selfdestruct, delegatecall) are not run here.</p>
+<p class="muted">Storage layouts only: upgrades-core's other checks (constructors, initializers, selfdestruct, delegatecall) are not run here.${
+    c.candidate.address
+      ? html` The same as JSON: <a href="/api?module=contract&amp;action=checkupgrade&amp;proxy=${c.proxy.toLowerCase()}&amp;implementation=${c.candidate.address.toLowerCase()}">checkupgrade</a>.`
+      : ''
+  }</p>
 </div>
 <div class="card" id="abi-diff">
 <h2>ABI difference</h2>
