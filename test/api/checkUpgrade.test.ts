@@ -8,6 +8,7 @@ import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, type Envelope, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
 import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 /*
  * The upgrade check against real parts: OpenZeppelin's upgradeable contracts (5.x, from
@@ -254,6 +255,27 @@ import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol"
     expect(await check({ proxy, implementation: address })).toMatchObject({
       status: '0',
       result: `Error! The candidate implementation ${address.toLowerCase()} has no storage layout to compare: it was compiled with a solc before 0.5.13, which gives no storage layout`,
+    });
+  });
+
+  it.skipIf(!vyperAvailable())('a Vyper candidate has no storage layout to compare', async () => {
+    const source = `# pragma version 0.4.3\nvalue: public(uint256)\n\n@deploy\ndef __init__():\n    self.value = ${EDITION}\n`;
+    const input = vyperInput({ 'Box.vy': source }, 'Box.vy');
+    const { abi, bytecode } = await compileVyperForTest('0.4.3', input, 'Box.vy');
+    const { address } = await deployContract(abi as never, bytecode, [], ACCOUNT);
+    const { outputSelection: _o, ...settings } = input.settings;
+    const { status } = await verifyAndWait(apiUrl, apiKey, {
+      codeformat: 'vyper-json',
+      contractaddress: address,
+      sourceCode: JSON.stringify({ ...input, settings }),
+      contractname: 'Box.vy:Box',
+      compilerversion: 'vyper:0.4.3',
+      optimizationUsed: '0',
+    });
+    expect(status?.result, JSON.stringify(status)).toBe('Pass - Verified');
+    expect(await check({ proxy, implementation: address })).toMatchObject({
+      status: '0',
+      result: `Error! The candidate implementation ${address.toLowerCase()} has no storage layout to compare: it is Vyper, and only solc gives a storage layout`,
     });
   });
 
