@@ -6,6 +6,7 @@ import { accessRefusalText, TEXT } from '../texts/index.js';
 import { type AccessDecision, type ActionClass, KeptAnswer, type Services } from '../useCases/index.js';
 import { checkBuildStatus } from './actions/checkBuildStatus.js';
 import { checkProxyVerification } from './actions/checkProxyVerification.js';
+import { checkUpgrade } from './actions/checkUpgrade.js';
 import { checkVerifyStatus } from './actions/checkVerifyStatus.js';
 import { getAbi } from './actions/getAbi.js';
 import { getContractCreation } from './actions/getContractCreation.js';
@@ -50,6 +51,7 @@ const ACTIONS = new Map<string, ActionSpec>([
   ['contract.verifybuild', { class: 'submit', postOnly: true, run: verifyBuild }],
   ['contract.checkbuildstatus', { class: 'status', postOnly: false, run: (s, p) => checkBuildStatus(s, p) }],
   ['contract.checkproxyverification', { class: 'status', postOnly: false, run: (s, p) => checkProxyVerification(s, p) }],
+  ['contract.checkupgrade', { class: 'read', postOnly: false, run: checkUpgrade }],
   ['logs.getlogs', { class: 'read', postOnly: false, run: getLogs }],
 ]);
 const MODULES = new Set([...ACTIONS.keys()].map((k) => k.split('.')[0]!));
@@ -107,7 +109,8 @@ export async function buildServer(s: Services): Promise<FastifyInstance> {
     const query = new Params(request.query as Record<string, unknown>);
     const field = (name: string): string => (query.text(name) || bodyField(name) || '').trim();
     const action = field('action').toLowerCase();
-    if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild'].includes(action)) return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
+    if (action && !['verifysourcecode', 'verifyproxycontract', 'verifybuild', 'checkupgrade'].includes(action))
+      return TEXT.largeBodyNotASubmission(OPEN_BODY_LIMIT);
     const apiKey = field('apikey');
     if (!apiKey) return TEXT.largeBodyNeedsKey(OPEN_BODY_LIMIT);
     const decision = await s.access.decide(apiKey, request.ip, 'submit');

@@ -250,6 +250,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
     access: new AccessControl(store, config, rateLimits),
     limits: rateLimits,
     compilers,
+    compiler: measuredCompiler,
     verdicts: new VerdictWaits(store.db, { waitMs: config.statusWaitMs }),
     logger,
   };

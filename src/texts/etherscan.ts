@@ -14,6 +14,7 @@ export const TEXT = {
   maxRateKeyless: 'Max rate limit reached, please use API Key for higher rate limit',
   maxRateKeyed: 'Max rate limit reached',
   invalidApiKey: 'Invalid API Key',
+  upgradeInputNeedsKey: 'checkupgrade with sourceCode compiles your input: it needs a valid API key (apikey)',
   tooManyInvalidKeys: 'Too many invalid api key attempts, please try again later',
   notVerified: 'Contract source code not verified',
   invalidAddress: 'Error! Invalid address format',

@@ -27,3 +27,4 @@ export * from './jobs.js';
 export { accessRefusalText, submitRefusalText } from './refusals.js';
 export { SOURCIFY_TEXT, sourcifyJobErrorMessage, sourcifyVersionProblem } from './sourcify.js';
 export { missingLayoutText } from './storageLayout.js';
+export { type IncompatibilityFacts, incompatibilityText, type UpgradeRefusalFacts, upgradeRefusalText, upgradeVerdictText } from './upgradeCheck.js';

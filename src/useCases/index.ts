@@ -25,6 +25,17 @@ export {
 } from '../store/verifiedContracts.js';
 export { AccessControl, type AccessDecision, type ActionClass } from './access.js';
 export { openRecord } from './admission.js';
+export {
+  type CheckedContract,
+  checkUpgrade,
+  isUpgradeableProxy,
+  readUnpublishedCandidate,
+  type UnpublishedCandidate,
+  type UpgradeCheck,
+  type UpgradeCheckAnswer,
+  type UpgradeCheckRefusal,
+  type UpgradeSide,
+} from './checkUpgrade.js';
 export { codeAtAddress, deployedCompiler } from './codeAtAddress.js';
 export { checkJob, findJob, findSubmission, isFinished, isRetryAfterFailure, provenByJob, waitForVerdict } from './jobStatus.js';
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';

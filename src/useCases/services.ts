@@ -13,7 +13,7 @@ import type { ReleaseLookup } from '../core/solcReleases.js';
 import type { SourceSubmission } from '../core/types.js';
 import type { RateLimitStore } from '../limits/rateLimits.js';
 import type { Store } from '../store/openStore.js';
-import type { ChainReader, LogReader, StorageSlotReader } from '../verify/index.js';
+import type { ChainReader, Compiler, LogReader, StorageSlotReader } from '../verify/index.js';
 import type { AccessControl } from './access.js';
 import type { KeptAnswers } from './keptAnswers.js';
 import type { VerdictWaits } from './verdictWaits.js';
@@ -59,6 +59,11 @@ export interface Services {
   /** Where every request limit lives: this process's memory, or Redis shared by all processes. */
   limits: RateLimitStore;
   compilers: CompilerListPort;
+  /**
+   * Compiles for reads that need more than a record keeps (the upgrade check reads the AST):
+   * the compiler pool, with its time and memory limits.
+   */
+  compiler: Compiler;
   /** Status checks of young running jobs wait here, briefly, for the verdict. */
   verdicts: VerdictWaits;
   logger: Logger;

@@ -76,6 +76,18 @@ export { erc7201Slot, type NamespacedLayout, namespacedLayouts } from './storage
 export { type SourceStruct, type SourceTypes, sourceTypes } from './storage/sourceTypes.js';
 export { type DecodedStorage, type DecodeOptions, decodeStorage, type StorageRow, slotHex } from './storage/storageValues.js';
 export type { Transformation, TransformationValues } from './transformations.js';
+export { type AbiChange, type AbiDiff, abiDiff } from './upgradeSafety/abiDiff.js';
+export { type ChangedFile, SOURCE_DIFF_MAX_BYTES, type SourceDiff, type SourceFile, sourceDiff } from './upgradeSafety/sourceDiff.js';
+export {
+  compareUpgradeLayouts,
+  compileErrors,
+  declaresNamespaces,
+  type LayoutIncompatibility,
+  layoutInput,
+  namespacedInput,
+  type UpgradeLayout,
+  upgradeLayout,
+} from './upgradeSafety/upgradeLayout.js';
 export { canBeImproved, isBetterVerdict, type ProvenMatch, provenMatch, type VerdictStrength, verdictRank } from './verdictRank.js';
 export { solcInputToCompile, submissionInputs, type VerificationResult, type VerifyContractArgs, verifyContract } from './verifyContract.js';
 export { type BuiltVyperInput, buildVyperInput, normalVyperPath, VYPER_CONTRACT_OUTPUTS, vyperContractName } from './vyper/buildVyperInput.js';

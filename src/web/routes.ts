@@ -15,6 +15,7 @@ import { receiptsRoutes } from './routes/receipts.js';
 import { sendPage } from './routes/reply.js';
 import { createWebRuntime } from './routes/runtime.js';
 import { staticRoutes } from './routes/static.js';
+import { upgradeCheckRoutes } from './routes/upgradeCheck.js';
 import { verifyRoutes } from './routes/verify.js';
 
 /**
@@ -89,6 +90,7 @@ export async function registerWebRoutes(app: FastifyInstance, ctx: WebContext): 
     verifyRoutes(web, ctx, runtime);
     addressRoutes(web, ctx, runtime);
     callsRoutes(web, ctx, runtime);
+    upgradeCheckRoutes(web, ctx, runtime);
     receiptsRoutes(web, ctx, runtime);
     apiKeysRoutes(web, ctx);
   });

@@ -83,6 +83,7 @@ const DEPLOYERS = [
   'sourcify/sourcifyVyper',
   'clients/hardhatVyper',
   'web/storageValues',
+  'api/checkUpgrade',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -203,8 +203,12 @@ describe('storage layouts served as solc produces them', () => {
     // The contract page's Storage tab lists them, with their values (test/web/storageValues.test.ts).
     const html = await (await fetch(`${baseUrl}/address/${address}`)).text();
     expect(html).toContain('href="#storage"');
-    expect(html).toContain('<tr data-name="__gap"><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono depth-0">__gap</td>');
-    expect(html).toContain('<td class="mono">mapping(address =&gt; uint256)</td><td class="mono depth-0">balances</td><td class="mono storage-value">mapping</td>');
+    expect(html).toContain(
+      '<tr data-name="__gap"><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono depth-0">__gap</td>',
+    );
+    expect(html).toContain(
+      '<td class="mono">mapping(address =&gt; uint256)</td><td class="mono depth-0">balances</td><td class="mono storage-value">mapping</td>',
+    );
     expect(html).toContain('data-namespace="openzeppelin.storage.Initializable"');
     expect(html).toContain('Transient storage layout');
 

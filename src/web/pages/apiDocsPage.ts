@@ -38,6 +38,12 @@ const ACTIONS: readonly { action: string; method: string; params: string; what: 
     what: 'Verifies a whole build in one call, for one unit of the daily quota: compiled once, every deployed contract of it (and those deployed later) verified. The result is a receipt.',
   },
   {
+    action: 'checkupgrade',
+    method: 'GET/POST',
+    params: 'proxy (or address), implementation; or, with apikey, sourceCode (a standard JSON input), contractname (path:Name), compilerversion',
+    what: "Whether the candidate implementation (verified) may replace the proxy's current one, by OpenZeppelin upgrades-core's storage layout rules (gaps, ERC-7201 namespaces): compatible, errors naming each variable, the ABI and source differences. Also as a page: /address/<proxy>/upgrade-check.",
+  },
+  {
     action: 'checkbuildstatus',
     method: 'GET/POST',
     params: 'guid',

@@ -8,6 +8,7 @@ import { missingLayoutText } from '../../texts/index.js';
 import {
   type ContractLayout,
   type ContractLayouts,
+  isUpgradeableProxy,
   type JobStatus,
   MAX_SLOTS,
   type NamespaceValues,
@@ -275,6 +276,7 @@ ${conflicts.length ? html`<dt>Other candidates</dt><dd>${conflicts.map((c, i) =>
 <dt>Read at block</dt><dd>${record.blockNumber}</dd>
 <dt>Checked</dt><dd>${timeTag(record.checkedAt)}</dd>
 </dl>
+${isUpgradeableProxy(record.pattern) ? html`<p><a class="upgrade-check" href="/address/${data.address.toLowerCase()}/upgrade-check">Check an upgrade</a> <span class="muted">whether a new implementation's storage layout is compatible with this one's</span></p>` : ''}
 ${data.implementation ? '' : html`<p class="notice warn">The implementation ${record.finalImplementation.toLowerCase()} is not verified here, so this page cannot offer Read/Write as Proxy. Verify it, then reload.</p>`}
 </div>`;
 }

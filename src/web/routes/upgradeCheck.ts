@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { parseAddress } from '../../core/hex.js';
+import { clientKey } from '../../limits/clientAddress.js';
+import { checkUpgrade } from '../../useCases/index.js';
+import type { WebContext } from '../context.js';
+import { html } from '../html.js';
+import { messagePage } from '../pages/messagePage.js';
+import { upgradeCheckPage } from '../pages/upgradeCheckPage.js';
+import { sendPage, tooMany } from './reply.js';
+import type { WebRuntime } from './runtime.js';
+
+/** Upgrade checks per client and second: each may compile (once per compilation, then kept). */
+const CHECKS_PER_SECOND = 2;
+
+/**
+ * `/address/<proxy>/upgrade-check?implementation=0x…`: the form, and with a candidate the
+ * verdict of `checkUpgrade` (the API's `checkupgrade`).
+ */
+export function upgradeCheckRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
+  const perSecond = Math.min(ctx.config.webRate, CHECKS_PER_SECOND);
+  web.get('/address/:address/upgrade-check', async (request, reply) => {
+    const given = (request.params as { address: string }).address;
+    const proxy = parseAddress(given);
+    if (!proxy) {
+      return sendPage(
+        reply,
+        messagePage({
+          chainId: ctx.chainId,
+          title: 'Not an address',
+          message: html`“${given.slice(0, 120)}” is not an address: an address is 0x followed by 40 hex digits.`,
+        }),
+        400,
+      );
+    }
+    const query = request.query as Record<string, unknown>;
+    const typed = typeof query['implementation'] === 'string' ? query['implementation'].trim().slice(0, 120) : '';
+    if (!typed) return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: '', answer: null }));
+    const candidate = parseAddress(typed);
+    if (!candidate) {
+      const answer = `“${typed}” is not an address: an address is 0x followed by 40 hex digits.`;
+      return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, answer }), 400);
+    }
+    const wait = await runtime.limits.takeTokenOrWait('web-upgrade-check', clientKey(request.ip), perSecond);
+    if (wait > 0) return tooMany(ctx, request, reply, `At most ${perSecond} upgrade checks per second; please slow down.`, wait);
+    const answer = await checkUpgrade(ctx, proxy, candidate);
+    return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, answer }));
+  });
+}
