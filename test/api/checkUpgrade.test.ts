@@ -235,10 +235,12 @@ import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol"
       status: '0',
       result: expect.stringContaining('is not a proxy'),
     });
-    // The proxy itself was never verified.
-    expect(await check({ proxy, implementation: proxy })).toMatchObject({
+    // A contract of its own, never verified (nor a copy of anything verified).
+    const lone = await build('0.8.28', standardInput({ 'Lone.sol': `contract Lone { uint256 public constant RUN = ${Date.now()}; }` }), 'Lone.sol', 'Lone');
+    const unverified = (await deployContract(lone.abi, lone.bytecode, [], ACCOUNT)).address.toLowerCase();
+    expect(await check({ proxy, implementation: unverified })).toMatchObject({
       status: '0',
-      result: `Error! The candidate implementation ${proxy} is not verified: verify it first`,
+      result: `Error! The candidate implementation ${unverified} is not verified: verify it first`,
     });
     expect(await check({ proxy: '0x123', implementation: at['BoxV1']! })).toMatchObject({
       status: '0',
