@@ -189,6 +189,15 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     const relinked = await record(proxy);
     expect(relinked.Proxy).toBe('1');
     expect(getAddress(relinked.Implementation!)).toBe(getAddress(impl2));
+
+    // The upgrade check on what the plugin deployed and verified: back from BoxV2 to BoxV1 keeps
+    // the storage (the plugin found BoxV1 to BoxV2 safe), and the ABI loses increment().
+    const check = await apiGet(apiUrl, { module: 'contract', action: 'checkupgrade', proxy, implementation: impl1, apikey: apiKey });
+    expect(check.status, JSON.stringify(check)).toBe('1');
+    const verdict = check.result as { compatible: boolean; errors: unknown[]; currentImplementation: { address: string; contractName: string }; abiDiff: { removed: unknown[] } };
+    expect(verdict).toMatchObject({ compatible: true, errors: [], currentImplementation: { contractName: 'BoxV2' } });
+    expect(getAddress(verdict.currentImplementation.address)).toBe(getAddress(impl2));
+    expect(verdict.abiDiff.removed).toEqual([{ kind: 'function', signature: 'increment()' }]);
   }, 120_000);
 
   it('transparent proxy: implementation, TransparentUpgradeableProxy and its ProxyAdmin verified, proxy linked', async () => {
