@@ -99,6 +99,9 @@ interface HistoryEntry {
 describe("checkupgrade: a proxy's implementation history, read from its Upgraded events", () => {
   const at = {} as Record<Name, Address>;
   let proxy: Address;
+  let beaconProxy: Address;
+  /** Where each implementation became the beacon proxy's: its own BeaconUpgraded, then the beacon's upgrade. */
+  const beaconBecame: { implementation: Address; blockNumber: number; transactionHash: Hex }[] = [];
   /** Where each implementation became the proxy's: its block and transaction. */
   const became: { implementation: Address; blockNumber: number; transactionHash: Hex }[] = [];
 
@@ -117,7 +120,11 @@ describe("checkupgrade: a proxy's implementation history, read from its Upgraded
 
     const proxyInput = standardInput(
       withImports({
-        'contracts/Proxy.sol': 'pragma solidity ^0.8.22;\nimport {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";\n',
+        'contracts/Proxy.sol': `pragma solidity ^0.8.22;
+import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {UpgradeableBeacon} from "@openzeppelin/contracts/proxy/beacon/UpgradeableBeacon.sol";
+import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol";
+`,
       }),
     );
     const proxyBuilt = await build('0.8.28', proxyInput, '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol', 'ERC1967Proxy');
@@ -143,15 +150,35 @@ describe("checkupgrade: a proxy's implementation history, read from its Upgraded
       expect(receipt.status).toBe('success');
       became.push({ implementation: next, blockNumber: Number(receipt.blockNumber), transactionHash: hash });
     }
+
+    // A beacon proxy: its BeaconUpgraded brings the beacon's V1, the beacon's own Upgraded then V2.
+    const beaconBuilt = await build('0.8.28', proxyInput, '@openzeppelin/contracts/proxy/beacon/UpgradeableBeacon.sol', 'UpgradeableBeacon');
+    const beaconProxyBuilt = await build('0.8.28', proxyInput, '@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol', 'BeaconProxy');
+    const beacon = (await deployContract(beaconBuilt.abi, beaconBuilt.bytecode, [at.HistoryBoxV1, account], ACCOUNT)).address.toLowerCase() as Address;
+    const bp = await deployContract(beaconProxyBuilt.abi, beaconProxyBuilt.bytecode, [beacon, init], ACCOUNT);
+    beaconProxy = bp.address.toLowerCase() as Address;
+    const bpReceipt = await publicClient.getTransactionReceipt({ hash: bp.transactionHash });
+    beaconBecame.push({ implementation: at.HistoryBoxV1, blockNumber: Number(bpReceipt.blockNumber), transactionHash: bp.transactionHash });
+    const hash = await walletClient.writeContract({
+      address: beacon,
+      abi: [{ type: 'function', name: 'upgradeTo', inputs: [{ name: 'newImplementation', type: 'address' }], outputs: [], stateMutability: 'nonpayable' }],
+      functionName: 'upgradeTo',
+      args: [at.HistoryBoxV2],
+      account: walletClient.account!,
+      chain: walletClient.chain,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(receipt.status).toBe('success');
+    beaconBecame.push({ implementation: at.HistoryBoxV2, blockNumber: Number(receipt.blockNumber), transactionHash: hash });
   }, 120_000);
 
   /** The check's answer once the follower has read the last upgrade's block (it follows the chain every second). */
-  async function checkWhenFollowed(params: Record<string, string>): Promise<Envelope> {
+  async function checkWhenFollowed(params: Record<string, string>, expected = became.length): Promise<Envelope> {
     const deadline = Date.now() + 15_000;
     for (;;) {
       const env = await check(params);
       const history = (env.result as { history?: HistoryEntry[] } | undefined)?.history ?? [];
-      if (env.status !== '1' || history.length >= became.length || Date.now() > deadline) return env;
+      if (env.status !== '1' || history.length >= expected || Date.now() > deadline) return env;
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -206,6 +233,20 @@ describe("checkupgrade: a proxy's implementation history, read from its Upgraded
       status: '0',
       result: expect.stringContaining('Invalid address format in against'),
     });
+  });
+
+  it("a beacon proxy: the beacon's implementations, from the proxy's BeaconUpgraded on", async () => {
+    const env = await checkWhenFollowed({ proxy: beaconProxy, implementation: at.HistoryBoxNext }, beaconBecame.length);
+    expect(env.status, JSON.stringify(env).slice(0, 2000)).toBe('1');
+    const result = env.result as { history: HistoryEntry[]; proxyType: string; compatible: boolean };
+    expect(result.proxyType).toBe('eip1967_beacon');
+    expect(result.history.map((h) => [h.implementation, h.blockNumber, h.transactionHash])).toEqual(
+      beaconBecame.map((b) => [b.implementation, b.blockNumber, b.transactionHash.toLowerCase()]),
+    );
+    // Against V2 (now) the retyped `extra` breaks; against V1 it is only appended.
+    expect(result.compatible).toBe(false);
+    const v1 = await check({ proxy: beaconProxy, implementation: at.HistoryBoxNext, against: at.HistoryBoxV1 });
+    expect(v1.result).toMatchObject({ compatible: true, against: at.HistoryBoxV1 });
   });
 
   it('the page: the history as a table, each row linking to the implementation, its layout and a check against it', async () => {
