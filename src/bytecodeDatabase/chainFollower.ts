@@ -178,7 +178,10 @@ export class ChainFollower {
     const to = Math.min(head, position + this.batch);
     let creations = 0;
     let verified = 0;
+    // The logs are read once for the round; the hash of its last block, read before, tells whether they are of the chain the blocks are read from.
+    const toHash = this.o.logs && to >= from ? await chain.blockHash(BigInt(to)) : null;
     const upgrades = await this.upgradeEvents(from, to);
+    let handled: { number: number; hash: string } | null = null;
     for (let n = from; n <= to && !this.stopped; n++) {
       // The hash first: should the block change while it is read, the next round finds the hash changed and reads it again.
       const hash = await chain.blockHash(BigInt(n));
@@ -190,7 +193,9 @@ export class ChainFollower {
       await recordFollowedBlock(db, { number: n, hash });
       await setChainState(db, POSITION_HASH, hash);
       await setChainState(db, POSITION, String(n));
+      handled = { number: n, hash };
     }
+    if (this.o.logs && handled && !(handled.number === to && handled.hash === toHash)) await this.readUpgradesAgain(from, handled);
     if (to >= from) await forgetFollowedBlocks(db, { below: to - this.window });
     return { from, to, creations, verified, reset, rolledBackTo };
   }
@@ -236,6 +241,21 @@ export class ChainFollower {
       'chain follower: the chain was rolled back; following it again from the last block it shares with what was read',
     );
     return ancestor;
+  }
+
+  /**
+   * The chain changed while the round read it (or the round stopped early): the upgrade events
+   * recorded for `from`..`last` may be of blocks the chain no longer holds. They are read again
+   * while the chain's block `last` is still the one recorded. When it is not, the next round
+   * finds the position's block changed and rolls back, forgetting and reading those blocks again.
+   */
+  private async readUpgradesAgain(from: number, last: { number: number; hash: string }): Promise<void> {
+    const { db, chain } = this.o;
+    if ((await chain.blockHash(BigInt(last.number))) !== last.hash) return;
+    const upgrades = await this.upgradeEvents(from, last.number);
+    if ((await chain.blockHash(BigInt(last.number))) !== last.hash) return;
+    await forgetProxyHistory(db, { above: from - 1 });
+    await recordProxyHistory(db, [...upgrades.values()].flat());
   }
 
   /** The upgrade events of blocks `from`..`to` by block (one eth_getLogs, any address); none without a log reader. */
