@@ -8,6 +8,9 @@
  * it still shares with what was read; only the records deployed after that block are taken
  * off. A chain that restarted from genesis (another genesis hash) is a new generation: what
  * was verified on the old one stops being served, and the new chain is followed from its genesis.
+ * With a log reader it also records proxies' upgrade events (`Upgraded`, `BeaconUpgraded`: one
+ * eth_getLogs per round), the history an upgrade check may compare against; a rollback takes
+ * off those of the blocks it removed, a restart from genesis all of them.
  */
 
 import type { Kysely } from 'kysely';
@@ -18,8 +21,9 @@ import { getChainState, releaseLease, setChainState, takeLease } from '../store/
 import type { Database } from '../store/database.js';
 import { forgetDeploymentsAfter, recordDeployment } from '../store/deployments.js';
 import { followedBlocksUpTo, forgetFollowedBlocks, recordFollowedBlock } from '../store/followedBlocks.js';
+import { forgetProxyHistory, type ProxyHistoryRow, recordProxyHistory } from '../store/proxyHistory.js';
 import { removeVerifiedContracts, verifiedDeployedAfter } from '../store/verifiedContracts.js';
-import { deployedCodeFingerprint } from '../verify/index.js';
+import { deployedCodeFingerprint, type LogReader } from '../verify/index.js';
 import {
   type ChainGeneration,
   GENERATION_STATE,
@@ -29,6 +33,7 @@ import {
 } from './chainGeneration.js';
 import type { BlockCreation, ChainHistory } from './ports.js';
 import type { CopyRecogniser } from './recogniseCopies.js';
+import { UPGRADE_TOPICS, upgradeEventRows } from './upgradeEvents.js';
 
 const LEASE = 'follower.lease';
 
@@ -53,6 +58,8 @@ export interface ChainFollowerOptions {
   chain: ChainHistory;
   generation: ChainGeneration;
   recogniser: CopyRecogniser;
+  /** Reads proxies' upgrade events into the proxy history; none recorded without it. */
+  logs?: LogReader;
   logger: Logger;
   /** Who holds the follower's lease (one follower per store, however many workers). */
   holder: string;
@@ -171,6 +178,10 @@ export class ChainFollower {
     const to = Math.min(head, position + this.batch);
     let creations = 0;
     let verified = 0;
+    // The logs are read once for the round; the hash of its last block, read before, tells whether they are of the chain the blocks are read from.
+    const toHash = this.o.logs && to >= from ? await chain.blockHash(BigInt(to)) : null;
+    const upgrades = await this.upgradeEvents(from, to);
+    let handled: { number: number; hash: string } | null = null;
     for (let n = from; n <= to && !this.stopped; n++) {
       // The hash first: should the block change while it is read, the next round finds the hash changed and reads it again.
       const hash = await chain.blockHash(BigInt(n));
@@ -178,10 +189,13 @@ export class ChainFollower {
       const found = await this.handleBlock(n);
       creations += found.creations;
       verified += found.verified;
+      await recordProxyHistory(db, upgrades.get(n) ?? []);
       await recordFollowedBlock(db, { number: n, hash });
       await setChainState(db, POSITION_HASH, hash);
       await setChainState(db, POSITION, String(n));
+      handled = { number: n, hash };
     }
+    if (this.o.logs && handled && !(handled.number === to && handled.hash === toHash)) await this.readUpgradesAgain(from, handled);
     if (to >= from) await forgetFollowedBlocks(db, { below: to - this.window });
     return { from, to, creations, verified, reset, rolledBackTo };
   }
@@ -218,6 +232,7 @@ export class ChainFollower {
       removed += await removeVerifiedContracts(db, batch, 'rolled_back');
     }
     const forgotten = await forgetDeploymentsAfter(db, generation, ancestor);
+    await forgetProxyHistory(db, { above: ancestor });
     await forgetFollowedBlocks(db, { above: ancestor });
     await setChainState(db, POSITION_HASH, (await chain.blockHash(BigInt(ancestor))) ?? '');
     await setChainState(db, POSITION, String(ancestor));
@@ -226,6 +241,34 @@ export class ChainFollower {
       'chain follower: the chain was rolled back; following it again from the last block it shares with what was read',
     );
     return ancestor;
+  }
+
+  /**
+   * The chain changed while the round read it (or the round stopped early): the upgrade events
+   * recorded for `from`..`last` may be of blocks the chain no longer holds. They are read again
+   * while the chain's block `last` is still the one recorded. When it is not, the next round
+   * finds the position's block changed and rolls back, forgetting and reading those blocks again.
+   */
+  private async readUpgradesAgain(from: number, last: { number: number; hash: string }): Promise<void> {
+    const { db, chain } = this.o;
+    if ((await chain.blockHash(BigInt(last.number))) !== last.hash) return;
+    const upgrades = await this.upgradeEvents(from, last.number);
+    if ((await chain.blockHash(BigInt(last.number))) !== last.hash) return;
+    await forgetProxyHistory(db, { above: from - 1 });
+    await recordProxyHistory(db, [...upgrades.values()].flat());
+  }
+
+  /** The upgrade events of blocks `from`..`to` by block (one eth_getLogs, any address); none without a log reader. */
+  private async upgradeEvents(from: number, to: number): Promise<Map<number, ProxyHistoryRow[]>> {
+    const byBlock = new Map<number, ProxyHistoryRow[]>();
+    if (!this.o.logs || to < from) return byBlock;
+    const logs = await this.o.logs.getLogs({ fromBlock: BigInt(from), toBlock: BigInt(to), topic0: UPGRADE_TOPICS }, Number.MAX_SAFE_INTEGER);
+    for (const row of upgradeEventRows(logs)) {
+      const list = byBlock.get(row.blockNumber);
+      if (list) list.push(row);
+      else byBlock.set(row.blockNumber, [row]);
+    }
+    return byBlock;
   }
 
   private async handleBlock(n: number): Promise<{ creations: number; verified: number }> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { getChainState, setChainState } from '../store/chainState.js';
 import type { Database } from '../store/database.js';
 import { forgetFollowedBlocks } from '../store/followedBlocks.js';
+import { forgetProxyHistory } from '../store/proxyHistory.js';
 import { removeVerifiedContracts, verifiedOutsideGeneration } from '../store/verifiedContracts.js';
 import type { ChainHistory } from './ports.js';
 
@@ -15,7 +16,7 @@ export const FOLLOWER_POSITION_HASH = 'follower.blockHash';
  * The chain restarted from genesis (`genesis` is its genesis hash now; `previous` the generation
  * stored before): a new generation. Every record verified on the old one is taken off the list
  * (kept in the history, its receipts still answer) and the follower starts again before
- * genesis; whatever is deployed again is verified again through the database. Whoever notices
+ * genesis (its proxy history forgotten); whatever is deployed again is verified again through the database. Whoever notices
  * calls it (the follower, or a read when nobody follows the chain) and then invalidates its
  * ChainGeneration. Returns the new generation and how many records were taken off.
  */
@@ -25,6 +26,8 @@ export async function startNewGeneration(db: Kysely<Database>, genesis: string, 
   await setChainState(db, FOLLOWER_POSITION, '-1');
   await setChainState(db, FOLLOWER_POSITION_HASH, '');
   await forgetFollowedBlocks(db);
+  // The old chain's upgrade events describe proxies that are gone.
+  await forgetProxyHistory(db);
   let removed = 0;
   for (;;) {
     const batch = await verifiedOutsideGeneration(db, generation, 500);

@@ -122,11 +122,13 @@ export function createRpcChainReader(options: RpcChainReaderOptions): ChainHisto
 
     getLogs: (filter: LogFilter, limit = 1000) =>
       guarded(async () => {
+        const topic0 =
+          filter.topic0 === undefined ? undefined : typeof filter.topic0 === 'string' ? filter.topic0.toLowerCase() : filter.topic0.map((t) => t.toLowerCase());
         const params = {
-          address: v.normalizeAddress(filter.address),
+          ...(filter.address ? { address: v.normalizeAddress(filter.address) } : {}),
           fromBlock: v.blockTag(filter.fromBlock),
           toBlock: filter.toBlock === 'latest' ? 'latest' : v.blockTag(filter.toBlock),
-          topics: filter.topic0 ? [filter.topic0.toLowerCase()] : [],
+          topics: topic0 ? [topic0] : [],
         };
         const result = await rpc.request('eth_getLogs', [params]);
         if (!Array.isArray(result)) throw v.malformed('eth_getLogs', 'log list');

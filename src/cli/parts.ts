@@ -260,6 +260,7 @@ export async function buildParts(config: Config): Promise<ServiceParts> {
       chain,
       generation,
       recogniser,
+      logs: chain,
       logger,
       holder: `solproof-${process.pid}-${randomBytes(4).toString('hex')}`,
       pollMs: config.followPollMs,

@@ -223,6 +223,24 @@ export interface FollowedBlocksTable {
   hash: string;
 }
 
+/** Which upgrade event a proxy history row was read from. */
+export type ProxyHistoryKind = 'implementation' | 'beacon';
+
+/**
+ * An `Upgraded(address)` (kind `implementation`) or `BeaconUpgraded(address)` (kind `beacon`) log
+ * the chain follower read: `proxy` emitted it (a proxy, or a beacon for its own implementations).
+ */
+export interface ProxyHistoryTable {
+  blockNumber: number;
+  logIndex: number;
+  /** The emitting contract, lower case. */
+  proxy: string;
+  /** The implementation or beacon the log names, lower case. */
+  target: string;
+  kind: ProxyHistoryKind;
+  transactionHash: string;
+}
+
 export interface ProxyRecordsTable {
   /** The proxy, lower case. */
   address: string;
@@ -266,5 +284,6 @@ export interface Database {
   builds: BuildsTable;
   chainState: ChainStateTable;
   followedBlocks: FollowedBlocksTable;
+  proxyHistory: ProxyHistoryTable;
   counters: CountersTable;
 }

@@ -30,6 +30,7 @@ const EXPECTED_TABLES = [
   'builds',
   'chain_state',
   'followed_blocks',
+  'proxy_history',
   'counters',
 ];
 

@@ -7,21 +7,28 @@ import type { ErrorFacts } from '../core/errors.js';
 import type { MissingLayout } from '../core/storageLayout.js';
 import { errorSentence } from './errors.js';
 
+type Side = 'current' | 'earlier' | 'candidate';
+
 /** The facts of a refusal (useCases' UpgradeCheckRefusal; texts/ imports only core/, so its shape is repeated here). */
 export type UpgradeRefusalFacts =
   | { code: 'no_code'; address: string }
   | { code: 'not_a_proxy'; address: string }
   | { code: 'not_upgradeable'; address: string; pattern: string }
-  | { code: 'not_verified'; side: 'current' | 'candidate'; address: string }
-  | { code: 'no_layout'; side: 'current' | 'candidate'; address: string | null; missing: MissingLayout }
-  | { code: 'compile_errors'; side: 'current' | 'candidate'; address: string | null; errors: string[] }
-  | { code: 'compile_failed'; side: 'current' | 'candidate'; address: string | null; error: ErrorFacts }
-  | { code: 'layout_unreadable'; side: 'current' | 'candidate'; address: string | null; reason: string };
+  | { code: 'not_in_history'; proxy: string; address: string }
+  | { code: 'not_verified'; side: Side; address: string }
+  | { code: 'no_layout'; side: Side; address: string | null; missing: MissingLayout }
+  | { code: 'compile_errors'; side: Side; address: string | null; errors: string[] }
+  | { code: 'compile_failed'; side: Side; address: string | null; error: ErrorFacts }
+  | { code: 'layout_unreadable'; side: Side; address: string | null; reason: string };
 
-const SIDE = { current: "The proxy's current implementation", candidate: 'The candidate implementation' } as const;
+const SIDE = {
+  current: "The proxy's current implementation",
+  earlier: "The proxy's earlier implementation",
+  candidate: 'The candidate implementation',
+} as const;
 
 /** A side and its address, or for a candidate compiled from a submitted input, that. */
-function who(side: 'current' | 'candidate', address: string | null): string {
+function who(side: Side, address: string | null): string {
   return address ? `${SIDE[side]} ${address}` : `${SIDE[side]} (the submitted input)`;
 }
 
@@ -47,6 +54,8 @@ export function upgradeRefusalText(r: UpgradeRefusalFacts): string {
       return `Error! ${r.address} is not a proxy: no implementation found in its EIP-1967 slots, beacon or other proxy patterns`;
     case 'not_upgradeable':
       return `Error! ${r.address} is a ${r.pattern} proxy, whose implementation an upgrade does not replace: only upgradeable proxies (EIP-1967, UUPS, transparent, beacon) are checked`;
+    case 'not_in_history':
+      return `Error! ${r.address} is not an implementation of the proxy ${r.proxy}: against= takes one of the implementations its history lists (its upgrade events read from the chain), or none for the current one`;
     case 'not_verified':
       return `Error! ${who(r.side, r.address)} is not verified: verify it first`;
     case 'no_layout':

@@ -3,7 +3,9 @@
  * implementation is read from the chain now (EIP-1967 slots, the beacon, as proxy detection
  * reads them; never a stored link, which may be stale), both contracts must be verified, and
  * their storage layouts are compared by OpenZeppelin's upgrades-core (verify/upgradeSafety).
- * Also what the upgrade changes of the interface (ABI) and of the sources.
+ * Also what the upgrade changes of the interface (ABI) and of the sources. With `against`, the
+ * candidate is compared with an earlier implementation of the proxy's history (the upgrade events
+ * the chain follower recorded) instead; the history comes with every verdict.
  *
  * upgrades-core reads the AST, which no record keeps: each proven input is compiled again in
  * the compiler pool (analysis only: AST and layout; its time and memory limits apply), and its
@@ -38,12 +40,13 @@ import {
   type UpgradeLayout,
   upgradeLayout,
 } from '../verify/index.js';
+import { type ProxyImplementation, readProxyHistory } from './proxyHistory.js';
 import { publishedFiles, publishedInput } from './published.js';
 import { readContract } from './readContract.js';
 import type { Services } from './services.js';
 
-/** Which of the two contracts a refusal is about. */
-export type UpgradeSide = 'current' | 'candidate';
+/** Which of the two contracts a refusal is about: the current implementation, an earlier one (`against`), or the candidate. */
+export type UpgradeSide = 'current' | 'earlier' | 'candidate';
 
 /** Why an upgrade check gives no verdict. */
 export type UpgradeCheckRefusal =
@@ -51,6 +54,8 @@ export type UpgradeCheckRefusal =
   | { code: 'not_a_proxy'; address: Address }
   /** A proxy whose implementation cannot be replaced (a minimal clone), or has many (a Diamond), or an EIP-7702 account. */
   | { code: 'not_upgradeable'; address: Address; pattern: ProxyPattern }
+  /** `against` is not an implementation the proxy had (as far as the recorded upgrade events tell). */
+  | { code: 'not_in_history'; proxy: Address; address: Address }
   | { code: 'not_verified'; side: UpgradeSide; address: Address }
   /** A contract with no storage layout to compare: Vyper, not Solidity, or solc before 0.5.13. */
   | { code: 'no_layout'; side: UpgradeSide; address: Address | null; missing: MissingLayout }
@@ -79,7 +84,12 @@ export interface UpgradeCheck {
   beacon: Address | null;
   /** The block the implementation was read at. */
   blockNumber: bigint;
+  /** The implementation compared with: the current one, or `against`. */
   currentImplementation: CheckedContract;
+  /** The earlier implementation compared with when one was asked for; null for the current one. */
+  against: Address | null;
+  /** The proxy's implementations, oldest first. */
+  history: ProxyImplementation[];
   candidate: CheckedContract;
   /** Whether upgrades-core finds the candidate's storage layout compatible with the current one's. */
   compatible: boolean;
@@ -161,15 +171,20 @@ export async function checkUpgrade(
   s: Pick<Services, 'store' | 'records' | 'copies' | 'chain' | 'compiler'>,
   proxy: Address,
   candidate: Address | UnpublishedCandidate,
+  against?: Address,
 ): Promise<UpgradeCheckAnswer> {
   const refuse = (refusal: UpgradeCheckRefusal): UpgradeCheckAnswer => ({ ok: false, refusal });
   const detection = await detectProxy(s.chain, proxy);
   if (!detection.found) return refuse(detection.reason === 'no_code' ? { code: 'no_code', address: proxy } : { code: 'not_a_proxy', address: proxy });
   if (!isUpgradeableProxy(detection.pattern)) return refuse({ code: 'not_upgradeable', address: proxy, pattern: detection.pattern });
-  const currentAddress = detection.implementation;
+  const history = await readProxyHistory(s, proxy, detection.beacon ?? null);
+  const earlier = against !== undefined && against.toLowerCase() !== detection.implementation.toLowerCase() ? (against.toLowerCase() as Address) : null;
+  if (earlier && !history.some((h) => h.implementation === earlier)) return refuse({ code: 'not_in_history', proxy, address: earlier });
+  const currentAddress = earlier ?? detection.implementation;
+  const currentSide: UpgradeSide = earlier ? 'earlier' : 'current';
 
   const current = await readContract(s, currentAddress);
-  if (!current) return refuse({ code: 'not_verified', side: 'current', address: currentAddress });
+  if (!current) return refuse({ code: 'not_verified', side: currentSide, address: currentAddress });
   let verified: VerifiedContract | null = null;
   if (typeof candidate === 'string') {
     verified = await readContract(s, candidate);
@@ -178,7 +193,7 @@ export async function checkUpgrade(
       return refuse(hasCode ? { code: 'not_verified', side: 'candidate', address: candidate } : { code: 'no_code', address: candidate });
     }
   }
-  const currentLayout = await layoutOf(s, current, 'current');
+  const currentLayout = await layoutOf(s, current, currentSide);
   if ('refusal' in currentLayout) return refuse(currentLayout.refusal);
   const next: CandidateFacts = verified
     ? { named: named(verified), abi: verified.abi, files: publishedFiles(verified), layout: await layoutOf(s, verified, 'candidate') }
@@ -194,6 +209,8 @@ export async function checkUpgrade(
       beacon: detection.beacon ?? null,
       blockNumber: detection.blockNumber,
       currentImplementation: named(current),
+      against: earlier,
+      history,
       candidate: next.named,
       compatible,
       incompatibilities,

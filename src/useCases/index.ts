@@ -41,6 +41,7 @@ export { checkJob, findJob, findSubmission, isFinished, isRetryAfterFailure, pro
 export { KeptAnswer, KeptAnswers } from './keptAnswers.js';
 export { createSelfServiceKey, type SelfServiceKey, selfServiceOwner } from './keys.js';
 export { everyVerified, listMatches, listVerified, proxiesAmong, verifiedCount } from './listContracts.js';
+export { type ProxyImplementation, readProxyHistory } from './proxyHistory.js';
 export { type PublishedInput, publishedFiles, publishedInput, publishedSourceCode, publishesInput } from './published.js';
 export {
   abiAnswer,

@@ -68,12 +68,17 @@ export interface StorageSlotReader {
   getStorageSlots(address: Address, slots: readonly Hex[], blockNumber: bigint): Promise<Hex[]>;
 }
 
-/** Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations with it). */
+/**
+ * Event logs, for Etherscan's `module=logs&action=getLogs` (OpenZeppelin's plugin finds creations
+ * with it) and for the chain follower (proxies' upgrade events, of any address).
+ */
 export interface LogFilter {
-  address: Address;
+  /** One address; every address when left out. */
+  address?: Address;
   fromBlock: bigint;
   toBlock: bigint | 'latest';
-  topic0?: Hex;
+  /** One first topic, or any of several. */
+  topic0?: Hex | readonly Hex[];
 }
 
 export interface ChainLog {
@@ -87,6 +92,6 @@ export interface ChainLog {
 }
 
 export interface LogReader {
-  /** eth_getLogs for one address; at most `limit` logs (default 1000). */
+  /** eth_getLogs; at most `limit` logs (default 1000). */
   getLogs(filter: LogFilter, limit?: number): Promise<ChainLog[]>;
 }

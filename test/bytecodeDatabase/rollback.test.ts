@@ -3,7 +3,8 @@
  * verified contracts: the follower goes back to the last block the chain still shares with
  * what it read, not to genesis; records whose deployment survived stay verified with no history
  * row; those deployed in the removed blocks are taken off; no record is a similar match
- * through an address the rollback emptied; what is deployed again is verified again. The
+ * through an address the rollback emptied; what is deployed again is verified again; the
+ * upgrade events (proxy history) of the removed blocks are forgotten, the earlier ones kept. The
  * chain is rolled back: a devnet and a service of their own.
  */
 
@@ -32,6 +33,11 @@ contract Token {
     constructor(uint256 s) { supply = s; }
     function burn(uint256 n) external { supply -= n; }
 }
+/// Emits the EIP-1967 upgrade event, as a proxy upgraded would.
+contract Upgrades {
+    event Upgraded(address indexed implementation);
+    function upgrade(address to) external { emit Upgraded(to); }
+}
 `;
 
 describe('a shallow rollback', () => {
@@ -43,6 +49,7 @@ describe('a shallow rollback', () => {
   let key: string;
   let vault: Built;
   let token: Built;
+  let upgrades: Built;
 
   const clients = () => clientsOn(devnet.rpcUrl, devnetAccounts(10)[4]!.privateKey);
   const deploy = (built: Built, args: readonly unknown[]): Promise<Address> => deployBuilt(clients(), built, args);
@@ -65,6 +72,22 @@ describe('a shallow rollback', () => {
       .split('\n')
       .filter((line) => line.startsWith('{') && line.includes(message))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const upgrade = async (at: Address, to: Address): Promise<void> => {
+    const { publicClient, walletClient } = clients();
+    const hash = await walletClient.writeContract({
+      address: at,
+      abi: upgrades.abi,
+      functionName: 'upgrade',
+      args: [to],
+      account: walletClient.account,
+      chain: walletClient.chain,
+    });
+    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  };
+  const upgradeRows = async (proxy: Address) =>
+    (await store.db.selectFrom('proxyHistory').select(['target', 'blockNumber']).where('proxy', '=', proxy).orderBy('blockNumber').execute()).map(
+      (r) => r.target,
+    );
   const historyRows = async (addresses: Address[]) =>
     store.db.selectFrom('verificationHistory').select(['address', 'reason']).where('address', 'in', addresses).execute();
 
@@ -78,6 +101,7 @@ describe('a shallow rollback', () => {
     const input = standardInput({ 'Rolled.sol': source(tag) }, { optimizer: true });
     vault = await build('0.8.28', input, 'Rolled.sol', 'Vault');
     token = await build('0.8.28', input, 'Rolled.sol', 'Token');
+    upgrades = await build('0.8.28', input, 'Rolled.sol', 'Upgrades');
   }, 300_000);
 
   afterAll(async () => {
@@ -93,6 +117,10 @@ describe('a shallow rollback', () => {
     expect((await verifyAndWait(service.apiUrl, key, standardJsonFields(vaultOriginal, vault, 'Rolled.sol:Vault'))).status?.result).toBe('Pass - Verified');
     const vaultCopy = await deploy(vault, [2n]);
     const tokenEarly = await deploy(token, [70n]);
+    const proxy = await deploy(upgrades, []);
+    const kept = `0x${'a1'.repeat(20)}` as Address;
+    const rolled = `0x${'b2'.repeat(20)}` as Address;
+    await upgrade(proxy, kept);
     await waitFor('the Vault copy verified by the follower', async () => (await record(vaultCopy))['SimilarMatch'] === vaultOriginal);
     await rpc('anvil_mine', ['0x3']);
     const snapshotBlock = await head();
@@ -102,6 +130,7 @@ describe('a shallow rollback', () => {
     const tokenOriginal = await deploy(token, [80n]);
     expect((await verifyAndWait(service.apiUrl, key, standardJsonFields(tokenOriginal, token, 'Rolled.sol:Token'))).status?.result).toBe('Pass - Verified');
     const vaultLate = await deploy(vault, [3n]);
+    await upgrade(proxy, rolled);
     await rpc('anvil_mine', ['0x3']);
     await waitFor('the early Token copy verified through the Token', async () => (await record(tokenEarly))['SimilarMatch'] === tokenOriginal);
     await waitFor('the late Vault copy verified', async () => (await record(vaultLate))['SimilarMatch'] === vaultOriginal);
@@ -112,6 +141,9 @@ describe('a shallow rollback', () => {
         Number(r.verifiedAt),
       ]),
     );
+
+    await waitFor('both upgrade events recorded', async () => (await upgradeRows(proxy)).length === 2);
+    expect(await upgradeRows(proxy)).toEqual([kept, rolled]);
 
     expect(await rpc('evm_revert', [snapshot])).toBe(true);
     expect(await head()).toBe(snapshotBlock);
@@ -125,6 +157,9 @@ describe('a shallow rollback', () => {
     const followed = await store.db.selectFrom('followedBlocks').select('number').orderBy('number').execute();
     expect(Number(followed[0]!.number)).toBeLessThan(snapshotBlock - 3);
     expect(Number(followed[followed.length - 1]!.number)).toBe(Number(position.value));
+
+    // The upgrade event of the removed blocks is forgotten; the earlier one is kept, once.
+    expect(await upgradeRows(proxy)).toEqual([kept]);
 
     // The survivors: verified as before, no history row.
     expect(await historyRows(survivors)).toEqual([]);

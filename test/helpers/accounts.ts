@@ -84,6 +84,7 @@ const DEPLOYERS = [
   'clients/hardhatVyper',
   'web/storageValues',
   'api/checkUpgrade',
+  'api/proxyHistory',
 ] as const;
 
 export type DeployerName = (typeof DEPLOYERS)[number];

@@ -10,7 +10,8 @@ import type { Params } from '../params.js';
  * `checkupgrade`: whether `implementation` (a verified contract), or the contract `contractname`
  * of the standard JSON input `sourceCode` compiled with `compilerversion` (not published; a key
  * is needed), may replace the implementation the proxy at `proxy` (or `address`) delegates to
- * now, by OpenZeppelin's storage layout rules; with the ABI and source differences.
+ * now, or with `against` an earlier implementation of its history, by OpenZeppelin's storage
+ * layout rules; with the ABI and source differences and the proxy's implementation history.
  */
 export async function checkUpgrade(s: Services, params: Params, caller: Caller): Promise<Envelope> {
   const proxyName = params.text('proxy') ? 'proxy' : 'address';
@@ -36,7 +37,14 @@ export async function checkUpgrade(s: Services, params: Params, caller: Caller):
     if (!address) return fail(TEXT.invalidAddressIn('implementation', givenCandidate));
     candidate = address;
   }
-  const answer = await check(s, proxy, candidate);
+  let against: Address | undefined;
+  const givenAgainst = params.text('against');
+  if (givenAgainst) {
+    const address = parseAddress(givenAgainst);
+    if (!address) return fail(TEXT.invalidAddressIn('against', givenAgainst));
+    against = address;
+  }
+  const answer = await check(s, proxy, candidate, against);
   if (!answer.ok) return fail(upgradeRefusalText(answer.refusal));
   return ok(upgradeCheckResult(answer.check), caller.okMessage);
 }
@@ -60,9 +68,11 @@ export function upgradeCheckResult(c: UpgradeCheck): Record<string, unknown> {
     beacon: c.beacon,
     blockNumber: c.blockNumber.toString(),
     currentImplementation: c.currentImplementation,
+    against: c.against,
     candidate: c.candidate,
     namespaces: c.namespaces,
     abiDiff: c.abiDiff,
     sourceDiff: c.sourceDiff,
+    history: c.history,
   };
 }

@@ -23,6 +23,7 @@ import { m0011_rollbacks } from './0011_rollbacks.js';
 import { m0012_change_notifications } from './0012_change_notifications.js';
 import { m0013_copy_lookups } from './0013_copy_lookups.js';
 import { m0014_storage_layouts } from './0014_storage_layouts.js';
+import { m0015_proxy_history } from './0015_proxy_history.js';
 
 /**
  * Every migration, keyed by a name that sorts in the order they must run. The names are what
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0012_change_notifications': m0012_change_notifications,
   '0013_copy_lookups': m0013_copy_lookups,
   '0014_storage_layouts': m0014_storage_layouts,
+  '0015_proxy_history': m0015_proxy_history,
 };
 
 /** The provider openStore hands Kysely's Migrator. */

@@ -1,5 +1,5 @@
 import { incompatibilityText, upgradeRefusalText, upgradeVerdictText } from '../../texts/index.js';
-import type { UpgradeCheckAnswer } from '../../useCases/index.js';
+import type { UpgradeCheck, UpgradeCheckAnswer } from '../../useCases/index.js';
 import { type Html, html } from '../html.js';
 import { addressLink, layout } from '../layout.js';
 
@@ -8,6 +8,8 @@ export interface UpgradeCheckPageData {
   proxy: string;
   /** The candidate as typed (shown back in the form), '' when none was given. */
   given: string;
+  /** The earlier implementation to compare with, as typed; '' for the current one. */
+  against?: string;
   /** The check, or null when no candidate was given; a text when the candidate is not an address. */
   answer: UpgradeCheckAnswer | string | null;
 }
@@ -26,6 +28,8 @@ export function upgradeCheckPage(data: UpgradeCheckPageData): Html {
 <form class="upgrade-check" action="/address/${proxy}/upgrade-check" method="get">
 <label for="implementation">Candidate implementation (verified address)</label>
 <input id="implementation" name="implementation" value="${data.given}" placeholder="0x…" maxlength="66" required>
+<label for="against">Compare with (an earlier implementation of the proxy; empty for the current one)</label>
+<input id="against" name="against" value="${data.against ?? ''}" placeholder="0x…" maxlength="66">
 <button type="submit">Check</button>
 </form>
 </div>
@@ -44,7 +48,7 @@ function result(answer: UpgradeCheckAnswer | string | null): Html | string {
 <h2>Verdict <span class="badge ${c.compatible ? 'ok' : 'err'}">${c.compatible ? 'compatible' : 'not compatible'}</span></h2>
 <p class="notice ${c.compatible ? 'ok' : 'err'}">${upgradeVerdictText(c.compatible, c.incompatibilities.length)}</p>
 <dl class="facts">
-${contractRow('Current implementation', c.currentImplementation)}
+${contractRow(c.against ? 'Compared with (earlier implementation)' : 'Current implementation', c.currentImplementation)}
 ${contractRow('Candidate', c.candidate)}
 <dt>Proxy</dt><dd>${addressLink(c.proxy)} <span class="muted">(${c.pattern})</span></dd>
 ${c.beacon ? html`<dt>Beacon</dt><dd>${addressLink(c.beacon)}</dd>` : ''}
@@ -62,7 +66,7 @@ ${
 }
 <p class="muted">Storage layouts only: upgrades-core's other checks (constructors, initializers, selfdestruct, delegatecall) are not run here.${
     c.candidate.address
-      ? html` The same as JSON: <a href="/api?module=contract&amp;action=checkupgrade&amp;proxy=${c.proxy.toLowerCase()}&amp;implementation=${c.candidate.address.toLowerCase()}">checkupgrade</a>.`
+      ? html` The same as JSON: <a href="/api?module=contract&amp;action=checkupgrade&amp;proxy=${c.proxy.toLowerCase()}&amp;implementation=${c.candidate.address.toLowerCase()}${c.against ? html`&amp;against=${c.against}` : ''}">checkupgrade</a>.`
       : ''
   }</p>
 </div>
@@ -87,6 +91,36 @@ ${c.sourceDiff.changed.map(
     }</details>`,
 )}
 ${c.sourceDiff.truncated ? html`<p class="muted">Some diffs were cut or left out to keep this page small.</p>` : ''}
+</div>
+${historyTable(c)}`;
+}
+
+/** The proxy's implementations, oldest first, each linking to its page, its layout, and a check of the candidate against it. */
+function historyTable(c: UpgradeCheck): Html {
+  const proxy = c.proxy.toLowerCase();
+  const compared = c.currentImplementation.address?.toLowerCase() ?? null;
+  return html`<div class="card" id="history">
+<h2>Implementation history</h2>
+${
+  c.history.length === 0
+    ? html`<p class="muted">No upgrade event of this proxy was read from the chain (the service records them from the blocks it follows).</p>`
+    : html`<table class="history">
+<thead><tr><th>Block</th><th>Implementation</th><th>Contract</th><th>Storage layout</th><th>Check</th></tr></thead>
+<tbody>${c.history.map(
+        (h) => html`<tr${h.implementation === compared ? html` class="compared"` : ''}>
+<td>${h.blockNumber} <span class="muted mono" title="${h.transactionHash}">${h.transactionHash.slice(0, 10)}…</span></td>
+<td>${addressLink(h.implementation)}</td>
+<td>${h.verified ? html`<span class="mono">${h.contractName ?? ''}</span>` : html`<span class="muted">not verified</span>`}</td>
+<td>${h.hasLayout ? html`<a href="/address/${h.implementation}/storage-layout.json">storage-layout.json</a>` : html`<span class="muted">none</span>`}</td>
+<td>${
+          c.candidate.address
+            ? html`<a class="check-against" href="/address/${proxy}/upgrade-check?implementation=${c.candidate.address.toLowerCase()}&amp;against=${h.implementation}">check against it</a>`
+            : ''
+        }</td>
+</tr>`,
+      )}</tbody>
+</table>`
+}
 </div>`;
 }
 

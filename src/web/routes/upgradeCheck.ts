@@ -13,8 +13,9 @@ import type { WebRuntime } from './runtime.js';
 const CHECKS_PER_SECOND = 2;
 
 /**
- * `/address/<proxy>/upgrade-check?implementation=0x…`: the form, and with a candidate the
- * verdict of `checkUpgrade` (the API's `checkupgrade`).
+ * `/address/<proxy>/upgrade-check?implementation=0x…[&against=0x…]`: the form, and with a
+ * candidate the verdict of `checkUpgrade` (the API's `checkupgrade`), against the current
+ * implementation or an earlier one of the proxy's history.
  */
 export function upgradeCheckRoutes(web: FastifyInstance, ctx: WebContext, runtime: WebRuntime): void {
   const perSecond = Math.min(ctx.config.webRate, CHECKS_PER_SECOND);
@@ -34,15 +35,17 @@ export function upgradeCheckRoutes(web: FastifyInstance, ctx: WebContext, runtim
     }
     const query = request.query as Record<string, unknown>;
     const typed = typeof query['implementation'] === 'string' ? query['implementation'].trim().slice(0, 120) : '';
-    if (!typed) return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: '', answer: null }));
+    const typedAgainst = typeof query['against'] === 'string' ? query['against'].trim().slice(0, 120) : '';
+    if (!typed) return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: '', against: typedAgainst, answer: null }));
     const candidate = parseAddress(typed);
-    if (!candidate) {
-      const answer = `“${typed}” is not an address: an address is 0x followed by 40 hex digits.`;
-      return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, answer }), 400);
+    const against = typedAgainst ? parseAddress(typedAgainst) : undefined;
+    if (!candidate || against === null) {
+      const answer = `“${!candidate ? typed : typedAgainst}” is not an address: an address is 0x followed by 40 hex digits.`;
+      return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, against: typedAgainst, answer }), 400);
     }
     const wait = await runtime.limits.takeTokenOrWait('web-upgrade-check', clientKey(request.ip), perSecond);
     if (wait > 0) return tooMany(ctx, request, reply, `At most ${perSecond} upgrade checks per second; please slow down.`, wait);
-    const answer = await checkUpgrade(ctx, proxy, candidate);
-    return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, answer }));
+    const answer = await checkUpgrade(ctx, proxy, candidate, against);
+    return sendPage(reply, upgradeCheckPage({ chainId: ctx.chainId, proxy, given: typed, against: typedAgainst, answer }));
   });
 }
