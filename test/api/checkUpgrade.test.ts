@@ -230,7 +230,10 @@ import {BeaconProxy} from "@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol"
     });
     // A candidate that does not compile: solc's own error, in one clear answer.
     const input = built['BoxV2Insert']!.input;
-    const broken = { ...input, sources: { ...input.sources, [BOX]: { content: input.sources[BOX]!.content!.replace('uint256 public inserted;', 'uint256 public inserted') } } };
+    const broken = {
+      ...input,
+      sources: { ...input.sources, [BOX]: { content: input.sources[BOX]!.content!.replace('uint256 public inserted;', 'uint256 public inserted') } },
+    };
     const refused = await apiPost(apiUrl, { ...fields, apikey: apiKey, sourceCode: JSON.stringify(broken) });
     expect(refused).toMatchObject({ status: '0', message: 'NOTOK' });
     expect(refused.result).toMatch(/^Error! The candidate implementation \(the submitted input\) did not compile for its layout: .*ParserError/s);

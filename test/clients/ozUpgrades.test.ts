@@ -194,7 +194,12 @@ describe("OpenZeppelin's upgrades plugin (Hardhat 2) against the service", () =>
     // the storage (the plugin found BoxV1 to BoxV2 safe), and the ABI loses increment().
     const check = await apiGet(apiUrl, { module: 'contract', action: 'checkupgrade', proxy, implementation: impl1, apikey: apiKey });
     expect(check.status, JSON.stringify(check)).toBe('1');
-    const verdict = check.result as { compatible: boolean; errors: unknown[]; currentImplementation: { address: string; contractName: string }; abiDiff: { removed: unknown[] } };
+    const verdict = check.result as {
+      compatible: boolean;
+      errors: unknown[];
+      currentImplementation: { address: string; contractName: string };
+      abiDiff: { removed: unknown[] };
+    };
     expect(verdict).toMatchObject({ compatible: true, errors: [], currentImplementation: { contractName: 'BoxV2' } });
     expect(getAddress(verdict.currentImplementation.address)).toBe(getAddress(impl2));
     expect(verdict.abiDiff.removed).toEqual([{ kind: 'function', signature: 'increment()' }]);
