@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeFunctionData } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { devnetAccounts } from '../../src/chain/devnet.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, type Envelope, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract } from '../helpers/chain.js';
-import { type Built, build, singleFileFields, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { type Built, build, singleFileFields, standardInput, standardJsonFields, withImports } from '../helpers/contracts.js';
 import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 /*
@@ -19,25 +16,8 @@ import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vype
 
 const ACCOUNT = deployerAccount('api/checkUpgrade');
 const { apiUrl, baseUrl, apiKey } = sharedService();
-const NODE_MODULES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules');
 const BOX = 'contracts/Box.sol';
 const EDITION = Date.now();
-
-/** `entry`'s source and every file it imports, by their import paths (`@openzeppelin/...`), read from node_modules. */
-function withImports(files: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = { ...files };
-  const queue = Object.keys(files);
-  while (queue.length) {
-    const path = queue.shift()!;
-    for (const m of out[path]!.matchAll(/import\s+(?:[^'"]*?from\s+)?["']([^"']+)["']/g)) {
-      const target = m[1]!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), m[1]!)) : m[1]!;
-      if (out[target] !== undefined) continue;
-      out[target] = readFileSync(join(NODE_MODULES, target), 'utf8');
-      queue.push(target);
-    }
-  }
-  return out;
-}
 
 /** A UUPS box in OpenZeppelin's style: its own variables, a gap, an ERC-7201 namespace. */
 function box(name: string, vars: string, members: string, extra = ''): string {

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Abi, encodeFunctionData } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../src/core/types.js';
 import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, type Envelope, sharedService, verifyAndWait } from '../helpers/api.js';
 import { deployContract, devnetClients } from '../helpers/chain.js';
-import { type Built, build, standardInput, standardJsonFields } from '../helpers/contracts.js';
+import { type Built, build, standardInput, standardJsonFields, withImports } from '../helpers/contracts.js';
 
 /*
  * A proxy's implementation history against real parts: a UUPS box V1 behind a real
@@ -20,25 +17,8 @@ import { type Built, build, standardInput, standardJsonFields } from '../helpers
 
 const ACCOUNT = deployerAccount('api/proxyHistory');
 const { apiUrl, baseUrl, apiKey } = sharedService();
-const NODE_MODULES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules');
 const BOXES = 'contracts/Boxes.sol';
 const EDITION = Date.now();
-
-/** The files and every file they import, by their import paths, read from node_modules. */
-function withImports(files: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = { ...files };
-  const queue = Object.keys(files);
-  while (queue.length) {
-    const path = queue.shift()!;
-    for (const m of out[path]!.matchAll(/import\s+(?:[^'"]*?from\s+)?["']([^"']+)["']/g)) {
-      const target = m[1]!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), m[1]!)) : m[1]!;
-      if (out[target] !== undefined) continue;
-      out[target] = readFileSync(join(NODE_MODULES, target), 'utf8');
-      queue.push(target);
-    }
-  }
-  return out;
-}
 
 const box = (name: string, vars: string, extra = '') => `
 contract ${name} is Initializable, OwnableUpgradeable, UUPSUpgradeable {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Abi } from 'viem';
 import type { Hex } from '../../src/core/types.js';
 import type { SolcInput, SolcOutput } from '../../src/verify/index.js';
@@ -84,4 +87,32 @@ export function standardJsonFields(address: string, built: Built, contract: stri
     compilerversion: built.compilerVersion,
     ...extra,
   };
+}
+
+const NODE_MODULES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules');
+const IMPORT_RE = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+
+/**
+ * These files and every file they import, keyed by import path (a standard JSON `sources`
+ * map): relative imports resolved among them, package imports (`@openzeppelin/...`) read from
+ * the installed packages in node_modules.
+ */
+export function withImports(files: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...files };
+  const queue = Object.keys(files);
+  while (queue.length) {
+    const path = queue.shift()!;
+    for (const m of out[path]!.matchAll(IMPORT_RE)) {
+      const target = m[1]!.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), m[1]!)) : m[1]!;
+      if (out[target] !== undefined) continue;
+      out[target] = readFileSync(join(NODE_MODULES, target), 'utf8');
+      queue.push(target);
+    }
+  }
+  return out;
+}
+
+/** An installed package's source file (`@openzeppelin/contracts/...`) and everything it imports. */
+export function packageSources(entry: string): Record<string, string> {
+  return withImports({ [entry]: readFileSync(join(NODE_MODULES, entry), 'utf8') });
 }

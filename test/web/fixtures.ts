@@ -1,11 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { packageSources } from '../helpers/contracts.js';
 import { available } from '../helpers/requirements.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeModules = resolve(here, '../../node_modules');
 
 /** Debian's Chromium (scripts/ensure-chromium.sh installs it). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -34,24 +30,8 @@ export async function launchChromium(args: string[] = []): Promise<Browser> {
   });
 }
 
-const IMPORT_RE = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
-
 /**
  * An OpenZeppelin source file and everything it imports, read from the installed
  * @openzeppelin/contracts package, keyed by import path (a standard JSON `sources` map).
  */
-export function openZeppelinSources(entry: string): Record<string, string> {
-  const sources: Record<string, string> = {};
-  const pending = [entry];
-  while (pending.length) {
-    const path = pending.pop()!;
-    if (path in sources) continue;
-    const text = readFileSync(join(nodeModules, path), 'utf8');
-    sources[path] = text;
-    for (const match of text.matchAll(IMPORT_RE)) {
-      const target = match[1]!;
-      pending.push(target.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), target)) : target);
-    }
-  }
-  return sources;
-}
+export const openZeppelinSources = packageSources;

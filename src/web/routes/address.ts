@@ -12,11 +12,10 @@ import {
   type VerifiedContract,
 } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
-import { html } from '../html.js';
 import { contractPage } from '../pages/contractPage.js';
 import { messagePage } from '../pages/messagePage.js';
 import { prepareSources } from '../pages/sourceView.js';
-import { baseUrlOf, sendPage, tooMany } from './reply.js';
+import { baseUrlOf, notAnAddress, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
 /** Verification attempts listed on an address page, newest first. */
@@ -36,18 +35,7 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     if (wait > 0) return tooMany(ctx, request, reply, `At most ${ADDRESS_PAGES_PER_SECOND} address pages per second; please slow down.`, wait);
     const given = (request.params as { address: string }).address;
     const address = parseAddress(given);
-    if (!address) {
-      return sendPage(
-        reply,
-        messagePage({
-          chainId: ctx.chainId,
-          title: 'Not an address',
-          message: html`“${given.slice(0, 120)}” is not an address: an address is 0x followed by 40 hex digits.`,
-          query: given.slice(0, 120),
-        }),
-        400,
-      );
-    }
+    if (!address) return notAnAddress(ctx, reply, given);
     const read = await readContractPage(ctx, address, RECENT_RECEIPTS);
     const { file: fileText, from: fromText } = request.query as Record<string, unknown>;
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds } from '../../limits/clientAddress.js';
 import type { WebContext } from '../context.js';
-import type { Html } from '../html.js';
+import { type Html, html } from '../html.js';
 import { messagePage } from '../pages/messagePage.js';
 
 /** A page as the answer: HTML, never cached. */
@@ -14,6 +14,21 @@ export function tooMany(ctx: WebContext, request: FastifyRequest, reply: Fastify
   void reply.header('retry-after', String(retryAfterSeconds(waitMs)));
   if (request.method === 'POST') return reply.code(429).header('content-type', 'application/json; charset=utf-8').send({ error: message });
   return sendPage(reply, messagePage({ chainId: ctx.chainId, title: 'Too many requests', message }), 429);
+}
+
+/** A 400 page for a path's address that is none, `given` shown (escaped) as the search it may have been. */
+export function notAnAddress(ctx: WebContext, reply: FastifyReply, given: string): FastifyReply {
+  const shown = given.slice(0, 120);
+  return sendPage(
+    reply,
+    messagePage({
+      chainId: ctx.chainId,
+      title: 'Not an address',
+      message: html`“${shown}” is not an address: an address is 0x followed by 40 hex digits.`,
+      query: shown,
+    }),
+    400,
+  );
 }
 
 /** The public base URL for hints shown on pages. */

@@ -3,10 +3,8 @@ import { parseAddress } from '../../core/hex.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { checkUpgrade } from '../../useCases/index.js';
 import type { WebContext } from '../context.js';
-import { html } from '../html.js';
-import { messagePage } from '../pages/messagePage.js';
 import { upgradeCheckPage } from '../pages/upgradeCheckPage.js';
-import { sendPage, tooMany } from './reply.js';
+import { notAnAddress, sendPage, tooMany } from './reply.js';
 import type { WebRuntime } from './runtime.js';
 
 /** Upgrade checks per client and second: each may compile (once per compilation, then kept). */
@@ -22,17 +20,7 @@ export function upgradeCheckRoutes(web: FastifyInstance, ctx: WebContext, runtim
   web.get('/address/:address/upgrade-check', async (request, reply) => {
     const given = (request.params as { address: string }).address;
     const proxy = parseAddress(given);
-    if (!proxy) {
-      return sendPage(
-        reply,
-        messagePage({
-          chainId: ctx.chainId,
-          title: 'Not an address',
-          message: html`“${given.slice(0, 120)}” is not an address: an address is 0x followed by 40 hex digits.`,
-        }),
-        400,
-      );
-    }
+    if (!proxy) return notAnAddress(ctx, reply, given);
     const query = request.query as Record<string, unknown>;
     const typed = typeof query['implementation'] === 'string' ? query['implementation'].trim().slice(0, 120) : '';
     const typedAgainst = typeof query['against'] === 'string' ? query['against'].trim().slice(0, 120) : '';
