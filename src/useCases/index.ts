@@ -61,6 +61,7 @@ export {
 } from './readContract.js';
 export {
   MAX_SLOTS,
+  type MappingLookup,
   type NamespaceValues,
   readStorageValues,
   STORAGE_READ_MS,

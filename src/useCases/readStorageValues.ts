@@ -22,6 +22,12 @@ export const STORAGE_READ_MS = 2_000;
 /** Rounds of reads: a long string's data is known only once its length is. */
 const MAX_ROUNDS = 4;
 
+/** A key (or a path of keys, for a mapping of mappings) to look up in the mapping of that name, wherever the page shows it. */
+export interface MappingLookup {
+  name: string;
+  keys: readonly string[];
+}
+
 /** One ERC-7201 namespace's rows, or the member type that kept it from being laid out. */
 export interface NamespaceValues {
   id: string;
@@ -85,18 +91,18 @@ function planOf(contract: VerifiedContract, layouts: ContractLayouts): Plan {
   return { layout: layouts.storageLayout.layout, ...found };
 }
 
-function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted: bigint[]): StorageSection {
+function decodePlan(plan: Plan, read: (slot: bigint) => Hex | undefined, wanted: bigint[], lookups: ReadonlyMap<string, readonly string[]>): StorageSection {
   const take = (decoded: { rows: StorageRow[]; wanted: bigint[] }): StorageRow[] => {
     wanted.push(...decoded.wanted);
     return decoded.rows;
   };
   return {
-    rows: plan.layout ? take(decodeStorage(plan.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes })) : null,
+    rows: plan.layout ? take(decodeStorage(plan.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes, lookups })) : null,
     namespaces: plan.namespaces.map((n) => ({
       id: n.id,
       struct: n.struct,
       slot: n.slot,
-      rows: n.layout ? take(decodeStorage(n.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes, base: n.slot })) : null,
+      rows: n.layout ? take(decodeStorage(n.layout, read, { enums: plan.enums, valueTypes: plan.valueTypes, base: n.slot, lookups })) : null,
       unknownType: n.unknownType,
     })),
   };
@@ -112,8 +118,9 @@ export async function readStorageValues(
   address: Address,
   verified: { contract: VerifiedContract; layouts: ContractLayouts } | null,
   proxy: { record: ProxyRecord | null; implementation: VerifiedContract | null },
-  options: { timeoutMs?: number; maxSlots?: number } = {},
+  options: { timeoutMs?: number; maxSlots?: number; lookup?: MappingLookup | null } = {},
 ): Promise<StorageValues> {
+  const lookups = new Map<string, readonly string[]>(options.lookup ? [[options.lookup.name, options.lookup.keys]] : []);
   const timeoutMs = options.timeoutMs ?? STORAGE_READ_MS;
   const maxSlots = options.maxSlots ?? MAX_SLOTS;
   const own: Plan = verified ? planOf(verified.contract, verified.layouts) : NO_PLAN;
@@ -124,8 +131,8 @@ export async function readStorageValues(
   const decode = () => {
     const wanted: bigint[] = [];
     const read = (slot: bigint) => values.get(slot);
-    const ownSection = decodePlan(own, read, wanted);
-    const proxySection = asProxy ? decodePlan(asProxy, read, wanted) : null;
+    const ownSection = decodePlan(own, read, wanted, lookups);
+    const proxySection = asProxy ? decodePlan(asProxy, read, wanted, lookups) : null;
     return { ownSection, proxySection, wanted: [...new Set(wanted)].filter((slot) => !values.has(slot)) };
   };
   const answer = (blockNumber: bigint | null, problem: StorageValues['problem']): StorageValues => {

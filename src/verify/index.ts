@@ -72,9 +72,10 @@ export {
 export { type SettingsSummary, settingsSummary, settingsSummaryOf } from './settingsSummary.js';
 export type { SolcContractOutput, SolcInput, SolcOutput, SolcSettings, SolcSource } from './solcTypes.js';
 export { checkStandardJsonInput, parseStandardJsonText, unwrapStandardJson, wrapStandardJson } from './standardJsonText.js';
+export { encodeMappingKey, mappingValueSlot } from './storage/mappingKey.js';
 export { erc7201Slot, type NamespacedLayout, namespacedLayouts } from './storage/namespacedLayout.js';
 export { type SourceStruct, type SourceTypes, sourceTypes } from './storage/sourceTypes.js';
-export { type DecodedStorage, type DecodeOptions, decodeStorage, type StorageRow, slotHex } from './storage/storageValues.js';
+export { type DecodedStorage, type DecodeOptions, decodeStorage, MAX_LOOKUP_KEYS, type StorageRow, slotHex } from './storage/storageValues.js';
 export type { Transformation, TransformationValues } from './transformations.js';
 export { type AbiChange, type AbiDiff, abiDiff } from './upgradeSafety/abiDiff.js';
 export { type ChangedFile, SOURCE_DIFF_MAX_BYTES, type SourceDiff, type SourceFile, sourceDiff } from './upgradeSafety/sourceDiff.js';

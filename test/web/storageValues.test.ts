@@ -19,7 +19,7 @@ import { openZeppelinSources } from './fixtures.js';
 
 const ACCOUNT = deployerAccount('web/storageValues');
 const { apiUrl, baseUrl, apiKey } = sharedService();
-const { publicClient, account } = devnetClients(ACCOUNT);
+const { publicClient, walletClient, account } = devnetClients(ACCOUNT);
 const EDITION = Date.now();
 const PROXY_PATH = '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol';
 const TOKEN_PATH = 'contracts/StoredToken.sol';
@@ -57,7 +57,7 @@ const fromHtml = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39|#96);/g,
 function rowsIn(fragment: string): Map<string, string> {
   const rows = new Map<string, string>();
   for (const m of fragment.matchAll(/<tr data-name="([^"]*)">.*?<td class="[^"]*storage-value">(.*?)<\/td><\/tr>/gs))
-    rows.set(fromHtml(m[1]!), fromHtml(m[2]!));
+    rows.set(fromHtml(m[1]!), fromHtml(m[2]!.replace(/\s*<form class="lookup"[\s\S]*?<\/form>/, '')));
   return rows;
 }
 
@@ -226,6 +226,30 @@ describe('the Storage tab shows what the storage holds', () => {
     const initializable = asProxy.namespaces.get('openzeppelin.storage.Initializable')!;
     expect(initializable.get('_initialized')).toBe(String(await viaProxy('initializedVersion')));
     expect(initializable.get('_initializing')).toBe('false');
+    // Each mapping row offers a key lookup (a plain GET form).
+    expect(parts.proxy).toContain('<input type="hidden" name="map" value="_balances">');
+
+    // After a real transfer, a balance looked up by its key: the holder's and the receiver's, as balanceOf gives them.
+    const receiver = '0x00000000000000000000000000000000000b0b00';
+    const transfer = await walletClient.writeContract({
+      address: proxy,
+      abi: token.abi,
+      functionName: 'transfer',
+      args: [receiver, 12345n],
+      account: walletClient.account!,
+      chain: walletClient.chain,
+    });
+    expect((await publicClient.waitForTransactionReceipt({ hash: transfer })).status).toBe('success');
+    const balanceOf = (who: string) => read(proxy, token.abi, 'balanceOf', [who]);
+    for (const who of [account, receiver]) {
+      const looked = storageParts(await contractPageHtml(`${proxy}?map=_balances&key=${who}` as Address));
+      const rows = storageParts(`<section class="tab-panel" id="storage">${looked.proxy.replace('id="storage-as-proxy"', '')}</section>`);
+      expect(rows.namespaces.get('openzeppelin.storage.ERC20')!.get(`_balances[${who}]`)).toBe(String(await balanceOf(who)));
+    }
+    expect(String(await balanceOf(receiver))).toBe('12345');
+    // A key that is no address is named as such, never read.
+    const wrong = storageParts(await contractPageHtml(`${proxy}?map=_balances&key=nobody` as Address));
+    expect(wrong.proxy).toContain('not a key of this mapping (address): not an address (0x and 40 hex digits)');
 
     // The implementation's own page: its initializers disabled, nothing else written.
     const own = storageParts(await contractPageHtml(implementation));

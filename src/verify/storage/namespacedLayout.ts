@@ -93,8 +93,24 @@ function typeOf(written: string, types: SourceTypes, table: Record<string, Stora
     return add(`t_array(${base})${count}_storage`, { encoding: 'inplace', label: `${baseType.label}[${count}]`, numberOfBytes: String(slots * 32), base });
   }
   if (name.startsWith('mapping')) {
-    // Nothing of a mapping is read but that it is one: its key and value are not laid out.
-    return add(`t_mapping(${name})`, { encoding: 'mapping', label: name, numberOfBytes: '32' });
+    // A mapping's own slot holds nothing; its key and value types are laid out for lookups by key
+    // (a part that cannot be laid out leaves the mapping shown as one, with no lookup).
+    const parts = mappingParts(name);
+    try {
+      if (!parts) throw new UnknownType(name);
+      const key = typeOf(parts.key, types, table, depth + 1);
+      const value = typeOf(parts.value, types, table, depth + 1);
+      return add(`t_mapping(${key},${value})`, {
+        encoding: 'mapping',
+        label: `mapping(${table[key]!.label} => ${table[value]!.label})`,
+        numberOfBytes: '32',
+        key,
+        value,
+      });
+    } catch (e) {
+      if (!(e instanceof UnknownType)) throw e;
+      return add(`t_mapping(${name})`, { encoding: 'mapping', label: name, numberOfBytes: '32' });
+    }
   }
   if (name === 'string' || name === 'bytes') return add(`t_${name}_storage`, { encoding: 'bytes', label: name, numberOfBytes: '32' });
   const simple = name.split('.').pop()!;
@@ -118,6 +134,30 @@ function typeOf(written: string, types: SourceTypes, table: Record<string, Stora
   }
   if (types.contracts.has(simple)) return add(`t_contract(${simple})`, { encoding: 'inplace', label: `contract ${simple}`, numberOfBytes: '20' });
   throw new UnknownType(name);
+}
+
+/** A mapping's key and value types as written (`mapping(address account => uint256)`), their names dropped. */
+function mappingParts(written: string): { key: string; value: string } | null {
+  const inner = /^mapping\s*\((.*)\)$/s.exec(written)?.[1];
+  if (inner === undefined) return null;
+  let depth = 0;
+  for (let i = 0; i < inner.length - 1; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === '=' && inner[i + 1] === '>') {
+      return { key: withoutName(inner.slice(0, i)), value: withoutName(inner.slice(i + 2)) };
+    }
+  }
+  return null;
+}
+
+/** A type as written with its optional name (`address account`, `uint256 balance`), the name dropped. */
+function withoutName(part: string): string {
+  const text = part.trim();
+  if (text.endsWith(')') || text.endsWith(']') || text === 'address payable') return text;
+  const named = /^(.*\S)\s+[A-Za-z_$][\w$]*$/s.exec(text);
+  return named ? named[1]! : text;
 }
 
 /** Members laid out by solc's rules. */

@@ -241,3 +241,32 @@ describe('ERC-7201 namespaces laid out from the sources', () => {
     expect(namespacedLayouts(types, 'Other').map((n) => n.id)).toEqual(['other.main', 'file.level']);
   });
 });
+
+describe('mapping lookups', () => {
+  it('a key path through a mapping of mappings reaches the value solc stores there; a wrong key is named', async () => {
+    const { encodeAbiParameters, keccak256 } = await import('viem');
+    const source = `pragma solidity ^0.8.0;
+contract Books {
+    uint256 public count;
+    mapping(address => mapping(uint256 => uint128)) public shelves;
+}
+`;
+    const layout = layoutsOf({ 'Books.sol': source }, 'Books.sol', 'Books');
+    const who = '0x00000000000000000000000000000000000000aa';
+    // Solidity's rule, by viem's encoder: keccak256(abi.encode(key, slot)) at each level.
+    const outer = BigInt(keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who, 1n])));
+    const inner = BigInt(keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [5n, outer])));
+    const storage = new Storage();
+    storage.put(inner, 0, 16, 777n);
+    const decoded = decodeStorage(layout, storage.read, { lookups: new Map([['shelves', [who, '5']]]) });
+    expect(decoded.rows.map((r) => [r.name, r.value, r.depth])).toEqual([
+      ['count', '0', 0],
+      ['shelves', 'mapping', 0],
+      [`shelves[${who}]`, 'mapping', 1],
+      [`shelves[${who}][5]`, '777', 2],
+    ]);
+    expect(decoded.rows[3]!.slot).toBe(inner);
+    const wrong = decodeStorage(layout, storage.read, { lookups: new Map([['shelves', ['nobody']]]) });
+    expect(wrong.rows.at(-1)).toMatchObject({ name: 'shelves[nobody]', value: 'not a key of this mapping (address): not an address (0x and 40 hex digits)' });
+  });
+});

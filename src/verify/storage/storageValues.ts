@@ -3,7 +3,8 @@
  * (negative ones in two's complement), addresses and contracts, booleans, fixed bytes, enums
  * (by member name when the sources name them), variables packed in one slot, strings and
  * bytes (short ones inline, long ones from keccak(slot)), a dynamic array's length, mappings
- * (no value), and the members and elements of structs and static arrays when they are few.
+ * (no value; a key asked for shows its value), and the members and elements of structs and
+ * static arrays when they are few.
  *
  * Pure: slots are looked up in what was read. A slot not read yet is listed in `wanted` and
  * its value is null; the caller reads the wanted slots and decodes again (a long string needs
@@ -13,6 +14,7 @@
 import { keccakOfHex } from '../../core/keccak.js';
 import type { StorageLayout, StorageLayoutEntry } from '../../core/storageLayout.js';
 import type { Hex } from '../../core/types.js';
+import { mappingValueSlot } from './mappingKey.js';
 
 /** One variable, member or element as shown: its value in words, or null when its slots were not read. */
 export interface StorageRow {
@@ -43,7 +45,15 @@ export interface DecodeOptions {
   base?: bigint;
   /** Prefixed to every name shown. */
   prefix?: string;
+  /**
+   * Keys to look up, by the name of the mapping row (`balances`, `allowances`): the first key in
+   * that mapping, the next in the mapping it holds, and so on. Each key adds a row, `name[key]`.
+   */
+  lookups?: ReadonlyMap<string, readonly string[]>;
 }
+
+/** Keys looked up in one mapping path at most. */
+export const MAX_LOOKUP_KEYS = 4;
 
 export const MAX_DATA_BYTES = 256;
 export const MAX_ELEMENTS = 16;
@@ -69,6 +79,7 @@ export function decodeStorage(layout: StorageLayout, read: (slot: bigint) => Hex
   const wantedSet = new Set<bigint>();
   const base = options.base ?? 0n;
   const prefix = options.prefix ?? '';
+  const lookups = new Map<string, readonly string[]>([...(options.lookups ?? [])].map(([name, keys]) => [name, keys.slice(0, MAX_LOOKUP_KEYS)]));
 
   const word = (slot: bigint): Uint8Array | null => {
     const s = slot % WORD;
@@ -101,10 +112,30 @@ export function decodeStorage(layout: StorageLayout, read: (slot: bigint) => Hex
     }
     const size = Number(type.numberOfBytes);
     switch (type.encoding) {
-      case 'mapping':
+      case 'mapping': {
         row.value = 'mapping';
-        push(row);
+        if (!push(row)) return;
+        const keys = lookups.get(name);
+        if (!keys || keys.length === 0 || !type.key || !type.value) return;
+        const [key, ...rest] = keys as [string, ...string[]];
+        const child = `${name}[${key}]`;
+        const keyType = types[type.key]?.label ?? type.key;
+        const found = mappingValueSlot(keyType, key, slot, options.valueTypes);
+        if ('error' in found) {
+          push({
+            name: child,
+            type: types[type.value]?.label ?? type.value,
+            slot: slot % WORD,
+            offset: 0,
+            depth: depth + 1,
+            value: `not a key of this mapping (${keyType}): ${found.error}`,
+          });
+          return;
+        }
+        if (rest.length > 0) lookups.set(child, rest);
+        visit(child, type.value, found.slot, 0, depth + 1);
         return;
+      }
       case 'dynamic_array': {
         const w = word(slot);
         row.value = w ? `length ${toBig(w)}` : null;

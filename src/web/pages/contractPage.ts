@@ -11,6 +11,7 @@ import {
   isUpgradeableProxy,
   type JobStatus,
   MAX_SLOTS,
+  type MappingLookup,
   type NamespaceValues,
   type ProxyRecord,
   publishedFiles,
@@ -53,6 +54,8 @@ export interface ContractPageData {
   layouts?: ContractLayouts | null;
   /** What the storage holds now (the Storage tab's values); absent: the layout alone. */
   storageValues?: StorageValues | null;
+  /** The mapping key the Storage tab was asked to look up (`?map=…&key=…`). */
+  lookup?: MappingLookup | null;
 }
 
 /** A label for every pattern: a new pattern does not compile until it has one. */
@@ -353,7 +356,7 @@ ${data.hasCode !== false ? html`<p><a class="button" href="/verify?address=${dat
 ${data.history && data.history.length > 0 ? html`<div class="card"><dl class="facts">${history(data.history)}</dl></div>` : ''}
 ${proxyDetails(data)}
 ${proxyPanels ? html`<nav class="tabs"><a href="#read-proxy" aria-selected="false">Read as Proxy</a><a href="#write-proxy" aria-selected="false">Write as Proxy</a>${data.storageValues?.asProxy ? html`<a href="#storage" aria-selected="false">Storage as Proxy</a>` : ''}</nav>${proxyPanels}` : ''}
-${proxyPanels && data.storageValues?.asProxy ? html`<section class="tab-panel" id="storage">${valuesNote(data.storageValues)}${proxyStorage(data.storageValues, data.storageValues.asProxy)}</section>` : ''}
+${proxyPanels && data.storageValues?.asProxy ? html`<section class="tab-panel" id="storage">${valuesNote(data.storageValues)}${proxyStorage(storageView(data, data.storageValues), data.storageValues.asProxy)}</section>` : ''}
 ${recentReceipts(data.receipts)}
 ${data.hasCode !== false ? verifyHint(data) : ''}
 </div>`,
@@ -366,10 +369,10 @@ function storagePanel(data: ContractPageData, layouts: ContractLayouts): Html {
   return html`<section class="tab-panel" id="storage">
 <h2>Storage layout <a class="small" href="/address/${data.address}/storage-layout.json" download>Download as JSON</a></h2>
 ${values ? valuesNote(values) : ''}
-${values && layouts.storageLayout.layout ? rowsTable(values.own.rows ?? [], values, 'No state variable in storage.') : layoutTable(layouts.storageLayout, 'No state variable in storage.')}
-${values ? namespacesSection(values.own.namespaces, values) : ''}
+${values && layouts.storageLayout.layout ? rowsTable(values.own.rows ?? [], storageView(data, values), 'No state variable in storage.') : layoutTable(layouts.storageLayout, 'No state variable in storage.')}
+${values ? namespacesSection(values.own.namespaces, storageView(data, values)) : ''}
 ${layouts.transientStorageLayout.layout?.storage.length ? html`<h2>Transient storage layout</h2>${values ? html`<p class="muted">Transient storage is cleared at the end of every transaction, so between transactions it holds nothing to show.</p>` : ''}${layoutTable(layouts.transientStorageLayout, '')}` : ''}
-${values?.asProxy ? proxyStorage(values, values.asProxy) : ''}
+${values?.asProxy ? proxyStorage(storageView(data, values), values.asProxy) : ''}
 </section>`;
 }
 
@@ -389,24 +392,43 @@ function slotText(slot: bigint): string {
   return slot < 2n ** 64n ? slot.toString() : slotHex(slot);
 }
 
-function valueCell(row: StorageRow, values: StorageValues): Html {
-  if (row.value !== null) return html`<td class="mono storage-value">${row.value}</td>`;
-  return html`<td class="muted storage-value">${values.problem ? '' : 'not read'}</td>`;
+/** What the storage tables are drawn from: the values read, and where a mapping lookup goes. */
+interface StorageView {
+  values: StorageValues;
+  address: string;
+  lookup: MappingLookup | null;
 }
 
-function rowsTable(rows: StorageRow[], values: StorageValues, empty: string): Html {
+function storageView(data: ContractPageData, values: StorageValues): StorageView {
+  return { values, address: data.address, lookup: data.lookup ?? null };
+}
+
+function valueCell(row: StorageRow, view: StorageView): Html {
+  if (row.value === 'mapping' && row.type.startsWith('mapping(')) return html`<td class="mono storage-value">mapping ${lookupForm(row, view)}</td>`;
+  if (row.value !== null) return html`<td class="mono storage-value">${row.value}</td>`;
+  return html`<td class="muted storage-value">${view.values.problem ? '' : 'not read'}</td>`;
+}
+
+/** A mapping's key lookup: a plain GET form (no script), the key's row then shown under the mapping. */
+function lookupForm(row: StorageRow, view: StorageView): Html {
+  const asked = view.lookup?.name === row.name ? view.lookup.keys.join(', ') : '';
+  const keyType = /^mapping\((.+?) =>/.exec(row.type)?.[1] ?? 'key';
+  return html`<form class="lookup" method="get" action="/address/${view.address}#storage"><input type="hidden" name="map" value="${row.name}"><input type="text" name="key" value="${asked}" placeholder="${keyType}" aria-label="Key of ${row.name}" maxlength="1000" spellcheck="false" autocomplete="off"><button type="submit" class="secondary small">Look up</button></form>`;
+}
+
+function rowsTable(rows: StorageRow[], view: StorageView, empty: string): Html {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<div class="table-wrap"><table class="storage-layout storage-values">
 <thead><tr><th>Slot</th><th>Offset</th><th>Type</th><th>Name</th><th>Value</th></tr></thead>
 <tbody>${rows.map(
     (row) =>
-      html`<tr data-name="${row.name}"><td class="mono">${slotText(row.slot)}</td><td class="mono">${row.offset}</td><td class="mono">${row.type}</td><td class="mono depth-${Math.min(row.depth, 4).toString()}">${row.name}</td>${valueCell(row, values)}</tr>`,
+      html`<tr data-name="${row.name}"><td class="mono">${slotText(row.slot)}</td><td class="mono">${row.offset}</td><td class="mono">${row.type}</td><td class="mono depth-${Math.min(row.depth, 4).toString()}">${row.name}</td>${valueCell(row, view)}</tr>`,
   )}</tbody>
 </table></div>`;
 }
 
 /** The ERC-7201 namespaces the sources mark (solc's layout does not list them). */
-function namespacesSection(namespaces: NamespaceValues[], values: StorageValues): Html | string {
+function namespacesSection(namespaces: NamespaceValues[], view: StorageView): Html | string {
   if (namespaces.length === 0) return '';
   return html`<h3>Namespaced storage (ERC-7201)</h3>
 <p class="muted">Structs the sources mark <span class="mono">@custom:storage-location erc7201:…</span>, laid out here from their sources (solc's layout does not list them).</p>
@@ -414,16 +436,16 @@ ${namespaces.map(
   (
     n,
   ) => html`<h4 class="namespace" data-namespace="${n.id}"><span class="mono">${n.struct}</span> at <span class="mono">erc7201:${n.id}</span> <span class="muted mono small">(slot ${slotHex(n.slot)})</span></h4>
-${n.rows ? rowsTable(n.rows, values, 'No member.') : html`<p class="notice info">Not shown: the member type <span class="mono">${n.unknownType ?? ''}</span> cannot be laid out from the sources without compiling them.</p>`}`,
+${n.rows ? rowsTable(n.rows, view, 'No member.') : html`<p class="notice info">Not shown: the member type <span class="mono">${n.unknownType ?? ''}</span> cannot be laid out from the sources without compiling them.</p>`}`,
 )}`;
 }
 
 /** The proxy's own storage read with its implementation's layout. */
-function proxyStorage(values: StorageValues, asProxy: NonNullable<StorageValues['asProxy']>): Html {
+function proxyStorage(view: StorageView, asProxy: NonNullable<StorageValues['asProxy']>): Html {
   return html`<h2 id="storage-as-proxy">Storage as proxy</h2>
 <p class="muted">This proxy's storage, read with the layout of its implementation ${addressLink(asProxy.implementation)} (${asProxy.contractName}).</p>
-${asProxy.section.rows ? rowsTable(asProxy.section.rows, values, 'The implementation has no state variable in storage.') : html`<p class="notice info">The implementation's storage layout is not kept.</p>`}
-${namespacesSection(asProxy.section.namespaces, values)}`;
+${asProxy.section.rows ? rowsTable(asProxy.section.rows, view, 'The implementation has no state variable in storage.') : html`<p class="notice info">The implementation's storage layout is not kept.</p>`}
+${namespacesSection(asProxy.section.namespaces, view)}`;
 }
 
 function layoutTable(kept: ContractLayout, empty: string): Html {

@@ -3,6 +3,7 @@ import { parseAddress } from '../../core/hex.js';
 import { clientKey } from '../../limits/clientAddress.js';
 import { missingLayoutText } from '../../texts/index.js';
 import {
+  type MappingLookup,
   publishedFiles,
   publishedInput,
   readContract,
@@ -11,6 +12,7 @@ import {
   readStorageValues,
   type VerifiedContract,
 } from '../../useCases/index.js';
+import { MAX_LOOKUP_KEYS } from '../../verify/index.js';
 import type { WebContext } from '../context.js';
 import { contractPage } from '../pages/contractPage.js';
 import { messagePage } from '../pages/messagePage.js';
@@ -40,20 +42,37 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
     const { file: fileText, from: fromText } = request.query as Record<string, unknown>;
     const chosenFile = typeof fileText === 'string' && /^\d{1,5}$/.test(fileText) ? Number(fileText) : null;
     const from = typeof fromText === 'string' && /^\d{1,9}$/.test(fromText) ? Number(fromText) : null;
+    const lookup = mappingLookup(request.query as Record<string, unknown>);
     // Found and highlighted a slice at a time: a large source gives way to other requests.
     // The storage is read while the sources are prepared; its reads give up after a time limit.
     const [sources, storageValues] = await Promise.all([
       read.contract ? prepareSources(publishedFiles(read.contract), chosenFile, from) : null,
       (read.contract && read.layouts) || (read.proxy && read.implementation)
-        ? readStorageValues(ctx, address, read.contract && read.layouts ? { contract: read.contract, layouts: read.layouts } : null, {
-            record: read.proxy,
-            implementation: read.implementation,
-          })
+        ? readStorageValues(
+            ctx,
+            address,
+            read.contract && read.layouts ? { contract: read.contract, layouts: read.layouts } : null,
+            {
+              record: read.proxy,
+              implementation: read.implementation,
+            },
+            { lookup },
+          )
         : null,
     ]);
     return sendPage(
       reply,
-      contractPage({ ...read, address, chainId: ctx.chainId, baseUrl: baseUrlOf(ctx, request), rpcUrl: ctx.publicRpcUrl, chosenFile, sources, storageValues }),
+      contractPage({
+        ...read,
+        address,
+        chainId: ctx.chainId,
+        baseUrl: baseUrlOf(ctx, request),
+        rpcUrl: ctx.publicRpcUrl,
+        chosenFile,
+        sources,
+        storageValues,
+        lookup,
+      }),
     );
   });
 
@@ -120,4 +139,15 @@ export function addressRoutes(web: FastifyInstance, ctx: WebContext, runtime: We
 
 function attachmentName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'source.sol';
+}
+
+/**
+ * The Storage tab's mapping lookup: `?map=<the mapping's name>&key=<key>` (several keys, for a
+ * mapping of mappings, separated by commas); bounded, and null when not asked.
+ */
+function mappingLookup(query: Record<string, unknown>): MappingLookup | null {
+  const { map, key } = query;
+  if (typeof map !== 'string' || typeof key !== 'string' || map.length === 0 || map.length > 200 || key.length > 1000) return null;
+  const keys = key.split(',').map((k) => k.trim());
+  return keys.length <= MAX_LOOKUP_KEYS && keys.every((k) => k.length > 0) ? { name: map, keys } : null;
 }
