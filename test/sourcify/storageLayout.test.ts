@@ -207,7 +207,7 @@ describe('storage layouts served as solc produces them', () => {
       '<tr data-name="__gap"><td class="mono">1</td><td class="mono">0</td><td class="mono">uint256[49]</td><td class="mono depth-0">__gap</td>',
     );
     expect(html).toContain(
-      '<td class="mono">mapping(address =&gt; uint256)</td><td class="mono depth-0">balances</td><td class="mono storage-value">mapping</td>',
+      '<td class="mono">mapping(address =&gt; uint256)</td><td class="mono depth-0">balances</td><td class="mono storage-value">mapping <form class="lookup"',
     );
     expect(html).toContain('data-namespace="openzeppelin.storage.Initializable"');
     expect(html).toContain('Transient storage layout');
