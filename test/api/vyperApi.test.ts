@@ -12,7 +12,7 @@ import { deployerAccount } from '../helpers/accounts.js';
 import { apiGet, apiPost, sharedService, verifyAndWait, waitForVerdict } from '../helpers/api.js';
 import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
 import { createKey, newDataDir, startService } from '../helpers/service.js';
-import { compileVyperForTest, vyperAvailable, vyperInput } from '../helpers/vyper.js';
+import { CAPPED, compileVyperForTest, IGREETER_03, IGREETER_VYI, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 const ACCOUNT = deployerAccount('api/vyperApi');
 const { apiUrl, apiKey, baseUrl } = sharedService();
@@ -44,18 +44,6 @@ def bump(by: uint256) -> uint256:
 
 const EDITED_04 = COUNTER_04.replace('# A counter capped', '# A counter, capped');
 
-const CAPPED = `@internal
-@pure
-def add_capped(a: uint256, b: uint256, cap: uint256) -> uint256:
-    return min(a + b, cap)
-`;
-
-const IGREETER_VYI = `@external
-@view
-def greet() -> String[32]:
-    ...
-`;
-
 /** The same counter for 0.3.10: the interface comes through the input's `interfaces`. */
 const COUNTER_03 = `# @version ^0.3.10
 import IGreeter as IGreeter
@@ -75,12 +63,6 @@ def __init__(limit: uint256, greeter: address):
 def bump(by: uint256) -> uint256:
     self.count = min(self.count + by, LIMIT)
     return self.count
-`;
-
-const IGREETER_03 = `@external
-@view
-def greet() -> String[32]:
-    pass
 `;
 
 /** One file, as Etherscan's single-file form takes it: an immutable and a constructor argument. */

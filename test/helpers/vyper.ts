@@ -94,3 +94,24 @@ export async function compileVyperForTest(version: string, input: VyperInput, pa
   const hex = (code: string | undefined): Hex => `0x${(code ?? '').replace(/^0x/, '')}`;
   return { abi: contract.abi ?? [], bytecode: hex(contract.evm?.bytecode?.object), runtime: hex(contract.evm?.deployedBytecode?.object) };
 }
+
+/** A module of the capped counter fixtures (0.4): a pure helper the counter imports. */
+export const CAPPED = `@internal
+@pure
+def add_capped(a: uint256, b: uint256, cap: uint256) -> uint256:
+    return min(a + b, cap)
+`;
+
+/** The greeter interface the counter fixtures call, as a 0.4 `.vyi` file. */
+export const IGREETER_VYI = `@external
+@view
+def greet() -> String[32]:
+    ...
+`;
+
+/** The same interface for 0.3.x, passed in the input's `interfaces`. */
+export const IGREETER_03 = `@external
+@view
+def greet() -> String[32]:
+    pass
+`;

@@ -7,7 +7,7 @@ import { diagnoseVyperFailure, type VyperVerificationResult, verifyVyperContract
 import { deployerAccount } from '../helpers/accounts.js';
 import { type DeployedForVerify, deployForVerify } from '../helpers/chain.js';
 import { rejection } from '../helpers/rejection.js';
-import { compileVyperForTest, testVyperCompiler, vyperAvailable, vyperInput } from '../helpers/vyper.js';
+import { CAPPED, compileVyperForTest, IGREETER_03, IGREETER_VYI, testVyperCompiler, vyperAvailable, vyperInput } from '../helpers/vyper.js';
 
 const ACCOUNT = deployerAccount('verify/verifyVyperContract');
 const ready = vyperAvailable();
@@ -40,18 +40,6 @@ def hello() -> String[32]:
     return staticcall self.greeter.greet()
 `;
 
-const CAPPED = `@internal
-@pure
-def add_capped(a: uint256, b: uint256, cap: uint256) -> uint256:
-    return min(a + b, cap)
-`;
-
-const IGREETER_VYI = `@external
-@view
-def greet() -> String[32]:
-    ...
-`;
-
 /** The same counter for 0.3.x: the interface comes through the input's `interfaces`. */
 const COUNTER_03 = `# @version ^0.3.7
 # A counter capped at a limit fixed at deployment.
@@ -77,12 +65,6 @@ def bump(by: uint256) -> uint256:
 @view
 def hello() -> String[32]:
     return self.greeter.greet()
-`;
-
-const IGREETER_03 = `@external
-@view
-def greet() -> String[32]:
-    pass
 `;
 
 /** No immutables, no constructor: compiles with every release from 0.2.5 on. */
